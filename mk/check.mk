@@ -1,0 +1,46 @@
+# make check: every suite runs (a failing one does not stop the others), then one closing
+# line "N passed, N failed"; any failure makes `make check` exit non-zero.
+
+CHECK_DIR := $(O)/check
+RUN_CHECK := sh test/tools/run-check.sh $(CHECK_DIR)
+
+# GoogleTest suites: every directory test/unit/<group>/ becomes one binary.
+UNIT_GROUPS := $(notdir $(patsubst %/,%,$(dir $(wildcard test/unit/*/*.cpp))))
+UNIT_GROUPS := $(sort $(UNIT_GROUPS))
+define unit_group
+UNIT_$(1)_SRCS := $$(wildcard test/unit/$(1)/*.cpp)
+UNIT_$(1)_OBJS := $$(UNIT_$(1)_SRCS:%.cpp=$(O)/%.o)
+UNIT_$(1)_BIN := $(O)/test/unit/$(1)/test_$(1)
+ALL_OBJS += $$(UNIT_$(1)_OBJS)
+UNIT_BINS += $$(UNIT_$(1)_BIN)
+$$(UNIT_$(1)_BIN): $$(UNIT_$(1)_OBJS) $(RT_LIBS)
+	$$(quiet) LD $$@
+	@mkdir -p $$(@D)
+	$$(Q)$$(CXX) $$(ET_LDFLAGS) $$(LDFLAGS) -o $$@ $$(UNIT_$(1)_OBJS) $$(UNIT_$(1)_EXTRA_LIBS) \
+	  $$(RT_LINK) -Wl,--enable-new-dtags -Wl,-rpath,'$$$$ORIGIN/../../../lib' \
+	  -lgtest -lgtest_main -pthread $$(LDLIBS)
+CHECKS += unit-$(1)
+.PHONY: check-unit-$(1)
+check-unit-$(1): $$(UNIT_$(1)_BIN) $$(UNIT_$(1)_EXTRA_DEPS)
+	@$$(RUN_CHECK) unit-$(1) $$(UNIT_$(1)_BIN)
+endef
+# Per-group fragments (extra test artifacts: plugins, helper programs, UNIT_<group>_EXTRA_*).
+include $(wildcard mk/test-*.mk)
+$(foreach g,$(UNIT_GROUPS),$(eval $(call unit_group,$(g))))
+
+# The export list: any added or removed export of libexecutorch shows as a diff.
+ifeq ($(SHARED),1)
+CHECKS += exports
+.PHONY: check-exports
+check-exports: $(RT_REAL)
+	@$(RUN_CHECK) exports sh test/tools/check-exports.sh $(RT_REAL) abi/exports.txt
+endif
+
+.PHONY: check update-exports
+# Each suite is a prerequisite, so `make -j check` runs them in parallel; none of them fails
+# the make, the summary at the end does (it reads only the results of this run's CHECKS).
+check: $(addprefix check-,$(CHECKS))
+	@sh test/tools/summarize.sh $(CHECK_DIR) $(CHECKS)
+
+update-exports: $(RT_REAL)
+	sh test/tools/check-exports.sh $(RT_REAL) abi/exports.txt --update
