@@ -12,12 +12,13 @@ include mk/runtime.mk
 include $(wildcard mk/kernels.mk)
 include $(wildcard mk/tools.mk)
 include $(wildcard mk/pybind.mk)
-include mk/rules.mk
 include $(wildcard mk/install.mk)
 include mk/check.mk
 include $(wildcard mk/zoo.mk)
 include $(wildcard mk/wheel.mk)
 include $(wildcard mk/bench.mk)
+# Last: its object prerequisites and dependency includes need the complete ALL_OBJS.
+include mk/rules.mk
 
 .PHONY: all clean help
 all: $(ALL_TARGETS)

@@ -1,0 +1,90 @@
+/*
+ * KernelRuntimeContext: the first argument of every kernel (OpFunction).
+ * It lets a kernel report failure without aborting, allocate scratch memory
+ * that lives until the kernel returns, and reach the event tracer.
+ */
+#pragma once
+
+#include <cstddef>
+
+#include <executorch/runtime/core/error.h>
+#include <executorch/runtime/core/event_tracer.h>
+#include <executorch/runtime/core/memory_allocator.h>
+#include <executorch/runtime/core/result.h>
+#include <executorch/runtime/platform/compiler.h>
+
+namespace executorch {
+namespace runtime {
+
+class KernelRuntimeContext {
+ public:
+  /**
+   * Neither pointer is owned; both must outlive the context.
+   * @param event_tracer Optional tracer for profiling and debugging.
+   * @param temp_allocator Optional allocator behind allocate_temp().
+   */
+  KernelRuntimeContext(
+      EventTracer* event_tracer = nullptr,
+      MemoryAllocator* temp_allocator = nullptr)
+      : event_tracer_(event_tracer), temp_allocator_(temp_allocator) {}
+
+  /**
+   * Records that the kernel call failed. The executor checks the state after
+   * the call and stops with this error. Kernels should use this rather than
+   * aborting the process.
+   */
+  void fail(Error error) {
+    failure_state_ = error;
+  }
+
+  /// Error::Ok unless fail() was called.
+  ET_NODISCARD Error failure_state() const {
+    return failure_state_;
+  }
+
+  /// For generated code: the event tracer, or null.
+  EventTracer* internal_event_tracer() {
+    return event_tracer_;
+  }
+
+  /**
+   * Scratch memory that stays valid until the kernel returns.
+   * @param size Number of bytes.
+   * @param alignment A power of two.
+   * @retval Error::NotFound no temp allocator was provided.
+   * @retval Error::MemoryAllocationFailed the allocator could not serve it.
+   */
+  Result<void*> allocate_temp(
+      size_t size,
+      size_t alignment = MemoryAllocator::kDefaultAlignment) {
+    if (temp_allocator_ == nullptr) {
+      return Error::NotFound;
+    }
+    void* memory = temp_allocator_->allocate(size, alignment);
+    if (memory == nullptr) {
+      return Error::MemoryAllocationFailed;
+    }
+    return memory;
+  }
+
+ private:
+  EventTracer* event_tracer_ = nullptr;
+  MemoryAllocator* temp_allocator_ = nullptr;
+  Error failure_state_ = Error::Ok;
+};
+
+} // namespace runtime
+} // namespace executorch
+
+namespace torch {
+namespace executor {
+using ::executorch::runtime::KernelRuntimeContext;
+using RuntimeContext = ::executorch::runtime::KernelRuntimeContext;
+} // namespace executor
+} // namespace torch
+
+namespace executorch {
+namespace aten {
+using RuntimeContext = ::executorch::runtime::KernelRuntimeContext;
+} // namespace aten
+} // namespace executorch
