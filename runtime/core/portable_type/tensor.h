@@ -1,0 +1,110 @@
+/*
+ * Tensor: a cheap, copyable handle to a TensorImpl. Copies share the impl;
+ * the handle never owns it.
+ */
+#pragma once
+
+#include <executorch/runtime/core/portable_type/tensor_impl.h>
+
+namespace executorch {
+namespace runtime {
+namespace etensor {
+
+class Tensor {
+ public:
+  using SizesType = TensorImpl::SizesType;
+  using DimOrderType = TensorImpl::DimOrderType;
+  using StridesType = TensorImpl::StridesType;
+
+  Tensor() = delete;
+  explicit constexpr Tensor(TensorImpl* impl) : impl_(impl) {}
+
+  /* The underlying impl; callers must not let it outlive its storage. */
+  TensorImpl* unsafeGetTensorImpl() const {
+    ET_CHECK_MSG(impl_ != nullptr, "Tensor has no TensorImpl");
+    return impl_;
+  }
+
+  size_t nbytes() const {
+    return impl_->nbytes();
+  }
+  ssize_t size(ssize_t dim) const {
+    return impl_->size(dim);
+  }
+  ssize_t dim() const {
+    return impl_->dim();
+  }
+  ssize_t numel() const {
+    return impl_->numel();
+  }
+  ScalarType scalar_type() const {
+    return impl_->scalar_type();
+  }
+  ScalarType dtype() const {
+    return impl_->dtype();
+  }
+  ssize_t element_size() const {
+    return impl_->element_size();
+  }
+  const ArrayRef<SizesType> sizes() const {
+    return impl_->sizes();
+  }
+  const ArrayRef<DimOrderType> dim_order() const {
+    return impl_->dim_order();
+  }
+  const ArrayRef<StridesType> strides() const {
+    return impl_->strides();
+  }
+  TensorShapeDynamism shape_dynamism() const {
+    return impl_->shape_dynamism();
+  }
+  Device device() const {
+    return impl_->device();
+  }
+  DeviceType device_type() const {
+    return impl_->device_type();
+  }
+  DeviceIndex device_index() const {
+    return impl_->device_index();
+  }
+
+  template <typename T>
+  inline const T* const_data_ptr() const {
+    return impl_->data<T>();
+  }
+  inline const void* const_data_ptr() const {
+    return impl_->data();
+  }
+
+  template <typename T>
+  inline T* mutable_data_ptr() const {
+    return impl_->mutable_data<T>();
+  }
+  inline void* mutable_data_ptr() const {
+    return impl_->mutable_data();
+  }
+
+  /* Deprecated: use const_data_ptr or mutable_data_ptr. */
+  template <typename T = void>
+  ET_DEPRECATED inline T* data_ptr() const {
+    return impl_->mutable_data<T>();
+  }
+
+  /* Deprecated: points the tensor at other storage. */
+  ET_DEPRECATED void set_data(void* ptr) const {
+    impl_->set_data(ptr);
+  }
+
+ private:
+  TensorImpl* impl_ = nullptr;
+};
+
+} // namespace etensor
+} // namespace runtime
+} // namespace executorch
+
+namespace torch {
+namespace executor {
+using ::executorch::runtime::etensor::Tensor;
+} // namespace executor
+} // namespace torch
