@@ -1,0 +1,284 @@
+// SGEMM / convolution benchmark for the compute core (make bench-sgemm).
+//
+// Measures, on one core, in interleaved rounds (every variant runs once per round, so drifts in
+// clock speed or a noisy neighbour hit all of them alike) and reports medians:
+//  - the machine's register-only multiply-add peak for each ISA level the CPU supports;
+//  - SGEMM 512x512x512 (NN and NT, the linear layout) through the blocked driver at each level,
+//    with its fraction of that level's peak and of the best level's peak;
+//  - a naive triple loop on the same data, as the reference the speed-up is quoted against;
+//  - a few convolution shapes from MobileNetV2-like networks against a naive direct loop.
+// Usage: sgemm_bench [--size N] [--rounds R]
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <time.h>
+
+#include <executorch/runtime/kernels/compute/conv.h>
+#include <executorch/runtime/kernels/compute/gemm.h>
+#include <executorch/runtime/kernels/compute/isa.h>
+
+#include "fma_peak.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+using namespace executorch::kernels::compute;
+
+namespace {
+
+// This thread's CPU time: on a shared 2-core machine (parallel builds, other benchmarks) the
+// wall clock also counts time the thread was descheduled, which says nothing about the code.
+// On an idle machine the two agree. Cache interference from neighbours still shows.
+double now_s() {
+  timespec ts;
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+  }
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// Baseline SSE2 peak lives here (this TU is baseline); the AVX ones are in their own TUs.
+float fma_peak_baseline_impl(int64_t iters, float x) {
+#if defined(__SSE2__)
+  __m128 acc[12];
+  const __m128 m = _mm_set1_ps(0.999999f), add = _mm_set1_ps(x);
+  for (int i = 0; i < 12; ++i) acc[i] = _mm_set1_ps(x + static_cast<float>(i));
+  for (int64_t it = 0; it < iters; ++it) {
+#pragma GCC unroll 12
+    for (int i = 0; i < 12; ++i) acc[i] = _mm_add_ps(_mm_mul_ps(acc[i], m), add);
+  }
+  __m128 s = acc[0];
+  for (int i = 1; i < 12; ++i) s = _mm_add_ps(s, acc[i]);
+  float out[4];
+  _mm_storeu_ps(out, s);
+  return out[0] + out[3];
+#else
+  float acc[48];
+  for (int i = 0; i < 48; ++i) acc[i] = x + i;
+  for (int64_t it = 0; it < iters; ++it)
+    for (int i = 0; i < 48; ++i) acc[i] = acc[i] * 0.999999f + x;
+  float s = 0;
+  for (int i = 0; i < 48; ++i) s += acc[i];
+  return s;
+#endif
+}
+
+volatile float g_sink;
+
+// GFLOP/s of one peak run at `isa`.
+double peak_gflops(Isa isa) {
+  const int64_t iters = 20 * 1000 * 1000;
+  double t0 = now_s();
+  float r;
+  int64_t flops;
+  switch (isa) {
+    case Isa::kAvx512: r = fma_peak_avx512(iters, 1.0f); flops = kPeakFlopsAvx512; break;
+    case Isa::kAvx2: r = fma_peak_avx2(iters, 1.0f); flops = kPeakFlopsAvx2; break;
+    default: r = fma_peak_baseline_impl(iters, 1.0f); flops = kPeakFlopsBaseline; break;
+  }
+  double t = now_s() - t0;
+  g_sink = r;
+  return static_cast<double>(flops) * iters / t * 1e-9;
+}
+
+void naive_sgemm(int64_t m, int64_t n, int64_t k, const float* a, const float* b, float* c) {
+  // The textbook i-j-p loop; the reference "what you get without blocking".
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      float s = 0.0f;
+      for (int64_t p = 0; p < k; ++p) s += a[i * k + p] * b[p * n + j];
+      c[i * n + j] = s;
+    }
+}
+
+void naive_conv(const Conv2dParams& p, const float* x, const float* w, const float* bias,
+                float* y) {
+  int64_t oh = conv2d_out_h(p), ow = conv2d_out_w(p);
+  int64_t cig = p.in_channels / p.groups, cog = p.out_channels / p.groups;
+  for (int64_t nb = 0; nb < p.batch; ++nb)
+    for (int64_t oc = 0; oc < p.out_channels; ++oc) {
+      int64_t g = oc / cog;
+      for (int64_t yy = 0; yy < oh; ++yy)
+        for (int64_t xx = 0; xx < ow; ++xx) {
+          float s = bias ? bias[oc] : 0.0f;
+          for (int64_t ic = 0; ic < cig; ++ic)
+            for (int64_t r = 0; r < p.kernel_h; ++r) {
+              int64_t iy = yy * p.stride_h - p.pad_h + r * p.dilation_h;
+              if (iy < 0 || iy >= p.in_h) continue;
+              for (int64_t q = 0; q < p.kernel_w; ++q) {
+                int64_t ix = xx * p.stride_w - p.pad_w + q * p.dilation_w;
+                if (ix < 0 || ix >= p.in_w) continue;
+                s += x[((nb * p.in_channels + g * cig + ic) * p.in_h + iy) * p.in_w + ix] *
+                     w[((oc * cig + ic) * p.kernel_h + r) * p.kernel_w + q];
+              }
+            }
+          y[((nb * p.out_channels + oc) * oh + yy) * ow + xx] = s;
+        }
+    }
+}
+
+template <typename F>
+double time_best_of_reps(F&& f, double min_s) {
+  // Repeats f until min_s has passed and returns seconds per call for this round.
+  int reps = 0;
+  double t0 = now_s(), t;
+  do {
+    f();
+    ++reps;
+    t = now_s() - t0;
+  } while (t < min_s);
+  return t / reps;
+}
+
+std::vector<float> random_vec(size_t n, std::mt19937& rng) {
+  std::uniform_real_distribution<float> d(-1.0f, 1.0f);
+  std::vector<float> v(n);
+  for (auto& x : v) x = d(rng);
+  return v;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int64_t size = 512;
+  int rounds = 7;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (std::strcmp(argv[i], "--size") == 0) size = std::atoll(argv[i + 1]);
+    if (std::strcmp(argv[i], "--rounds") == 0) rounds = std::atoi(argv[i + 1]);
+  }
+  std::vector<Isa> isas;
+  for (int l = 0; l <= static_cast<int>(detected_isa()); ++l) isas.push_back(static_cast<Isa>(l));
+  std::printf("compute-core benchmark: 1 thread (thread CPU time), %d interleaved rounds, medians; "
+              "CPU best ISA: %s\n",
+              rounds, isa_name(detected_isa()));
+
+  std::mt19937 rng(42);
+  const int64_t m = size, n = size, k = size;
+  std::vector<float> a = random_vec(m * k, rng), b = random_vec(k * n, rng);
+  std::vector<float> bt(n * k);
+  for (int64_t p = 0; p < k; ++p)
+    for (int64_t j = 0; j < n; ++j) bt[j * k + p] = b[p * n + j];
+  std::vector<float> c(m * n), c_ref(m * n);
+  std::vector<unsigned char> ws(sgemm_workspace_size(m, n, k) + 64);
+  const double gflop = 2.0 * m * n * k * 1e-9;
+
+  // Correctness first (a fast wrong answer is not a result).
+  naive_sgemm(m, n, k, a.data(), b.data(), c_ref.data());
+  for (Isa isa : isas) {
+    for (int t = 0; t < 2; ++t) {
+      sgemm_isa(isa, Trans::kNo, t ? Trans::kYes : Trans::kNo, m, n, k, 1.0f, a.data(), k,
+                t ? bt.data() : b.data(), t ? k : n, 0.0f, c.data(), n, ws.data(), ws.size());
+      double err = 0;
+      for (int64_t i = 0; i < m * n; ++i)
+        err = std::max(err, static_cast<double>(std::fabs(c[i] - c_ref[i])));
+      if (err > 1e-3 * std::sqrt(static_cast<double>(k))) {
+        std::fprintf(stderr, "sgemm %s wrong: max abs err %g\n", isa_name(isa), err);
+        return 1;
+      }
+    }
+  }
+
+  const size_t ni = isas.size();
+  std::vector<std::vector<double>> peak(ni), nn(ni), nt(ni);
+  std::vector<double> naive;
+  for (int r = 0; r < rounds; ++r) {
+    for (size_t i = 0; i < ni; ++i) {
+      Isa isa = isas[i];
+      peak[i].push_back(peak_gflops(isa));
+      nn[i].push_back(gflop / time_best_of_reps([&] {
+        sgemm_isa(isa, Trans::kNo, Trans::kNo, m, n, k, 1.0f, a.data(), k, b.data(), n, 0.0f,
+                  c.data(), n, ws.data(), ws.size());
+      }, 0.1));
+      nt[i].push_back(gflop / time_best_of_reps([&] {
+        sgemm_isa(isa, Trans::kNo, Trans::kYes, m, n, k, 1.0f, a.data(), k, bt.data(), k, 0.0f,
+                  c.data(), n, ws.data(), ws.size());
+      }, 0.1));
+    }
+    if (r < 3) {  // the naive loop is slow: three rounds are enough for its median
+      naive.push_back(gflop / time_best_of_reps([&] {
+        naive_sgemm(m, n, k, a.data(), b.data(), c_ref.data());
+      }, 0.0));
+    }
+  }
+
+  const double best_peak = median(peak[ni - 1]);
+  std::printf("\nSGEMM %lldx%lldx%lld (GFLOP/s)\n", (long long)m, (long long)n, (long long)k);
+  std::printf("  %-9s %10s %10s %8s %10s %8s %12s\n", "isa", "peak", "NN", "%peak", "NT",
+              "%peak", "NN %bestpeak");
+  for (size_t i = 0; i < ni; ++i) {
+    double p = median(peak[i]), x = median(nn[i]), y = median(nt[i]);
+    std::printf("  %-9s %10.1f %10.1f %7.1f%% %10.1f %7.1f%% %11.1f%%\n", isa_name(isas[i]), p, x,
+                100 * x / p, y, 100 * y / p, 100 * x / best_peak);
+  }
+  double nv = median(naive);
+  std::printf("  %-9s %10s %10.2f   (best blocked NN is %.0fx faster)\n", "naive", "", nv,
+              median(nn[ni - 1]) / nv);
+
+  // Convolution shapes (batch 1): a 3x3 stem with stride 2, a pointwise 1x1, a depthwise 3x3
+  // with stride 1 and 2, and a dense 3x3. Time per call in ms, GFLOP/s, at the best ISA level.
+  struct Case { const char* name; Conv2dParams p; };
+  auto mk = [](int64_t ci, int64_t hw, int64_t co, int64_t kk, int64_t s, int64_t pad,
+               int64_t g) {
+    Conv2dParams p;
+    p.batch = 1; p.in_channels = ci; p.in_h = p.in_w = hw; p.out_channels = co;
+    p.kernel_h = p.kernel_w = kk; p.stride_h = p.stride_w = s; p.pad_h = p.pad_w = pad;
+    p.groups = g;
+    return p;
+  };
+  std::vector<Case> cases = {
+      {"stem 3x3 s2 3->32 @224", mk(3, 224, 32, 3, 2, 1, 1)},
+      {"pw 1x1 32->96 @112", mk(32, 112, 96, 1, 1, 0, 1)},
+      {"dw 3x3 s1 144 @56", mk(144, 56, 144, 3, 1, 1, 144)},
+      {"dw 3x3 s2 96 @112", mk(96, 112, 96, 3, 2, 1, 96)},
+      {"dense 3x3 64->64 @56", mk(64, 56, 64, 3, 1, 1, 1)},
+  };
+  std::printf("\nconv2d NCHW, best ISA (%s), ms per call (GFLOP/s)\n", isa_name(isas[ni - 1]));
+  std::printf("  %-24s %18s %18s %8s\n", "shape", "blocked", "naive", "speedup");
+  for (const Case& cs : cases) {
+    const Conv2dParams& p = cs.p;
+    int64_t oh = conv2d_out_h(p), ow = conv2d_out_w(p);
+    std::vector<float> x = random_vec(p.in_channels * p.in_h * p.in_w, rng);
+    std::vector<float> w =
+        random_vec(p.out_channels * (p.in_channels / p.groups) * p.kernel_h * p.kernel_w, rng);
+    std::vector<float> bias = random_vec(p.out_channels, rng);
+    std::vector<float> y(p.out_channels * oh * ow), y_ref(y.size());
+    std::vector<unsigned char> cws(conv2d_workspace_size(p) + 64);
+    double flops = 2.0 * p.out_channels * oh * ow * (p.in_channels / p.groups) * p.kernel_h *
+                   p.kernel_w;
+    std::vector<double> tb, tn;
+    for (int r = 0; r < std::max(3, rounds / 2); ++r) {
+      tb.push_back(time_best_of_reps([&] {
+        conv2d_nchw(p, x.data(), w.data(), bias.data(), y.data(), cws.data(), cws.size());
+      }, 0.05));
+      tn.push_back(time_best_of_reps([&] {
+        naive_conv(p, x.data(), w.data(), bias.data(), y_ref.data());
+      }, 0.05));
+    }
+    double err = 0;
+    for (size_t i = 0; i < y.size(); ++i)
+      err = std::max(err, static_cast<double>(std::fabs(y[i] - y_ref[i])));
+    if (err > 1e-3) {
+      std::fprintf(stderr, "conv %s wrong: max abs err %g\n", cs.name, err);
+      return 1;
+    }
+    double b_s = median(tb), n_s = median(tn);
+    std::printf("  %-24s %8.3f (%6.1f) %8.3f (%6.1f) %7.1fx\n", cs.name, b_s * 1e3,
+                flops / b_s * 1e-9, n_s * 1e3, flops / n_s * 1e-9, n_s / b_s);
+  }
+  return 0;
+}

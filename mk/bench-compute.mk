@@ -1,0 +1,22 @@
+# make bench-sgemm: single-core FMA peak, SGEMM 512^3 per ISA level and a naive reference,
+# plus convolution shapes; prints a table. Not part of `make check` (timing on a shared CI
+# machine is noise, and it takes a few seconds). Included from mk/test-compute.mk.
+
+BENCH_SGEMM_SRCS := bench/sgemm_bench.cpp bench/fma_peak_avx2.cpp bench/fma_peak_avx512.cpp
+BENCH_SGEMM_OBJS := $(BENCH_SGEMM_SRCS:%.cpp=$(O)/%.o)
+BENCH_SGEMM_BIN := $(O)/bench/sgemm_bench
+ALL_OBJS += $(BENCH_SGEMM_OBJS)
+
+$(O)/bench/fma_peak_avx2.o: ET_CXXFLAGS += $(KERNELS_COMPUTE_ISA_AVX2)
+$(O)/bench/fma_peak_avx512.o: ET_CXXFLAGS += $(KERNELS_COMPUTE_ISA_AVX512)
+$(BENCH_SGEMM_OBJS): $(FLAGS_STAMP) mk/bench-compute.mk | $(INCLUDE_STAMP) $(DEPS_STAMP)
+-include $(BENCH_SGEMM_OBJS:.o=.d)
+
+$(BENCH_SGEMM_BIN): $(BENCH_SGEMM_OBJS) $(KERNELS_COMPUTE_OBJS)
+	$(quiet) LD $@
+	@mkdir -p $(@D)
+	$(Q)$(CXX) $(ET_LDFLAGS) $(LDFLAGS) -o $@ $(BENCH_SGEMM_OBJS) $(KERNELS_COMPUTE_OBJS) $(LDLIBS)
+
+.PHONY: bench-sgemm
+bench-sgemm: $(BENCH_SGEMM_BIN)
+	$(BENCH_SGEMM_BIN) $(BENCH_ARGS)

@@ -1,0 +1,214 @@
+// Convolution driver: validates, picks a path (see conv.h) and the ISA level, manages scratch.
+#include "conv.h"
+
+#include <cstring>
+
+#include "conv_kernels.h"
+#include "gemm.h"
+#include "isa.h"
+#include "scratch.h"
+
+namespace executorch {
+namespace kernels {
+namespace compute {
+namespace {
+
+const ConvKernels& conv_kernels() {
+  switch (active_isa()) {  // active_isa() never exceeds detected_isa()
+    case Isa::kAvx512: return kConvAvx512;
+    case Isa::kAvx2: return kConvAvx2;
+    case Isa::kBaseline: break;
+  }
+  return kConvBaseline;
+}
+
+inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+// The im2col buffer holds at most this many floats (16 MiB); larger problems are processed in
+// bands of output rows, so memory stays bounded without hurting the GEMM (each band is still
+// thousands of columns wide).
+constexpr int64_t kIm2colBudget = int64_t{4} << 20;
+
+bool direct_path(const Conv2dParams& p) { return p.in_channels / p.groups == 1; }
+
+bool pointwise_path(const Conv2dParams& p) {
+  return p.kernel_h == 1 && p.kernel_w == 1 && p.stride_h == 1 && p.stride_w == 1 &&
+         p.pad_h == 0 && p.pad_w == 0;
+}
+
+// Output rows per im2col band.
+int64_t band_rows(int64_t k_dim, int64_t oh, int64_t ow) {
+  int64_t rows = kIm2colBudget / (k_dim * ow);
+  if (rows < 1) rows = 1;
+  return min64(rows, oh);
+}
+
+// col[(ic*kh + r)*kw + s][(oh - oh0)*OW + ow] = x[ic][oh*sh - ph + r*dh][ow*sw - pw + s*dw], or 0
+// outside the image; for output rows [oh0, oh1). Row by row, so the copy is a memcpy-like loop
+// when stride_w == 1.
+void im2col(const Conv2dParams& p, const float* x, int64_t cig, int64_t oh0, int64_t oh1,
+            int64_t ow_n, float* col) {
+  const int64_t ncols = (oh1 - oh0) * ow_n;
+  for (int64_t ic = 0; ic < cig; ++ic) {
+    const float* plane = x + ic * p.in_h * p.in_w;
+    for (int64_t r = 0; r < p.kernel_h; ++r) {
+      for (int64_t s = 0; s < p.kernel_w; ++s) {
+        float* dst = col + ((ic * p.kernel_h + r) * p.kernel_w + s) * ncols;
+        const int64_t off = s * p.dilation_w - p.pad_w;
+        // Output columns whose input column is inside [0, in_w).
+        int64_t lo = off >= 0 ? 0 : (-off + p.stride_w - 1) / p.stride_w;
+        int64_t top = p.in_w - 1 - off;
+        int64_t hi = top < 0 ? 0 : top / p.stride_w + 1;
+        lo = min64(lo, ow_n);
+        hi = min64(hi, ow_n);
+        if (hi < lo) hi = lo;
+        for (int64_t oh = oh0; oh < oh1; ++oh, dst += ow_n) {
+          const int64_t ih = oh * p.stride_h - p.pad_h + r * p.dilation_h;
+          if (ih < 0 || ih >= p.in_h) {
+            std::memset(dst, 0, static_cast<size_t>(ow_n) * sizeof(float));
+            continue;
+          }
+          const float* src = plane + ih * p.in_w + off;
+          for (int64_t ow = 0; ow < lo; ++ow) dst[ow] = 0.0f;
+          if (p.stride_w == 1) {
+            std::memcpy(dst + lo, src + lo, static_cast<size_t>(hi - lo) * sizeof(float));
+          } else {
+            for (int64_t ow = lo; ow < hi; ++ow) dst[ow] = src[ow * p.stride_w];
+          }
+          for (int64_t ow = hi; ow < ow_n; ++ow) dst[ow] = 0.0f;
+        }
+      }
+    }
+  }
+}
+
+struct WorkspaceLayout {
+  size_t col_floats = 0;
+  size_t gemm_bytes = 0;
+  size_t total = 0;
+};
+
+WorkspaceLayout layout(const Conv2dParams& p) {
+  WorkspaceLayout l;
+  if (direct_path(p)) return l;
+  const int64_t oh = conv2d_out_h(p), ow = conv2d_out_w(p);
+  const int64_t cig = p.in_channels / p.groups, cog = p.out_channels / p.groups;
+  const int64_t k_dim = cig * p.kernel_h * p.kernel_w;
+  int64_t n_dim = oh * ow;
+  if (!pointwise_path(p)) {
+    n_dim = band_rows(k_dim, oh, ow) * ow;
+    l.col_floats = static_cast<size_t>(k_dim * n_dim);
+  }
+  l.gemm_bytes = sgemm_workspace_size(cog, n_dim, k_dim);
+  l.total = round_up_bytes(l.col_floats * sizeof(float), kScratchAlign) + l.gemm_bytes +
+            kScratchAlign;
+  return l;
+}
+
+}  // namespace
+
+int64_t conv2d_out_h(const Conv2dParams& p) {
+  if (p.stride_h <= 0) return 0;
+  return (p.in_h + 2 * p.pad_h - p.dilation_h * (p.kernel_h - 1) - 1) / p.stride_h + 1;
+}
+
+int64_t conv2d_out_w(const Conv2dParams& p) {
+  if (p.stride_w <= 0) return 0;
+  return (p.in_w + 2 * p.pad_w - p.dilation_w * (p.kernel_w - 1) - 1) / p.stride_w + 1;
+}
+
+bool conv2d_params_valid(const Conv2dParams& p) {
+  if (p.batch < 0 || p.in_channels <= 0 || p.in_h <= 0 || p.in_w <= 0 || p.out_channels <= 0 ||
+      p.kernel_h <= 0 || p.kernel_w <= 0 || p.stride_h <= 0 || p.stride_w <= 0 ||
+      p.pad_h < 0 || p.pad_w < 0 || p.dilation_h <= 0 || p.dilation_w <= 0 || p.groups <= 0) {
+    return false;
+  }
+  if (p.in_channels % p.groups != 0 || p.out_channels % p.groups != 0) return false;
+  // The dilated kernel must fit the padded input (numerator of the size formula >= 0).
+  if (p.in_h + 2 * p.pad_h < p.dilation_h * (p.kernel_h - 1) + 1) return false;
+  if (p.in_w + 2 * p.pad_w < p.dilation_w * (p.kernel_w - 1) + 1) return false;
+  return conv2d_out_h(p) > 0 && conv2d_out_w(p) > 0;
+}
+
+size_t conv2d_workspace_size(const Conv2dParams& p) {
+  if (!conv2d_params_valid(p)) return 0;
+  return layout(p).total;
+}
+
+bool conv2d_nchw(const Conv2dParams& p, const float* input, const float* weight,
+                 const float* bias, float* output, void* workspace, size_t workspace_bytes) {
+  if (!conv2d_params_valid(p)) return false;
+  const ConvKernels& ck = conv_kernels();
+  const int64_t oh = conv2d_out_h(p), ow = conv2d_out_w(p);
+  const int64_t cig = p.in_channels / p.groups, cog = p.out_channels / p.groups;
+  const int64_t in_plane = p.in_h * p.in_w, out_plane = oh * ow;
+  const bool clamp = !(p.clamp_min == -std::numeric_limits<float>::infinity() &&
+                       p.clamp_max == std::numeric_limits<float>::infinity());
+
+  if (direct_path(p)) {
+    // Each output channel reads one input plane: a GEMM would have K = kh*kw only, so the
+    // direct loops win (this is depthwise, and also 1-channel stems).
+    DwPlane d{};
+    d.in_h = p.in_h; d.in_w = p.in_w; d.kh = p.kernel_h; d.kw = p.kernel_w;
+    d.sh = p.stride_h; d.sw = p.stride_w; d.ph = p.pad_h; d.pw = p.pad_w;
+    d.dh = p.dilation_h; d.dw = p.dilation_w; d.out_h = oh; d.out_w = ow;
+    d.lo = p.clamp_min; d.hi = p.clamp_max;
+    for (int64_t n = 0; n < p.batch; ++n) {
+      for (int64_t oc = 0; oc < p.out_channels; ++oc) {
+        const int64_t g = oc / cog;
+        d.in = input + (n * p.in_channels + g) * in_plane;
+        d.w = weight + oc * p.kernel_h * p.kernel_w;
+        d.out = output + (n * p.out_channels + oc) * out_plane;
+        d.bias = bias != nullptr ? bias[oc] : 0.0f;
+        ck.depthwise_plane(d);
+      }
+    }
+    return true;
+  }
+
+  const WorkspaceLayout l = layout(p);
+  void* ws = workspace;
+  if (ws == nullptr || workspace_bytes < l.total) {
+    ws = thread_scratch(ScratchSlot::kConv, l.total);
+    if (ws == nullptr) return false;
+  }
+  float* col = static_cast<float*>(align_up(ws));
+  void* gemm_ws = col + l.col_floats;
+  const size_t gemm_ws_bytes = l.gemm_bytes + kScratchAlign;  // sgemm aligns it itself
+
+  const int64_t k_dim = cig * p.kernel_h * p.kernel_w;
+  const bool pointwise = pointwise_path(p);
+  const int64_t rows = pointwise ? oh : band_rows(k_dim, oh, ow);
+  for (int64_t n = 0; n < p.batch; ++n) {
+    for (int64_t g = 0; g < p.groups; ++g) {
+      const float* x = input + (n * p.in_channels + g * cig) * in_plane;
+      const float* w = weight + g * cog * k_dim;
+      float* y = output + (n * p.out_channels + g * cog) * out_plane;
+      for (int64_t oh0 = 0; oh0 < oh; oh0 += rows) {
+        const int64_t oh1 = min64(oh, oh0 + rows);
+        const int64_t ncols = (oh1 - oh0) * ow;
+        const float* b = x;
+        int64_t ldb = out_plane;
+        if (!pointwise) {
+          im2col(p, x, cig, oh0, oh1, ow, col);
+          b = col;
+          ldb = ncols;
+        }
+        // y[cog, band] = W[cog, k_dim] * col[k_dim, band]; rows of y are out_plane apart.
+        sgemm(Trans::kNo, Trans::kNo, cog, ncols, k_dim, 1.0f, w, k_dim, b, ldb, 0.0f,
+              y + oh0 * ow, out_plane, gemm_ws, gemm_ws_bytes);
+      }
+      if (bias != nullptr || clamp) {
+        for (int64_t oc = 0; oc < cog; ++oc) {
+          ck.bias_clamp(y + oc * out_plane, out_plane,
+                        bias != nullptr ? bias[g * cog + oc] : 0.0f, p.clamp_min, p.clamp_max);
+        }
+      }
+    }
+  }
+  return true;
+}
+
+}  // namespace compute
+}  // namespace kernels
+}  // namespace executorch

@@ -1,0 +1,37 @@
+// Internal contract between conv.cpp (baseline driver) and the per-ISA direct-convolution
+// loops (conv_<isa>.cpp, each compiling conv_kernels_impl.inc with its own -m flags).
+// Constant-initialized tables: choosing one runs no ISA code.
+#pragma once
+
+#include <cstdint>
+
+namespace executorch {
+namespace kernels {
+namespace compute {
+
+// One output plane of a convolution whose output channel reads exactly one input plane
+// (depthwise, or any conv with in_channels / groups == 1).
+struct DwPlane {
+  const float* in;  // [in_h, in_w]
+  int64_t in_h, in_w;
+  const float* w;  // [kh, kw]
+  int64_t kh, kw;
+  int64_t sh, sw, ph, pw, dh, dw;
+  float* out;  // [out_h, out_w]
+  int64_t out_h, out_w;
+  float bias, lo, hi;
+};
+
+struct ConvKernels {
+  void (*depthwise_plane)(const DwPlane& p);
+  // y[i] = clamp(y[i] + bias, lo, hi) over n contiguous floats.
+  void (*bias_clamp)(float* y, int64_t n, float bias, float lo, float hi);
+};
+
+extern const ConvKernels kConvBaseline;
+extern const ConvKernels kConvAvx2;
+extern const ConvKernels kConvAvx512;
+
+}  // namespace compute
+}  // namespace kernels
+}  // namespace executorch

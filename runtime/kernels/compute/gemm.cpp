@@ -1,0 +1,237 @@
+// SGEMM driver: GotoBLAS-style cache blocking around per-ISA register-blocked micro-kernels.
+//
+//   for jc in n by nc:            B block (kc x nc) packed once, reused by every A block
+//     for pc in k by kc:
+//       pack B[pc.., jc..]
+//       for ic in m by mc:        A block (mc x kc) packed, alpha folded in
+//         pack A[ic.., pc..]
+//         for jr in nc by nr:     B micro-panel stays in L1 across the ir loop
+//           for ir in mc by mr:   micro-kernel: mr x nr tile, kc deep
+//
+// The first pc block applies the caller's beta; later ones accumulate (beta = 1). Packing is
+// done in baseline code: it is O(mk + kn) against O(mnk) compute and bound by memory anyway.
+#include "gemm.h"
+
+#include <cstring>
+#include <initializer_list>
+
+#include "gemm_kernels.h"
+#include "scratch.h"
+
+namespace executorch {
+namespace kernels {
+namespace compute {
+namespace {
+
+const SgemmUkernel& kernel_for(Isa isa) {
+  // Clamp again: an explicit request above what the CPU reports must never reach an ISA TU.
+  int level = static_cast<int>(isa);
+  int best = static_cast<int>(detected_isa());
+  if (level > best) level = best;
+  switch (static_cast<Isa>(level)) {
+    case Isa::kAvx512: return kSgemmAvx512;
+    case Isa::kAvx2: return kSgemmAvx2;
+    case Isa::kBaseline: break;
+  }
+  return kSgemmBaseline;
+}
+
+inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+inline int64_t round_up(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
+
+// Floats of packed A and packed B needed by one kernel for these sizes.
+void packed_sizes(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, int64_t* a_floats,
+                  int64_t* b_floats) {
+  int64_t kc = min64(k, kern.kc);
+  *a_floats = round_up(min64(m, kern.mc), kern.mr) * kc;
+  *b_floats = round_up(min64(n, kern.nc), kern.nr) * kc;
+}
+
+size_t workspace_for(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k) {
+  int64_t af, bf;
+  packed_sizes(kern, m, n, k, &af, &bf);
+  // Two aligned regions plus slack to align the caller's pointer.
+  return round_up_bytes(static_cast<size_t>(af) * sizeof(float), kScratchAlign) +
+         round_up_bytes(static_cast<size_t>(bf) * sizeof(float), kScratchAlign) + kScratchAlign;
+}
+
+// Packs op(A)[i0:i0+mc, p0:p0+kc] into mr-wide micro-panels, scaled by alpha, zero-padded.
+// op(A)(i, p) = a[i * rs + p * cs].
+void pack_a(const float* a, int64_t rs, int64_t cs, int64_t mc, int64_t kc, int mr, float alpha,
+            float* dst) {
+  for (int64_t i0 = 0; i0 < mc; i0 += mr) {
+    int64_t rows = min64(mr, mc - i0);
+    float* panel = dst + i0 * kc;
+    if (cs == 1) {
+      // Row-major A: read each row contiguously, write with stride mr.
+      for (int64_t ii = 0; ii < rows; ++ii) {
+        const float* src = a + (i0 + ii) * rs;
+        for (int64_t p = 0; p < kc; ++p) panel[p * mr + ii] = alpha * src[p];
+      }
+    } else {
+      // Transposed A (stored k x m): each k step is contiguous across the panel's rows.
+      for (int64_t p = 0; p < kc; ++p) {
+        const float* src = a + p * cs + i0 * rs;
+        for (int64_t ii = 0; ii < rows; ++ii) panel[p * mr + ii] = alpha * src[ii * rs];
+      }
+    }
+    if (rows < mr) {
+      for (int64_t p = 0; p < kc; ++p)
+        for (int64_t ii = rows; ii < mr; ++ii) panel[p * mr + ii] = 0.0f;
+    }
+  }
+}
+
+// Packs op(B)[p0:p0+kc, j0:j0+nc] into nr-wide micro-panels, zero-padded.
+// op(B)(p, j) = b[p * rs + j * cs].
+void pack_b(const float* b, int64_t rs, int64_t cs, int64_t kc, int64_t nc, int nr, float* dst) {
+  for (int64_t j0 = 0; j0 < nc; j0 += nr) {
+    int64_t cols = min64(nr, nc - j0);
+    float* panel = dst + j0 * kc;
+    if (cs == 1) {
+      for (int64_t p = 0; p < kc; ++p) {
+        const float* src = b + p * rs + j0;
+        float* d = panel + p * nr;
+        std::memcpy(d, src, static_cast<size_t>(cols) * sizeof(float));
+        for (int64_t jj = cols; jj < nr; ++jj) d[jj] = 0.0f;
+      }
+    } else {
+      // Transposed B (stored n x k, e.g. a linear weight): read along k contiguously.
+      for (int64_t jj = 0; jj < cols; ++jj) {
+        const float* src = b + (j0 + jj) * cs;
+        for (int64_t p = 0; p < kc; ++p) panel[p * nr + jj] = src[p * rs];
+      }
+      if (cols < nr) {
+        for (int64_t p = 0; p < kc; ++p)
+          for (int64_t jj = cols; jj < nr; ++jj) panel[p * nr + jj] = 0.0f;
+      }
+    }
+  }
+}
+
+// C = beta * C over an m x n region (k == 0 or alpha == 0: A and B are not read).
+void scale_c(int64_t m, int64_t n, float beta, float* c, int64_t ldc) {
+  for (int64_t i = 0; i < m; ++i) {
+    float* row = c + i * ldc;
+    if (beta == 0.0f) {
+      for (int64_t j = 0; j < n; ++j) row[j] = 0.0f;
+    } else if (beta != 1.0f) {
+      for (int64_t j = 0; j < n; ++j) row[j] *= beta;
+    }
+  }
+}
+
+// Used only if scratch memory cannot be had: correct, unblocked, slow.
+void sgemm_unpacked(int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t ars,
+                    int64_t acs, const float* b, int64_t brs, int64_t bcs, float beta, float* c,
+                    int64_t ldc) {
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      float s = 0.0f;
+      for (int64_t p = 0; p < k; ++p) s += a[i * ars + p * acs] * b[p * brs + j * bcs];
+      float* cij = c + i * ldc + j;
+      *cij = alpha * s + (beta == 0.0f ? 0.0f : beta * *cij);
+    }
+  }
+}
+
+void run(const SgemmUkernel& kern, Trans ta, Trans tb, int64_t m, int64_t n, int64_t k,
+         float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta,
+         float* c, int64_t ldc, void* workspace, size_t workspace_bytes) {
+  if (m <= 0 || n <= 0) return;
+  if (k <= 0 || alpha == 0.0f) {
+    scale_c(m, n, beta, c, ldc);
+    return;
+  }
+  // Strides of op(A) and op(B) as (row, column) element steps.
+  const int64_t ars = ta == Trans::kNo ? lda : 1;
+  const int64_t acs = ta == Trans::kNo ? 1 : lda;
+  const int64_t brs = tb == Trans::kNo ? ldb : 1;
+  const int64_t bcs = tb == Trans::kNo ? 1 : ldb;
+
+  int64_t a_floats, b_floats;
+  packed_sizes(kern, m, n, k, &a_floats, &b_floats);
+  size_t need = workspace_for(kern, m, n, k);
+  void* ws = workspace;
+  if (ws == nullptr || workspace_bytes < need) {
+    ws = thread_scratch(ScratchSlot::kGemm, need);
+    if (ws == nullptr) {
+      sgemm_unpacked(m, n, k, alpha, a, ars, acs, b, brs, bcs, beta, c, ldc);
+      return;
+    }
+  }
+  float* packed_a = static_cast<float*>(align_up(ws));
+  float* packed_b = static_cast<float*>(align_up(packed_a + a_floats));
+
+  const int mr = kern.mr, nr = kern.nr;
+  alignas(64) float tile[kSgemmMaxTile];
+
+  for (int64_t jc = 0; jc < n; jc += kern.nc) {
+    const int64_t nc = min64(kern.nc, n - jc);
+    for (int64_t pc = 0; pc < k; pc += kern.kc) {
+      const int64_t kc = min64(kern.kc, k - pc);
+      const float beta_blk = pc == 0 ? beta : 1.0f;
+      pack_b(b + pc * brs + jc * bcs, brs, bcs, kc, nc, nr, packed_b);
+      for (int64_t ic = 0; ic < m; ic += kern.mc) {
+        const int64_t mc = min64(kern.mc, m - ic);
+        pack_a(a + ic * ars + pc * acs, ars, acs, mc, kc, mr, alpha, packed_a);
+        for (int64_t jr = 0; jr < nc; jr += nr) {
+          const int64_t cols = min64(nr, nc - jr);
+          const float* bp = packed_b + jr * kc;
+          for (int64_t ir = 0; ir < mc; ir += mr) {
+            const int64_t rows = min64(mr, mc - ir);
+            const float* ap = packed_a + ir * kc;
+            float* cp = c + (ic + ir) * ldc + (jc + jr);
+            if (rows == mr && cols == nr) {
+              kern.run(kc, ap, bp, cp, ldc, beta_blk);
+              continue;
+            }
+            // Edge tile: full-size product into the stack tile, then merge the valid part.
+            kern.run(kc, ap, bp, tile, nr, 0.0f);
+            for (int64_t ii = 0; ii < rows; ++ii) {
+              float* crow = cp + ii * ldc;
+              const float* trow = tile + ii * nr;
+              if (beta_blk == 0.0f) {
+                for (int64_t jj = 0; jj < cols; ++jj) crow[jj] = trow[jj];
+              } else if (beta_blk == 1.0f) {
+                for (int64_t jj = 0; jj < cols; ++jj) crow[jj] += trow[jj];
+              } else {
+                for (int64_t jj = 0; jj < cols; ++jj) crow[jj] = trow[jj] + beta_blk * crow[jj];
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+size_t sgemm_workspace_size(int64_t m, int64_t n, int64_t k) {
+  if (m <= 0 || n <= 0 || k <= 0) return 0;
+  size_t best = workspace_for(kSgemmBaseline, m, n, k);
+  for (const SgemmUkernel* kern : {&kSgemmAvx2, &kSgemmAvx512}) {
+    size_t s = workspace_for(*kern, m, n, k);
+    if (s > best) best = s;
+  }
+  return best;
+}
+
+void sgemm(Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64_t k, float alpha,
+           const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c,
+           int64_t ldc, void* workspace, size_t workspace_bytes) {
+  run(kernel_for(active_isa()), trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
+      workspace, workspace_bytes);
+}
+
+void sgemm_isa(Isa isa, Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64_t k,
+               float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta,
+               float* c, int64_t ldc, void* workspace, size_t workspace_bytes) {
+  run(kernel_for(isa), trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, workspace,
+      workspace_bytes);
+}
+
+}  // namespace compute
+}  // namespace kernels
+}  // namespace executorch

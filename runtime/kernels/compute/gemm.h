@@ -1,0 +1,46 @@
+// Single-precision GEMM for the CPU kernel library (private: not installed, not exported).
+//
+//   C[m,n] = alpha * op(A)[m,k] * op(B)[k,n] + beta * C[m,n]
+//
+// All matrices are row-major with explicit leading dimensions (the distance in elements between
+// consecutive rows as stored). op(X) = X, or X^T when the Trans flag says so; a transposed
+// operand is stored with the shape of X^T, e.g. linear's weight W[n,k] is passed as
+// B = W, Trans::kYes, ldb = k.
+//
+// Semantics the callers (mm, bmm, addmm, linear, convolution) rely on:
+//  - beta == 0 never reads C (it may hold NaN or garbage from an arena);
+//  - k == 0 or alpha == 0 never reads A or B, and gives C = beta * C;
+//  - m == 0 or n == 0 does nothing.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "isa.h"
+
+namespace executorch {
+namespace kernels {
+namespace compute {
+
+enum class Trans : unsigned char { kNo = 0, kYes = 1 };
+
+// Bytes of scratch that sgemm needs for these sizes at any ISA level (so a size queried before
+// an ISA override is still enough afterwards). Bounded by the cache blocking: it stops growing
+// once m, n and k pass the block sizes (about 4.3 MiB at most: a 256 x 4096 B block).
+size_t sgemm_workspace_size(int64_t m, int64_t n, int64_t k);
+
+// workspace: at least sgemm_workspace_size(m, n, k) bytes, any alignment; or nullptr (or too
+// small), in which case a per-thread buffer is used that grows once and is then reused, so the
+// hot path does not allocate after the first call of a given size.
+void sgemm(Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64_t k, float alpha,
+           const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c,
+           int64_t ldc, void* workspace = nullptr, size_t workspace_bytes = 0);
+
+// The same with an explicit ISA level (clamped to detected_isa()); for tests and benchmarks.
+void sgemm_isa(Isa isa, Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64_t k,
+               float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta,
+               float* c, int64_t ldc, void* workspace = nullptr, size_t workspace_bytes = 0);
+
+}  // namespace compute
+}  // namespace kernels
+}  // namespace executorch

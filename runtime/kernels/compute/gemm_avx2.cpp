@@ -1,0 +1,64 @@
+// AVX2+FMA SGEMM micro-kernel: 6 x 16 tile (12 ymm accumulators + 2 B vectors + 1 broadcast of
+// the 16 registers). Per k step: 2 aligned loads of B, 6 broadcasts of A, 12 FMAs, which keeps
+// both FMA pipes busy with the 4-cycle latency hidden by 12 independent chains.
+//
+// Compiled with -mavx2 -mfma (mk/test-compute.mk). This file includes only <immintrin.h>, whose
+// functions are always_inline, and defines nothing outside this file's namespace: an inline
+// function shared with baseline code (e.g. a std:: template) could otherwise be emitted here
+// with AVX2 instructions and chosen by the linker for every caller.
+#include <immintrin.h>
+
+#include "gemm_kernels.h"
+
+namespace executorch {
+namespace kernels {
+namespace compute {
+namespace {
+
+constexpr int kMr = 6;
+constexpr int kNr = 16;
+
+void ukernel_6x16(int64_t kc, const float* a, const float* b, float* c, int64_t ldc, float beta) {
+  __m256 acc[kMr][2];
+#pragma GCC unroll 6
+  for (int i = 0; i < kMr; ++i) acc[i][0] = acc[i][1] = _mm256_setzero_ps();
+
+#pragma GCC unroll 4
+  for (int64_t p = 0; p < kc; ++p) {
+    const __m256 b0 = _mm256_load_ps(b);
+    const __m256 b1 = _mm256_load_ps(b + 8);
+#pragma GCC unroll 6
+    for (int i = 0; i < kMr; ++i) {
+      const __m256 ai = _mm256_broadcast_ss(a + i);
+      acc[i][0] = _mm256_fmadd_ps(ai, b0, acc[i][0]);
+      acc[i][1] = _mm256_fmadd_ps(ai, b1, acc[i][1]);
+    }
+    a += kMr;
+    b += kNr;
+  }
+
+  if (beta == 0.0f) {
+#pragma GCC unroll 6
+    for (int i = 0; i < kMr; ++i) {
+      _mm256_storeu_ps(c + i * ldc, acc[i][0]);
+      _mm256_storeu_ps(c + i * ldc + 8, acc[i][1]);
+    }
+  } else {
+    const __m256 vb = _mm256_set1_ps(beta);
+#pragma GCC unroll 6
+    for (int i = 0; i < kMr; ++i) {
+      float* row = c + i * ldc;
+      _mm256_storeu_ps(row, _mm256_fmadd_ps(vb, _mm256_loadu_ps(row), acc[i][0]));
+      _mm256_storeu_ps(row + 8, _mm256_fmadd_ps(vb, _mm256_loadu_ps(row + 8), acc[i][1]));
+    }
+  }
+}
+
+}  // namespace
+
+// kc * nr * 4 = 16 KiB B micro-panel in a 32 KiB L1; mc * kc * 4 = 264 KiB A block in L2.
+const SgemmUkernel kSgemmAvx2 = {kMr, kNr, 264, 256, 4096, ukernel_6x16, "avx2-6x16"};
+
+}  // namespace compute
+}  // namespace kernels
+}  // namespace executorch

@@ -1,0 +1,41 @@
+// Internal contract between the SGEMM driver (gemm.cpp, baseline code) and the per-ISA
+// micro-kernels (gemm_<isa>.cpp, each compiled with its own -m flags).
+//
+// Packed layouts (written by the driver, 64-byte aligned, zero-padded to full tiles):
+//   A micro-panel: kc steps of mr floats, already multiplied by alpha;
+//   B micro-panel: kc steps of nr floats.
+// The kernel computes one full mr x nr tile:  C = Apanel * Bpanel + beta * C, and must not read
+// C when beta == 0. Partial tiles at the matrix edges go through a temporary tile in the driver,
+// so kernels have no edge code at all.
+//
+// The descriptors are constant-initialized data: selecting one runs no code from an ISA
+// translation unit; only calling `run` does, and the driver does that only after checking
+// detected_isa().
+#pragma once
+
+#include <cstdint>
+
+namespace executorch {
+namespace kernels {
+namespace compute {
+
+struct SgemmUkernel {
+  int mr;  // tile rows (A panel width)
+  int nr;  // tile columns (B panel width, a multiple of the vector width)
+  int mc;  // rows of A packed per block (multiple of mr): the A block stays in L2
+  int kc;  // depth per block: one B micro-panel (kc x nr) stays in L1
+  int nc;  // columns of B packed per block (multiple of nr): the B block stays in L2/L3
+  void (*run)(int64_t kc, const float* a, const float* b, float* c, int64_t ldc, float beta);
+  const char* name;
+};
+
+extern const SgemmUkernel kSgemmBaseline;
+extern const SgemmUkernel kSgemmAvx2;
+extern const SgemmUkernel kSgemmAvx512;
+
+// Largest mr * nr over all kernels: the driver's edge tile lives on the stack.
+constexpr int kSgemmMaxTile = 16 * 32;
+
+}  // namespace compute
+}  // namespace kernels
+}  // namespace executorch

@@ -1,0 +1,34 @@
+// Run-time instruction-set selection for the CPU compute core (private to the kernel library).
+//
+// Every vectorized routine exists in up to three variants, each compiled in its own translation
+// unit with its own -m flags: baseline x86-64 (SSE2, always present), AVX2+FMA and AVX-512
+// (F/VL/BW). The variant is picked per call from `active_isa()`, never at compile time, so one
+// binary runs on any x86-64 machine (and under valgrind, which lacks AVX-512).
+#pragma once
+
+namespace executorch {
+namespace kernels {
+namespace compute {
+
+enum class Isa : int { kBaseline = 0, kAvx2 = 1, kAvx512 = 2 };
+
+// The best level this CPU (and OS, via the CPUID bits GCC checks) supports. Cached.
+Isa detected_isa();
+
+// The level routines use: detected_isa(), lowered by ET_KERNELS_ISA=baseline|avx2|avx512 in the
+// environment (read once), or by set_isa_override(). A request above detected_isa() is clamped:
+// an ISA variant is never called unless the CPU reports it.
+Isa active_isa();
+
+// Testing hook: force a level (clamped to detected_isa()) for this process; returns the level now
+// in force. clear_isa_override() goes back to the environment/detected level.
+Isa set_isa_override(Isa isa);
+void clear_isa_override();
+
+const char* isa_name(Isa isa);
+// Parses "baseline"/"sse2", "avx2", "avx512"; returns false for anything else.
+bool parse_isa(const char* s, Isa* out);
+
+}  // namespace compute
+}  // namespace kernels
+}  // namespace executorch

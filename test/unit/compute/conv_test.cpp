@@ -1,0 +1,204 @@
+// conv2d_nchw against a naive double-accumulation direct convolution, at every ISA level the
+// CPU supports: dense (im2col + SGEMM), pointwise, grouped, depthwise (3x3 fused path and the
+// general K x K path), stride, padding, dilation, bias, fused clamps, 1-D, batches.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <algorithm>
+#include <limits>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include <executorch/runtime/kernels/compute/conv.h>
+
+#include "test_util.h"
+
+namespace {
+
+using executorch::kernels::compute::conv2d_nchw;
+using executorch::kernels::compute::conv2d_out_h;
+using executorch::kernels::compute::conv2d_out_w;
+using executorch::kernels::compute::conv2d_params_valid;
+using executorch::kernels::compute::conv2d_workspace_size;
+using executorch::kernels::compute::Conv2dParams;
+using executorch::kernels::compute::Isa;
+using compute_test::random_floats;
+
+Conv2dParams make(int64_t n, int64_t ci, int64_t h, int64_t w, int64_t co, int64_t kh,
+                  int64_t kw, int64_t s, int64_t pad, int64_t dil, int64_t groups) {
+  Conv2dParams p;
+  p.batch = n; p.in_channels = ci; p.in_h = h; p.in_w = w; p.out_channels = co;
+  p.kernel_h = kh; p.kernel_w = kw; p.stride_h = p.stride_w = s; p.pad_h = p.pad_w = pad;
+  p.dilation_h = p.dilation_w = dil; p.groups = groups;
+  return p;
+}
+
+void check_conv(const Conv2dParams& p, bool with_bias, bool use_workspace, std::mt19937& rng) {
+  SCOPED_TRACE(testing::Message()
+               << "N=" << p.batch << " Ci=" << p.in_channels << " H=" << p.in_h << " W=" << p.in_w
+               << " Co=" << p.out_channels << " k=" << p.kernel_h << "x" << p.kernel_w
+               << " s=" << p.stride_h << "," << p.stride_w << " pad=" << p.pad_h << "," << p.pad_w
+               << " dil=" << p.dilation_h << "," << p.dilation_w << " g=" << p.groups
+               << " clamp=[" << p.clamp_min << "," << p.clamp_max << "] bias=" << with_bias
+               << " ws=" << use_workspace);
+  ASSERT_TRUE(conv2d_params_valid(p));
+  const int64_t oh = conv2d_out_h(p), ow = conv2d_out_w(p);
+  const int64_t cig = p.in_channels / p.groups, cog = p.out_channels / p.groups;
+  std::vector<float> x = random_floats(p.batch * p.in_channels * p.in_h * p.in_w, rng);
+  std::vector<float> w = random_floats(p.out_channels * cig * p.kernel_h * p.kernel_w, rng);
+  std::vector<float> bias = random_floats(p.out_channels, rng);
+  // NaN-filled output: the kernel must write every element and never read the old contents.
+  std::vector<float> y(p.batch * p.out_channels * oh * ow,
+                       std::numeric_limits<float>::quiet_NaN());
+  std::vector<unsigned char> ws;
+  if (use_workspace) ws.resize(conv2d_workspace_size(p));
+  ASSERT_TRUE(conv2d_nchw(p, x.data(), w.data(), with_bias ? bias.data() : nullptr, y.data(),
+                          use_workspace ? ws.data() : nullptr, ws.size()));
+  int bad = 0;
+  for (int64_t n = 0; n < p.batch; ++n)
+    for (int64_t oc = 0; oc < p.out_channels; ++oc) {
+      const int64_t g = oc / cog;
+      for (int64_t yy = 0; yy < oh; ++yy)
+        for (int64_t xx = 0; xx < ow; ++xx) {
+          double s = with_bias ? bias[oc] : 0.0, mag = std::fabs(s);
+          for (int64_t ic = 0; ic < cig; ++ic)
+            for (int64_t r = 0; r < p.kernel_h; ++r) {
+              const int64_t iy = yy * p.stride_h - p.pad_h + r * p.dilation_h;
+              if (iy < 0 || iy >= p.in_h) continue;
+              for (int64_t q = 0; q < p.kernel_w; ++q) {
+                const int64_t ix = xx * p.stride_w - p.pad_w + q * p.dilation_w;
+                if (ix < 0 || ix >= p.in_w) continue;
+                const double t =
+                    static_cast<double>(
+                        x[((n * p.in_channels + g * cig + ic) * p.in_h + iy) * p.in_w + ix]) *
+                    w[((oc * cig + ic) * p.kernel_h + r) * p.kernel_w + q];
+                s += t;
+                mag += std::fabs(t);
+              }
+            }
+          s = std::min<double>(std::max<double>(s, p.clamp_min), p.clamp_max);
+          const int64_t terms = cig * p.kernel_h * p.kernel_w + 1;
+          const double tol = 2.0 * (terms + 4) * 6e-8 * mag + 1e-7;
+          const double got = y[((n * p.out_channels + oc) * oh + yy) * ow + xx];
+          if (!(std::fabs(got - s) <= tol) && bad++ < 5) {
+            ADD_FAILURE() << "y[" << n << "," << oc << "," << yy << "," << xx << "] = " << got
+                          << ", want " << s;
+          }
+        }
+    }
+}
+
+class ConvTest : public testing::TestWithParam<Isa> {
+ protected:
+  void SetUp() override { scope_.reset(new compute_test::IsaScope(GetParam())); }
+  void TearDown() override { scope_.reset(); }
+  std::unique_ptr<compute_test::IsaScope> scope_;
+  std::mt19937 rng_{99};
+};
+
+TEST_P(ConvTest, DenseIm2col) {
+  //              N  Ci  H   W  Co kh kw s pad dil g
+  check_conv(make(1, 3, 17, 19, 8, 3, 3, 1, 1, 1, 1), true, true, rng_);
+  check_conv(make(2, 5, 12, 9, 7, 3, 3, 2, 1, 1, 1), true, false, rng_);
+  check_conv(make(1, 4, 15, 15, 6, 5, 5, 1, 2, 1, 1), false, true, rng_);
+  check_conv(make(1, 4, 16, 13, 5, 3, 3, 1, 2, 2, 1), true, true, rng_);   // dilation 2
+  check_conv(make(1, 3, 11, 11, 4, 3, 2, 3, 0, 1, 1), true, false, rng_);  // stride 3, no pad
+  check_conv(make(1, 2, 7, 7, 3, 7, 7, 1, 0, 1, 1), true, true, rng_);     // kernel = image
+  check_conv(make(1, 16, 9, 9, 33, 3, 3, 1, 1, 1, 1), true, true, rng_);   // Co past a tile
+  check_conv(make(1, 3, 224, 224, 4, 3, 3, 2, 1, 1, 1), true, true, rng_); // stem, 112x112 out
+}
+
+TEST_P(ConvTest, AsymmetricParameters) {
+  Conv2dParams p = make(1, 4, 13, 17, 6, 3, 5, 1, 0, 1, 1);
+  p.stride_h = 2; p.stride_w = 1; p.pad_h = 1; p.pad_w = 2; p.dilation_h = 1; p.dilation_w = 2;
+  check_conv(p, true, true, rng_);
+  p.groups = 2;
+  check_conv(p, false, false, rng_);
+  // 1-D convolution as (N, C, 1, L) with a (1, K) kernel (wav2letter-style, stride 2).
+  Conv2dParams q = make(2, 8, 1, 50, 12, 1, 7, 1, 0, 1, 1);
+  q.stride_w = 2; q.pad_w = 3;
+  check_conv(q, true, true, rng_);
+}
+
+TEST_P(ConvTest, Pointwise) {
+  check_conv(make(1, 32, 14, 14, 24, 1, 1, 1, 0, 1, 1), true, true, rng_);
+  check_conv(make(2, 7, 5, 3, 9, 1, 1, 1, 0, 1, 1), false, false, rng_);
+  check_conv(make(1, 8, 10, 10, 4, 1, 1, 2, 0, 1, 1), true, true, rng_);  // 1x1 stride 2: im2col
+  check_conv(make(1, 8, 6, 6, 4, 1, 1, 1, 1, 1, 1), true, true, rng_);    // 1x1 with padding
+  check_conv(make(1, 8, 9, 9, 12, 1, 1, 1, 0, 1, 4), true, true, rng_);   // grouped 1x1
+}
+
+TEST_P(ConvTest, Grouped) {
+  check_conv(make(1, 8, 10, 11, 12, 3, 3, 1, 1, 1, 2), true, true, rng_);
+  check_conv(make(2, 12, 9, 9, 8, 3, 3, 2, 1, 1, 4), true, false, rng_);
+  check_conv(make(1, 6, 8, 8, 6, 3, 3, 1, 2, 2, 3), false, true, rng_);
+}
+
+TEST_P(ConvTest, Depthwise) {
+  // 3x3 fused path: stride 1 and 2, pad 1 and 0, odd and even sizes, dilation, narrow images
+  // (no interior columns at all), and the general path for other kernels.
+  check_conv(make(1, 16, 17, 19, 16, 3, 3, 1, 1, 1, 16), true, true, rng_);
+  check_conv(make(2, 8, 16, 16, 8, 3, 3, 2, 1, 1, 8), true, false, rng_);
+  check_conv(make(1, 8, 15, 15, 8, 3, 3, 2, 1, 1, 8), false, true, rng_);
+  check_conv(make(1, 4, 9, 10, 4, 3, 3, 1, 0, 1, 4), true, true, rng_);
+  check_conv(make(1, 4, 12, 12, 4, 3, 3, 1, 2, 2, 4), true, true, rng_);
+  check_conv(make(1, 3, 3, 2, 3, 3, 3, 1, 1, 1, 3), true, true, rng_);
+  check_conv(make(1, 3, 1, 1, 3, 3, 3, 1, 1, 1, 3), true, true, rng_);
+  check_conv(make(1, 3, 2, 40, 3, 3, 3, 2, 1, 1, 3), true, true, rng_);
+  check_conv(make(1, 8, 14, 14, 8, 5, 5, 1, 2, 1, 8), true, true, rng_);
+  check_conv(make(1, 8, 14, 13, 8, 5, 5, 2, 2, 1, 8), true, false, rng_);
+  check_conv(make(1, 4, 20, 20, 4, 7, 7, 3, 3, 2, 4), true, true, rng_);
+  check_conv(make(1, 4, 10, 10, 8, 3, 3, 1, 1, 1, 4), true, true, rng_);   // multiplier 2
+  check_conv(make(1, 1, 12, 12, 5, 3, 3, 1, 1, 1, 1), true, true, rng_);   // 1 input channel
+  Conv2dParams p = make(1, 6, 11, 12, 6, 3, 3, 1, 1, 1, 6);
+  p.stride_w = 2;  // unequal strides leave the fused path
+  check_conv(p, true, true, rng_);
+}
+
+TEST_P(ConvTest, FusedClamp) {
+  Conv2dParams p = make(1, 6, 10, 10, 6, 3, 3, 1, 1, 1, 1);
+  p.clamp_min = 0.0f;  // ReLU
+  check_conv(p, true, true, rng_);
+  p.clamp_max = 0.5f;  // ReLU6-like with a bound the random data reaches
+  check_conv(p, true, true, rng_);
+  p.groups = 6;        // depthwise
+  check_conv(p, true, false, rng_);
+  p.groups = 1;
+  p.kernel_h = p.kernel_w = 1; p.pad_h = p.pad_w = 0;  // pointwise
+  check_conv(p, false, true, rng_);
+}
+
+TEST_P(ConvTest, Im2colInBands) {
+  // cig*k*k*OH*OW = 64*9*92*92 floats > the 4 Mi-float im2col budget: processed in row bands.
+  check_conv(make(1, 64, 92, 92, 3, 3, 3, 1, 1, 1, 1), true, true, rng_);
+}
+
+INSTANTIATE_TEST_SUITE_P(Isa, ConvTest, testing::ValuesIn(compute_test::supported_isas()),
+                         compute_test::isa_param_name);
+
+TEST(ConvParams, InvalidAreRejected) {
+  Conv2dParams ok = make(1, 4, 8, 8, 4, 3, 3, 1, 1, 1, 1);
+  EXPECT_TRUE(conv2d_params_valid(ok));
+  float dummy = 0.0f;
+  auto bad = [&](Conv2dParams p) {
+    EXPECT_FALSE(conv2d_params_valid(p));
+    EXPECT_EQ(conv2d_workspace_size(p), 0u);
+    EXPECT_FALSE(conv2d_nchw(p, &dummy, &dummy, nullptr, &dummy));
+  };
+  Conv2dParams p = ok; p.groups = 3; bad(p);            // channels not divisible
+  p = ok; p.stride_h = 0; bad(p);
+  p = ok; p.dilation_w = 0; bad(p);
+  p = ok; p.pad_w = -1; bad(p);
+  p = ok; p.kernel_h = 11; bad(p);                      // kernel larger than padded input
+  p = ok; p.in_channels = 0; bad(p);
+  EXPECT_EQ(conv2d_out_h(make(1, 1, 7, 7, 1, 3, 3, 2, 1, 1, 1)), 4);
+  EXPECT_EQ(conv2d_out_w(make(1, 1, 7, 7, 1, 3, 3, 2, 0, 2, 1)), 2);
+}
+
+TEST(ConvParams, EmptyBatchDoesNothing) {
+  Conv2dParams p = make(0, 4, 8, 8, 4, 3, 3, 1, 1, 1, 1);
+  EXPECT_TRUE(conv2d_nchw(p, nullptr, nullptr, nullptr, nullptr));
+}
+
+}  // namespace

@@ -1,0 +1,260 @@
+// SGEMM against a double-accumulation reference, at every ISA level the CPU supports.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <tuple>
+#include <vector>
+
+#include <executorch/runtime/kernels/compute/gemm.h>
+#include <executorch/runtime/kernels/compute/isa.h>
+
+#include "test_util.h"
+
+namespace {
+
+using executorch::kernels::compute::active_isa;
+using executorch::kernels::compute::detected_isa;
+using executorch::kernels::compute::Isa;
+using executorch::kernels::compute::parse_isa;
+using executorch::kernels::compute::set_isa_override;
+using executorch::kernels::compute::clear_isa_override;
+using executorch::kernels::compute::sgemm;
+using executorch::kernels::compute::sgemm_isa;
+using executorch::kernels::compute::sgemm_workspace_size;
+using executorch::kernels::compute::Trans;
+using compute_test::random_floats;
+
+struct Case {
+  int64_t m, n, k;
+  Trans ta, tb;
+  float alpha, beta;
+  int64_t pad_a = 0, pad_b = 0, pad_c = 0;  // extra elements per stored row
+};
+
+constexpr float kSentinel = 12345.0f;
+
+// Runs one case at `isa` and checks every element of C, plus that the padding between rows of
+// C (beyond n) is untouched.
+void check_case(Isa isa, const Case& cs, std::mt19937& rng, bool use_workspace,
+                bool nan_c = false) {
+  SCOPED_TRACE(testing::Message() << "m=" << cs.m << " n=" << cs.n << " k=" << cs.k
+                                  << " ta=" << int(cs.ta) << " tb=" << int(cs.tb)
+                                  << " alpha=" << cs.alpha << " beta=" << cs.beta
+                                  << " pads=" << cs.pad_a << "," << cs.pad_b << "," << cs.pad_c
+                                  << " ws=" << use_workspace);
+  // Stored shapes: A is m x k (or k x m transposed), B is k x n (or n x k).
+  const int64_t a_rows = cs.ta == Trans::kNo ? cs.m : cs.k;
+  const int64_t a_cols = cs.ta == Trans::kNo ? cs.k : cs.m;
+  const int64_t b_rows = cs.tb == Trans::kNo ? cs.k : cs.n;
+  const int64_t b_cols = cs.tb == Trans::kNo ? cs.n : cs.k;
+  const int64_t lda = a_cols + cs.pad_a, ldb = b_cols + cs.pad_b, ldc = cs.n + cs.pad_c;
+  std::vector<float> a = random_floats(static_cast<size_t>(a_rows * lda) + 1, rng);
+  std::vector<float> b = random_floats(static_cast<size_t>(b_rows * ldb) + 1, rng);
+  std::vector<float> c0 = random_floats(static_cast<size_t>(cs.m * ldc) + 1, rng);
+  for (int64_t i = 0; i < cs.m; ++i)
+    for (int64_t j = cs.n; j < ldc; ++j) c0[i * ldc + j] = kSentinel;
+  if (nan_c) {
+    for (int64_t i = 0; i < cs.m; ++i)
+      for (int64_t j = 0; j < cs.n; ++j) c0[i * ldc + j] = std::numeric_limits<float>::quiet_NaN();
+  }
+  std::vector<float> c = c0;
+
+  auto A = [&](int64_t i, int64_t p) {
+    return cs.ta == Trans::kNo ? a[i * lda + p] : a[p * lda + i];
+  };
+  auto B = [&](int64_t p, int64_t j) {
+    return cs.tb == Trans::kNo ? b[p * ldb + j] : b[j * ldb + p];
+  };
+
+  std::vector<unsigned char> ws;
+  if (use_workspace) ws.resize(sgemm_workspace_size(cs.m, cs.n, cs.k));
+  sgemm_isa(isa, cs.ta, cs.tb, cs.m, cs.n, cs.k, cs.alpha, a.data(), lda, b.data(), ldb, cs.beta,
+            c.data(), ldc, use_workspace ? ws.data() : nullptr, ws.size());
+
+  int bad = 0;
+  for (int64_t i = 0; i < cs.m && bad < 5; ++i) {
+    for (int64_t j = 0; j < cs.n && bad < 5; ++j) {
+      double acc = 0.0, mag = 0.0;
+      for (int64_t p = 0; p < cs.k; ++p) {
+        acc += static_cast<double>(A(i, p)) * B(p, j);
+        mag += std::fabs(static_cast<double>(A(i, p)) * B(p, j));
+      }
+      double c_in = c0[i * ldc + j];
+      double ref = cs.alpha * acc + (cs.beta == 0.0f ? 0.0 : cs.beta * c_in);
+      mag = std::fabs(cs.alpha) * mag + (cs.beta == 0.0f ? 0.0 : std::fabs(cs.beta * c_in));
+      // Float summation of k terms: |error| <= ~k * 2^-24 * sum|terms| (plus alpha/beta
+      // rounding); a factor of 2 of slack over that bound.
+      double tol = 2.0 * (cs.k + 4) * 6e-8 * mag + 1e-7;
+      double got = c[i * ldc + j];
+      if (!(std::fabs(got - ref) <= tol)) {
+        ADD_FAILURE() << "C(" << i << "," << j << ") = " << got << ", want " << ref
+                      << " (tol " << tol << ")";
+        ++bad;
+      }
+    }
+    for (int64_t j = cs.n; j < ldc; ++j) {
+      if (c[i * ldc + j] != kSentinel) {
+        ADD_FAILURE() << "padding C(" << i << "," << j << ") overwritten";
+        ++bad;
+        break;
+      }
+    }
+  }
+}
+
+class SgemmTest : public testing::TestWithParam<Isa> {
+ protected:
+  std::mt19937 rng_{1234};
+};
+
+TEST_P(SgemmTest, SmallShapesAllTransposes) {
+  const int64_t dims[] = {1, 2, 3, 5, 7, 8, 13, 16, 17, 33};
+  const Trans ts[] = {Trans::kNo, Trans::kYes};
+  int count = 0;
+  for (int64_t m : dims)
+    for (int64_t n : dims)
+      for (int64_t k : {1, 4, 9, 31}) {
+        // All four transpose combinations, rotating through alpha/beta choices.
+        for (Trans ta : ts)
+          for (Trans tb : ts) {
+            static const float ab[][2] = {{1.0f, 0.0f}, {0.5f, 1.0f}, {-2.0f, 0.25f}, {1.0f, -1.0f}};
+            const float* x = ab[count++ % 4];
+            check_case(GetParam(), {m, n, k, ta, tb, x[0], x[1]}, rng_, count % 2 == 0);
+          }
+      }
+}
+
+TEST_P(SgemmTest, TilesAndBlockEdges) {
+  // Sizes around every kernel's mr (6, 14) and nr (8, 16, 32), and across the cache blocks:
+  // k past kc (192/256: several depth blocks, beta applied once), m past mc (264/448), n past
+  // nc (4096).
+  const Case cases[] = {
+      {6, 8, 5, Trans::kNo, Trans::kNo, 1.0f, 0.0f},
+      {14, 32, 5, Trans::kNo, Trans::kNo, 1.0f, 1.0f},
+      {15, 33, 7, Trans::kYes, Trans::kNo, 1.0f, 0.5f},
+      {13, 31, 3, Trans::kNo, Trans::kYes, 2.0f, 0.0f},
+      {28, 64, 100, Trans::kNo, Trans::kNo, 1.0f, 0.0f},
+      {37, 45, 513, Trans::kNo, Trans::kNo, 0.75f, 0.5f},
+      {37, 45, 513, Trans::kYes, Trans::kYes, 1.0f, 1.0f},
+      {450, 20, 70, Trans::kNo, Trans::kNo, 1.0f, 0.0f},
+      {451, 19, 300, Trans::kYes, Trans::kNo, -1.0f, 2.0f},
+      {3, 4100, 5, Trans::kNo, Trans::kNo, 1.0f, 0.0f},
+      {2, 4133, 260, Trans::kNo, Trans::kYes, 1.0f, 0.5f},
+      {1, 200, 300, Trans::kNo, Trans::kYes, 1.0f, 0.0f},   // linear with batch 1 (GEMV)
+      {200, 1, 300, Trans::kNo, Trans::kNo, 1.0f, 0.0f},    // matrix-vector
+      {64, 64, 64, Trans::kNo, Trans::kNo, 1.0f, 0.0f},
+      {129, 127, 257, Trans::kYes, Trans::kNo, 1.0f, 0.0f},
+  };
+  for (const Case& cs : cases) {
+    check_case(GetParam(), cs, rng_, true);
+    check_case(GetParam(), cs, rng_, false);
+  }
+}
+
+TEST_P(SgemmTest, LeadingDimensionsWiderThanRows) {
+  const Trans ts[] = {Trans::kNo, Trans::kYes};
+  for (Trans ta : ts)
+    for (Trans tb : ts) {
+      check_case(GetParam(), {19, 23, 29, ta, tb, 1.0f, 0.5f, 3, 5, 7}, rng_, true);
+      check_case(GetParam(), {40, 70, 300, ta, tb, 1.5f, 0.0f, 1, 16, 1}, rng_, false);
+    }
+}
+
+TEST_P(SgemmTest, BetaZeroNeverReadsC) {
+  // C full of NaN (an uninitialized arena) must come out finite when beta == 0.
+  check_case(GetParam(), {17, 35, 9, Trans::kNo, Trans::kNo, 1.0f, 0.0f}, rng_, true, true);
+  check_case(GetParam(), {1, 1, 1, Trans::kYes, Trans::kYes, 1.0f, 0.0f}, rng_, false, true);
+}
+
+TEST_P(SgemmTest, DegenerateSizes) {
+  const Isa isa = GetParam();
+  std::vector<float> c = {1.0f, 2.0f, 3.0f, 4.0f};
+  // k == 0: C = beta * C, A and B never read (null pointers are fine).
+  sgemm_isa(isa, Trans::kNo, Trans::kNo, 2, 2, 0, 1.0f, nullptr, 1, nullptr, 2, 0.5f, c.data(),
+            2);
+  EXPECT_EQ(c, (std::vector<float>{0.5f, 1.0f, 1.5f, 2.0f}));
+  // alpha == 0, beta == 0: C = 0 even if it held NaN.
+  c[3] = std::numeric_limits<float>::quiet_NaN();
+  sgemm_isa(isa, Trans::kNo, Trans::kNo, 2, 2, 3, 0.0f, nullptr, 3, nullptr, 2, 0.0f, c.data(),
+            2);
+  EXPECT_EQ(c, (std::vector<float>{0.0f, 0.0f, 0.0f, 0.0f}));
+  // m == 0 or n == 0: nothing is touched.
+  sgemm_isa(isa, Trans::kNo, Trans::kNo, 0, 2, 3, 1.0f, nullptr, 3, nullptr, 2, 0.0f, nullptr, 2);
+  sgemm_isa(isa, Trans::kNo, Trans::kNo, 2, 0, 3, 1.0f, nullptr, 3, nullptr, 0, 0.0f, nullptr, 1);
+}
+
+TEST_P(SgemmTest, PublicEntryPointFollowsOverride) {
+  compute_test::IsaScope scope(GetParam());
+  EXPECT_EQ(active_isa(), GetParam());
+  std::vector<float> a = random_floats(50 * 60, rng_), b = random_floats(60 * 70, rng_);
+  std::vector<float> c(50 * 70), ref(50 * 70);
+  sgemm(Trans::kNo, Trans::kNo, 50, 70, 60, 1.0f, a.data(), 60, b.data(), 70, 0.0f, c.data(), 70);
+  sgemm_isa(Isa::kBaseline, Trans::kNo, Trans::kNo, 50, 70, 60, 1.0f, a.data(), 60, b.data(), 70,
+            0.0f, ref.data(), 70);
+  for (size_t i = 0; i < c.size(); ++i) ASSERT_NEAR(c[i], ref[i], 1e-4) << i;
+}
+
+INSTANTIATE_TEST_SUITE_P(Isa, SgemmTest, testing::ValuesIn(compute_test::supported_isas()),
+                         compute_test::isa_param_name);
+
+TEST(SgemmWorkspace, BoundedAndMonotone) {
+  EXPECT_EQ(sgemm_workspace_size(0, 5, 5), 0u);
+  size_t small = sgemm_workspace_size(8, 8, 8);
+  size_t big = sgemm_workspace_size(512, 512, 512);
+  size_t huge = sgemm_workspace_size(100000, 100000, 100000);
+  EXPECT_GT(small, 0u);
+  EXPECT_LE(small, big);
+  EXPECT_LE(big, huge);
+  // Cache blocking caps the packed panels: a huge GEMM needs no more than a few MiB.
+  EXPECT_LT(huge, size_t{8} << 20);
+  EXPECT_EQ(huge, sgemm_workspace_size(5000, 5000, 5000));
+}
+
+TEST(Isa, ParseAndClamp) {
+  Isa isa;
+  EXPECT_TRUE(parse_isa("baseline", &isa));
+  EXPECT_EQ(isa, Isa::kBaseline);
+  EXPECT_TRUE(parse_isa("sse2", &isa));
+  EXPECT_EQ(isa, Isa::kBaseline);
+  EXPECT_TRUE(parse_isa("avx2", &isa));
+  EXPECT_EQ(isa, Isa::kAvx2);
+  EXPECT_TRUE(parse_isa("avx512", &isa));
+  EXPECT_EQ(isa, Isa::kAvx512);
+  EXPECT_FALSE(parse_isa("avx1024", &isa));
+  EXPECT_FALSE(parse_isa("", &isa));
+  // An override above the CPU's level is clamped: an ISA variant is never called unless the CPU
+  // reports it.
+  EXPECT_EQ(set_isa_override(Isa::kAvx512), detected_isa());
+  EXPECT_LE(static_cast<int>(active_isa()), static_cast<int>(detected_isa()));
+  EXPECT_EQ(set_isa_override(Isa::kBaseline), Isa::kBaseline);
+  EXPECT_EQ(active_isa(), Isa::kBaseline);
+  clear_isa_override();
+  // Without an override, ET_KERNELS_ISA (if set) can only lower the level.
+  EXPECT_LE(static_cast<int>(active_isa()), static_cast<int>(detected_isa()));
+}
+
+}  // namespace
+
+namespace {
+
+// ET_KERNELS_ISA is read once per process, so each value is checked in a fresh process (the
+// threadsafe death-test style re-executes this binary for the one statement).
+int isa_from_env(const char* value) {
+  setenv("ET_KERNELS_ISA", value, 1);
+  return static_cast<int>(active_isa());
+}
+
+TEST(IsaEnv, ForcesALowerLevelOnly) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  const int best = static_cast<int>(detected_isa());
+  EXPECT_EXIT(std::exit(isa_from_env("baseline")), testing::ExitedWithCode(0), "");
+  EXPECT_EXIT(std::exit(isa_from_env("avx2")), testing::ExitedWithCode(best < 1 ? best : 1), "");
+  EXPECT_EXIT(std::exit(isa_from_env("avx512")), testing::ExitedWithCode(best), "");
+  EXPECT_EXIT(std::exit(isa_from_env("bogus")), testing::ExitedWithCode(best), "");
+}
+
+}  // namespace
