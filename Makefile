@@ -17,6 +17,7 @@ include mk/check.mk
 include $(wildcard mk/zoo.mk)
 include $(wildcard mk/wheel.mk)
 include $(wildcard mk/bench.mk)
+include $(wildcard mk/bench-*.mk)
 # Last: its object prerequisites and dependency includes need the complete ALL_OBJS.
 include mk/rules.mk
 

@@ -31,8 +31,6 @@ $(O)/test/unit/compute/test_compute: $(KERNELS_COMPUTE_OBJS)
 $(UNIT_compute_TEST_OBJS): $(FLAGS_STAMP) | $(INCLUDE_STAMP) $(DEPS_STAMP)
 -include $(UNIT_compute_TEST_OBJS:.o=.d)
 
-# The SGEMM/conv benchmark (make bench-sgemm); not part of `make check`.
-include mk/bench-compute.mk
 
 # The ISA translation units must define nothing the linker could share with baseline code: a
 # weak/COMDAT symbol (an out-of-line inline function or template) emitted there with AVX
