@@ -1,0 +1,170 @@
+/*
+ * Backend delegate init/destroy for Method load (pte-format 6).
+ */
+#include <executorch/runtime/executor/detail/delegate.h>
+
+#include <new>
+
+#include <executorch/runtime/core/data_loader.h>
+#include <executorch/runtime/platform/log.h>
+
+namespace executorch {
+namespace runtime {
+namespace internal {
+
+namespace fb = ::executorch_flatbuffer;
+
+namespace {
+
+/// The delegate's processed payload (pte-format 1.7).
+Result<FreeableBuffer> get_processed(
+    const fb::BackendDelegate& d,
+    size_t delegate_index,
+    const Program* program) {
+  const fb::BackendDelegateDataReference* ref = d.processed();
+  if (ref == nullptr) {
+    ET_LOG(
+        Error,
+        "delegates[%zu] ('%s'): processed is missing",
+        delegate_index,
+        d.id()->c_str());
+    return Error::InvalidProgram;
+  }
+  switch (ref->location()) {
+    case fb::DataLocation::INLINE: {
+      const void* data = nullptr;
+      size_t size = 0;
+      Error err = MethodAccess::backend_delegate_data(
+          program, ref->index(), &data, &size);
+      if (err != Error::Ok) {
+        ET_LOG(
+            Error,
+            "delegates[%zu] ('%s'): processed.index %u is not an inline "
+            "delegate data entry",
+            delegate_index,
+            d.id()->c_str(),
+            ref->index());
+        return err;
+      }
+      // Lives in the program buffer: nothing to release.
+      return FreeableBuffer(data, size, nullptr);
+    }
+    case fb::DataLocation::SEGMENT: {
+      Result<FreeableBuffer> seg = MethodAccess::load_segment(
+          program,
+          DataLoader::SegmentInfo(
+              DataLoader::SegmentInfo::Type::Backend,
+              ref->index(),
+              d.id()->c_str()));
+      if (!seg.ok()) {
+        ET_LOG(
+            Error,
+            "delegates[%zu] ('%s'): processed segment %u cannot be loaded",
+            delegate_index,
+            d.id()->c_str(),
+            ref->index());
+      }
+      return seg;
+    }
+    default:
+      ET_LOG(
+          Error,
+          "delegates[%zu] ('%s'): processed.location %d is unknown",
+          delegate_index,
+          d.id()->c_str(),
+          static_cast<int>(ref->location()));
+      return Error::Internal;
+  }
+}
+
+} // namespace
+
+Error BackendDelegate::Init(
+    const fb::BackendDelegate& d,
+    size_t delegate_index,
+    const Program* program,
+    BackendInitContext& context,
+    BackendDelegate* out) {
+  if (d.id() == nullptr) {
+    ET_LOG(Error, "delegates[%zu]: id is missing", delegate_index);
+    return Error::InvalidProgram;
+  }
+  const char* id = d.id()->c_str();
+  BackendInterface* backend = get_backend_class(id);
+  if (backend == nullptr) {
+    ET_LOG(
+        Error,
+        "delegates[%zu]: backend '%s' is not registered",
+        delegate_index,
+        id);
+    return Error::NotFound;
+  }
+  if (!backend->is_available()) {
+    ET_LOG(
+        Error,
+        "delegates[%zu]: backend '%s' is not available",
+        delegate_index,
+        id);
+    return Error::NotFound;
+  }
+
+  // Compile specs, in method memory, pointing into the flatbuffer.
+  const auto* s_specs = d.compile_specs();
+  const size_t n_specs = s_specs ? s_specs->size() : 0;
+  CompileSpec* specs =
+      allocate_array<CompileSpec>(context.get_runtime_allocator(), n_specs);
+  if (specs == nullptr) {
+    return Error::MemoryAllocationFailed;
+  }
+  for (size_t i = 0; i < n_specs; ++i) {
+    const fb::CompileSpec* s =
+        s_specs->Get(static_cast<flatbuffers::uoffset_t>(i));
+    if (s == nullptr || s->key() == nullptr) {
+      ET_LOG(
+          Error,
+          "delegates[%zu] ('%s'): compile_specs[%zu] has no key",
+          delegate_index,
+          id,
+          i);
+      return Error::InvalidProgram;
+    }
+    specs[i].key = s->key()->c_str();
+    specs[i].value.buffer =
+        s->value() ? const_cast<uint8_t*>(s->value()->data()) : nullptr;
+    specs[i].value.nbytes = s->value() ? s->value()->size() : 0;
+  }
+
+  Result<FreeableBuffer> processed = get_processed(d, delegate_index, program);
+  if (!processed.ok()) {
+    return processed.error();
+  }
+
+  new (out) BackendDelegate(id, backend, std::move(processed.get()));
+  Result<DelegateHandle*> handle = backend->init(
+      context, &out->processed_, ArrayRef<CompileSpec>(specs, n_specs));
+  if (!handle.ok()) {
+    ET_LOG(
+        Error,
+        "delegates[%zu]: backend '%s' init failed: error 0x%x",
+        delegate_index,
+        id,
+        static_cast<unsigned>(handle.error()));
+    out->backend_ = nullptr; // not initialized: no destroy()
+    out->~BackendDelegate();
+    return handle.error();
+  }
+  out->handle_ = handle.get();
+  return Error::Ok;
+}
+
+BackendDelegate::~BackendDelegate() {
+  if (backend_ != nullptr) {
+    backend_->destroy(handle_);
+    backend_ = nullptr;
+  }
+  processed_.Free();
+}
+
+} // namespace internal
+} // namespace runtime
+} // namespace executorch

@@ -1,0 +1,248 @@
+/*
+ * Method execution: the instruction loop, step-wise execution and the
+ * semantics of each instruction kind (pte-format 4.1-4.2).
+ */
+#include <executorch/runtime/executor/method.h>
+
+#include <executorch/runtime/backend/backend_execution_context.h>
+#include <executorch/runtime/executor/detail/delegate.h>
+#include <executorch/runtime/executor/detail/method_internal.h>
+#include <executorch/runtime/kernel/kernel_runtime_context.h>
+#include <executorch/runtime/platform/log.h>
+
+#include <executorch_schema/program_generated.h>
+
+/// Upper bound on the instructions one execute() may run (guards against
+/// JumpFalse loops in a malformed program).
+#ifndef ET_MAX_INSTRUCTIONS
+#define ET_MAX_INSTRUCTIONS 10000000
+#endif
+
+// The experimental/deprecated members are defined here.
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+
+namespace executorch {
+namespace runtime {
+
+using internal::Instruction;
+
+namespace {
+
+const char* plan_name(const executorch_flatbuffer::ExecutionPlan* plan) {
+  return plan && plan->name() ? plan->name()->c_str() : "?";
+}
+
+/// JumpFalse condition: Bool value, or Bool tensor (false if any element is
+/// false; an empty tensor is true).
+Error read_condition(const EValue& cond, size_t value_index, bool* out) {
+  if (cond.isBool()) {
+    *out = cond.toBool();
+    return Error::Ok;
+  }
+  if (cond.isTensor()) {
+    const executorch::aten::Tensor& t = cond.toTensor();
+    if (t.scalar_type() != executorch::aten::ScalarType::Bool) {
+      ET_LOG(
+          Error,
+          "JumpFalseCall: condition value %zu is a tensor of dtype %d, not "
+          "Bool",
+          value_index,
+          static_cast<int>(t.scalar_type()));
+      return Error::InvalidProgram;
+    }
+    const ssize_t n = t.numel();
+    const bool* data = t.const_data_ptr<bool>();
+    if (n > 0 && data == nullptr) {
+      ET_LOG(
+          Error,
+          "JumpFalseCall: condition tensor (value %zu) has no data",
+          value_index);
+      return Error::InvalidState;
+    }
+    bool all = true;
+    for (ssize_t i = 0; i < n; ++i) {
+      all = all && data[i];
+    }
+    *out = all;
+    return Error::Ok;
+  }
+  ET_LOG(
+      Error,
+      "JumpFalseCall: condition value %zu has kind %u (needs Bool or a Bool "
+      "tensor)",
+      value_index,
+      static_cast<unsigned>(cond.tag));
+  return Error::InvalidProgram;
+}
+
+} // namespace
+
+Error Method::execute_instruction() {
+  const internal::Chain& chain = chains_[step_state_.chain_idx];
+  const Instruction& ins = chain.instructions[step_state_.instr_idx];
+  size_t next = step_state_.instr_idx + 1;
+  Error err = Error::Ok;
+  switch (ins.kind) {
+    case Instruction::Kind::Kernel: {
+      KernelRuntimeContext context(event_tracer_, temp_allocator_);
+      ins.kernel(context, ins.args);
+      err = context.failure_state();
+      if (err != Error::Ok) {
+        ET_LOG(
+            Error,
+            "method '%s': kernel at chain %zu instruction %zu failed: error "
+            "0x%x",
+            plan_name(serialization_plan_),
+            step_state_.chain_idx,
+            step_state_.instr_idx,
+            static_cast<unsigned>(err));
+      }
+      break;
+    }
+    case Instruction::Kind::Delegate: {
+      BackendExecutionContext context(
+          event_tracer_, temp_allocator_, plan_name(serialization_plan_));
+      err = delegates_[ins.a].Execute(context, ins.args);
+      if (err != Error::Ok) {
+        ET_LOG(
+            Error,
+            "method '%s': delegate %zu ('%s') failed: error 0x%x",
+            plan_name(serialization_plan_),
+            ins.a,
+            delegates_[ins.a].id(),
+            static_cast<unsigned>(err));
+      }
+      break;
+    }
+    case Instruction::Kind::Move:
+      values_[ins.b] = values_[ins.a];
+      break;
+    case Instruction::Kind::JumpFalse: {
+      bool cond = true;
+      err = read_condition(values_[ins.a], ins.a, &cond);
+      if (err == Error::Ok && !cond) {
+        next = ins.b;
+      }
+      break;
+    }
+    case Instruction::Kind::Free: {
+      EValue& v = values_[ins.a];
+      if (!v.isTensor()) {
+        ET_LOG(
+            Error,
+            "FreeCall: value %zu has kind %u, not Tensor",
+            ins.a,
+            static_cast<unsigned>(v.tag));
+        err = Error::InvalidType;
+      } else {
+        v.toTensor().unsafeGetTensorImpl()->set_data(nullptr);
+      }
+      break;
+    }
+  }
+  // Kernel and delegate scratch never outlives the instruction.
+  temp_allocator_->reset();
+  if (err == Error::Ok) {
+    step_state_.instr_idx = next;
+  }
+  return err;
+}
+
+Error Method::execute() {
+  if (!initialized()) {
+    ET_LOG(Error, "execute: the method is not loaded");
+    return Error::NotSupported;
+  }
+  if ((step_state_.chain_idx != 0 || step_state_.instr_idx != 0) &&
+      step_state_.chain_idx < n_chains_) {
+    ET_LOG(Error, "execute: a step()-based execution is in progress");
+    return Error::InvalidState;
+  }
+  const size_t n_inputs = inputs_size();
+  for (size_t i = 0; i < n_inputs; ++i) {
+    if (!input_set_[i]) {
+      ET_LOG(
+          Error,
+          "execute: input %zu of method '%s' has not been set",
+          i,
+          plan_name(serialization_plan_));
+      return Error::InvalidArgument;
+    }
+  }
+  temp_allocator_->reset();
+  size_t executed = 0;
+  for (size_t c = 0; c < n_chains_; ++c) {
+    step_state_ = {c, 0};
+    const size_t n = chains_[c].n_instructions;
+    while (step_state_.instr_idx < n) {
+      if (++executed > static_cast<size_t>(ET_MAX_INSTRUCTIONS)) {
+        ET_LOG(
+            Error,
+            "execute: method '%s' ran more than %zu instructions; stopped",
+            plan_name(serialization_plan_),
+            static_cast<size_t>(ET_MAX_INSTRUCTIONS));
+        step_state_ = {0, 0};
+        return Error::InvalidProgram;
+      }
+      Error err = execute_instruction();
+      if (err != Error::Ok) {
+        step_state_ = {0, 0};
+        return err;
+      }
+    }
+  }
+  step_state_ = {0, 0};
+  return Error::Ok;
+}
+
+Error Method::step() {
+  if (!initialized()) {
+    ET_LOG(Error, "step: the method is not loaded");
+    return Error::InvalidState;
+  }
+  if (step_state_.chain_idx >= n_chains_) {
+    return Error::EndOfMethod;
+  }
+  if (step_state_.instr_idx < chains_[step_state_.chain_idx].n_instructions) {
+    Error err = execute_instruction();
+    if (err != Error::Ok) {
+      return err;
+    }
+  }
+  if (step_state_.instr_idx >= chains_[step_state_.chain_idx].n_instructions) {
+    step_state_ = {step_state_.chain_idx + 1, 0};
+  }
+  return Error::Ok;
+}
+
+Error Method::experimental_step() {
+  return step();
+}
+
+bool Method::in_progress() const {
+  return initialized() &&
+      (step_state_.chain_idx != 0 || step_state_.instr_idx != 0);
+}
+
+Error Method::reset_execution() {
+  if (!initialized()) {
+    ET_LOG(Error, "reset_execution: the method is not loaded");
+    return Error::InvalidState;
+  }
+  if (step_state_.chain_idx != n_chains_) {
+    ET_LOG(
+        Error,
+        "reset_execution: the execution has not reached the end of the "
+        "method");
+    return Error::InvalidState;
+  }
+  step_state_ = {0, 0};
+  return Error::Ok;
+}
+
+Error Method::experimental_reset_execution() {
+  return reset_execution();
+}
+
+} // namespace runtime
+} // namespace executorch

@@ -1,0 +1,372 @@
+/*
+ * Chain decoding and kernel resolution for Method load (pte-format 4.2, 5).
+ */
+#include <executorch/runtime/executor/detail/instruction_builder.h>
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include <executorch/runtime/executor/detail/checked.h>
+#include <executorch/runtime/platform/log.h>
+
+namespace executorch {
+namespace runtime {
+namespace internal {
+
+namespace fb = ::executorch_flatbuffer;
+
+namespace {
+
+/// Operator names are formatted into a buffer of this size.
+constexpr size_t kOperatorNameBufSize = 100;
+
+const char* kind_name(fb::InstructionArguments t) {
+  switch (t) {
+    case fb::InstructionArguments::KernelCall:
+      return "KernelCall";
+    case fb::InstructionArguments::DelegateCall:
+      return "DelegateCall";
+    case fb::InstructionArguments::MoveCall:
+      return "MoveCall";
+    case fb::InstructionArguments::JumpFalseCall:
+      return "JumpFalseCall";
+    case fb::InstructionArguments::FreeCall:
+      return "FreeCall";
+    default:
+      return "?";
+  }
+}
+
+struct Where {
+  size_t chain;
+  size_t instr;
+};
+
+Error check_value_index(
+    int64_t idx,
+    size_t n_values,
+    Where w,
+    fb::InstructionArguments kind,
+    const char* field) {
+  if (!detail::index_in_range(idx, n_values)) {
+    ET_LOG(
+        Error,
+        "chains[%zu].instructions[%zu] (%s): %s = %" PRId64
+        " is not a value index (%zu values)",
+        w.chain,
+        w.instr,
+        kind_name(kind),
+        field,
+        idx,
+        n_values);
+    return Error::InvalidProgram;
+  }
+  return Error::Ok;
+}
+
+/// Builds the argument pointer list of a Kernel/Delegate call.
+Error build_args(
+    const LoadContext& ctx,
+    const flatbuffers::Vector<int32_t>* s_args,
+    Where w,
+    fb::InstructionArguments kind,
+    InstructionArgs* out) {
+  if (s_args == nullptr) {
+    ET_LOG(
+        Error,
+        "chains[%zu].instructions[%zu] (%s): args is missing",
+        w.chain,
+        w.instr,
+        kind_name(kind));
+    return Error::InvalidProgram;
+  }
+  const size_t n = s_args->size();
+  EValue** args = allocate_array<EValue*>(ctx.method_allocator, n);
+  if (args == nullptr) {
+    return Error::MemoryAllocationFailed;
+  }
+  for (size_t k = 0; k < n; ++k) {
+    const int32_t idx = s_args->Get(static_cast<flatbuffers::uoffset_t>(k));
+    if (!detail::index_in_range(idx, ctx.n_values)) {
+      ET_LOG(
+          Error,
+          "chains[%zu].instructions[%zu] (%s): args[%zu] = %d is not a value "
+          "index (%zu values)",
+          w.chain,
+          w.instr,
+          kind_name(kind),
+          k,
+          idx,
+          ctx.n_values);
+      return Error::InvalidProgram;
+    }
+    args[k] = &ctx.values[idx];
+  }
+  *out = InstructionArgs(args, n);
+  return Error::Ok;
+}
+
+/// State shared by every kernel resolution of one method load.
+struct Resolver {
+  const fb::ExecutionPlan* plan;
+  Span<const Kernel> kernel_registry;
+  std::vector<TensorMeta> metas;
+  std::vector<uint8_t> reported; // per operator: already logged as missing
+  size_t n_missing = 0;
+};
+
+/// Resolves one KernelCall. A missing operator is logged (once per
+/// operator) and counted; *fn is then null and Ok is returned.
+Error resolve_kernel(
+    Resolver& r,
+    int32_t op_index,
+    InstructionArgs args,
+    Where w,
+    OpFunction* fn) {
+  *fn = nullptr;
+  const auto* ops = r.plan->operators();
+  const size_t n_ops = ops ? ops->size() : 0;
+  if (!detail::index_in_range(op_index, n_ops)) {
+    ET_LOG(
+        Error,
+        "chains[%zu].instructions[%zu] (KernelCall): op_index %d is not an "
+        "operator index (%zu operators)",
+        w.chain,
+        w.instr,
+        op_index,
+        n_ops);
+    return Error::InvalidProgram;
+  }
+  const fb::Operator* op = ops->Get(static_cast<flatbuffers::uoffset_t>(op_index));
+  if (op == nullptr || op->name() == nullptr) {
+    ET_LOG(Error, "operators[%d]: name is missing", op_index);
+    return Error::InvalidProgram;
+  }
+  char name[kOperatorNameBufSize];
+  const char* overload = op->overload() ? op->overload()->c_str() : "";
+  const int len = overload[0] != '\0'
+      ? std::snprintf(
+            name, sizeof(name), "%s.%s", op->name()->c_str(), overload)
+      : std::snprintf(name, sizeof(name), "%s", op->name()->c_str());
+  if (len < 0 || static_cast<size_t>(len) >= sizeof(name)) {
+    ET_LOG(
+        Error,
+        "operators[%d]: name '%s' is too long (limit %zu characters)",
+        op_index,
+        op->name()->c_str(),
+        kOperatorNameBufSize - 1);
+    return Error::Internal;
+  }
+
+  // Kernel key: dtype and dim order of every argument that is a Tensor now.
+  r.metas.clear();
+  for (EValue* a : args) {
+    if (a->isTensor()) {
+      const executorch::aten::Tensor& t = a->toTensor();
+      r.metas.emplace_back(
+          t.scalar_type(),
+          Span<executorch::aten::DimOrderType>(
+              const_cast<executorch::aten::DimOrderType*>(t.dim_order().data()),
+              t.dim_order().size()));
+    }
+  }
+  Result<OpFunction> found = get_op_function_from_registry(
+      name,
+      Span<const TensorMeta>(r.metas.data(), r.metas.size()),
+      r.kernel_registry);
+  if (found.ok()) {
+    *fn = found.get();
+    return Error::Ok;
+  }
+  if (found.error() != Error::OperatorMissing) {
+    ET_LOG(
+        Error,
+        "operator '%s' (operators[%d]) cannot be resolved: error 0x%x",
+        name,
+        op_index,
+        static_cast<unsigned>(found.error()));
+    return found.error();
+  }
+  if (!r.reported[static_cast<size_t>(op_index)]) {
+    r.reported[static_cast<size_t>(op_index)] = 1;
+    ET_LOG(
+        Error,
+        "missing operator: '%s' (operators[%d]) has no registered kernel",
+        name,
+        op_index);
+  }
+  ++r.n_missing;
+  return Error::Ok;
+}
+
+Error build_instruction(
+    const LoadContext& ctx,
+    Resolver& r,
+    size_t n_delegates,
+    const fb::Instruction* s,
+    Where w,
+    Instruction* out) {
+  if (s == nullptr) {
+    ET_LOG(
+        Error, "chains[%zu].instructions[%zu] is missing", w.chain, w.instr);
+    return Error::InvalidProgram;
+  }
+  const fb::InstructionArguments kind = s->instr_args_type();
+  if (kind != fb::InstructionArguments::NONE && s->instr_args() == nullptr) {
+    ET_LOG(
+        Error,
+        "chains[%zu].instructions[%zu] (%s): instr_args is missing",
+        w.chain,
+        w.instr,
+        kind_name(kind));
+    return Error::InvalidProgram;
+  }
+  out->kernel = nullptr;
+  out->args = InstructionArgs();
+  out->a = 0;
+  out->b = 0;
+  switch (kind) {
+    case fb::InstructionArguments::KernelCall: {
+      const fb::KernelCall* k = s->instr_args_as_KernelCall();
+      out->kind = Instruction::Kind::Kernel;
+      Error err = build_args(ctx, k->args(), w, kind, &out->args);
+      if (err != Error::Ok) {
+        return err;
+      }
+      return resolve_kernel(r, k->op_index(), out->args, w, &out->kernel);
+    }
+    case fb::InstructionArguments::DelegateCall: {
+      const fb::DelegateCall* d = s->instr_args_as_DelegateCall();
+      out->kind = Instruction::Kind::Delegate;
+      if (!detail::index_in_range(d->delegate_index(), n_delegates)) {
+        ET_LOG(
+            Error,
+            "chains[%zu].instructions[%zu] (DelegateCall): delegate_index %d "
+            "is not a delegate index (%zu delegates)",
+            w.chain,
+            w.instr,
+            d->delegate_index(),
+            n_delegates);
+        return Error::InvalidProgram;
+      }
+      out->a = static_cast<size_t>(d->delegate_index());
+      return build_args(ctx, d->args(), w, kind, &out->args);
+    }
+    case fb::InstructionArguments::MoveCall: {
+      const fb::MoveCall* m = s->instr_args_as_MoveCall();
+      out->kind = Instruction::Kind::Move;
+      Error err =
+          check_value_index(m->move_from(), ctx.n_values, w, kind, "move_from");
+      if (err == Error::Ok) {
+        err = check_value_index(m->move_to(), ctx.n_values, w, kind, "move_to");
+      }
+      out->a = static_cast<size_t>(m->move_from());
+      out->b = static_cast<size_t>(m->move_to());
+      return err;
+    }
+    case fb::InstructionArguments::JumpFalseCall: {
+      const fb::JumpFalseCall* j = s->instr_args_as_JumpFalseCall();
+      out->kind = Instruction::Kind::JumpFalse;
+      Error err = check_value_index(
+          j->cond_value_index(), ctx.n_values, w, kind, "cond_value_index");
+      out->a = static_cast<size_t>(j->cond_value_index());
+      // Not validated: a destination past the chain's end ends the chain.
+      const int32_t dest = j->destination_instruction();
+      out->b = dest < 0 ? SIZE_MAX : static_cast<size_t>(dest);
+      return err;
+    }
+    case fb::InstructionArguments::FreeCall: {
+      const fb::FreeCall* f = s->instr_args_as_FreeCall();
+      out->kind = Instruction::Kind::Free;
+      out->a = static_cast<size_t>(f->value_index());
+      return check_value_index(
+          f->value_index(), ctx.n_values, w, kind, "value_index");
+    }
+    default:
+      ET_LOG(
+          Error,
+          "chains[%zu].instructions[%zu]: instr_args_type %u is not a known "
+          "instruction",
+          w.chain,
+          w.instr,
+          static_cast<unsigned>(kind));
+      return Error::InvalidProgram;
+  }
+}
+
+} // namespace
+
+Error build_chains(
+    const LoadContext& ctx,
+    const fb::ExecutionPlan* plan,
+    size_t n_delegates,
+    Span<const Kernel> kernel_registry,
+    Chain** out_chains,
+    size_t* out_n_chains) {
+  const auto* s_chains = plan->chains();
+  if (s_chains == nullptr || s_chains->size() == 0) {
+    ET_LOG(Error, "chains is missing or empty");
+    return Error::InvalidProgram;
+  }
+  const size_t n_chains = s_chains->size();
+  Chain* chains = allocate_array<Chain>(ctx.method_allocator, n_chains);
+  if (chains == nullptr) {
+    return Error::MemoryAllocationFailed;
+  }
+  Resolver r;
+  r.plan = plan;
+  r.kernel_registry = kernel_registry;
+  r.reported.assign(plan->operators() ? plan->operators()->size() : 0, 0);
+
+  for (size_t c = 0; c < n_chains; ++c) {
+    const fb::Chain* s_chain = s_chains->Get(static_cast<flatbuffers::uoffset_t>(c));
+    if (s_chain == nullptr || s_chain->instructions() == nullptr) {
+      ET_LOG(Error, "chains[%zu]: instructions is missing", c);
+      return Error::InvalidProgram;
+    }
+    const auto* s_instrs = s_chain->instructions();
+    const size_t n = s_instrs->size();
+    Instruction* instrs = allocate_array<Instruction>(ctx.method_allocator, n);
+    if (instrs == nullptr) {
+      return Error::MemoryAllocationFailed;
+    }
+    for (size_t i = 0; i < n; ++i) {
+      Error err = build_instruction(
+          ctx,
+          r,
+          n_delegates,
+          s_instrs->Get(static_cast<flatbuffers::uoffset_t>(i)),
+          Where{c, i},
+          &instrs[i]);
+      if (err != Error::Ok) {
+        return err;
+      }
+    }
+    chains[c].n_instructions = n;
+    chains[c].instructions = instrs;
+  }
+
+  if (r.n_missing > 0) {
+    size_t distinct = 0;
+    for (uint8_t x : r.reported) {
+      distinct += x;
+    }
+    ET_LOG(
+        Error,
+        "method '%s': %zu operator(s) have no registered kernel (%zu "
+        "instruction(s) affected); see the 'missing operator' lines above",
+        plan->name() ? plan->name()->c_str() : "?",
+        distinct,
+        r.n_missing);
+    return Error::OperatorMissing;
+  }
+  *out_chains = chains;
+  *out_n_chains = n_chains;
+  return Error::Ok;
+}
+
+} // namespace internal
+} // namespace runtime
+} // namespace executorch

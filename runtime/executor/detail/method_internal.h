@@ -1,0 +1,123 @@
+/*
+ * The private structures of a loaded Method (private header).
+ *
+ * Method load turns the serialized ExecutionPlan into these structures, all
+ * allocated from the method allocator, with every index already checked:
+ * execution reads them without re-validating anything from the file.
+ */
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <new>
+
+#include <executorch/runtime/core/error.h>
+#include <executorch/runtime/core/evalue.h>
+#include <executorch/runtime/core/freeable_buffer.h>
+#include <executorch/runtime/core/memory_allocator.h>
+#include <executorch/runtime/core/named_data_map.h>
+#include <executorch/runtime/executor/memory_manager.h>
+#include <executorch/runtime/executor/method.h>
+#include <executorch/runtime/kernel/operator_registry.h>
+
+namespace executorch_flatbuffer {
+struct Chain;
+struct Program;
+} // namespace executorch_flatbuffer
+
+namespace executorch {
+namespace runtime {
+namespace internal {
+
+/// One decoded instruction.
+struct Instruction {
+  enum class Kind : uint8_t { Kernel, Delegate, Move, JumpFalse, Free };
+  Kind kind;
+  /// Kernel: the resolved function.
+  OpFunction kernel;
+  /// Kernel/Delegate: argument pointers into the value table.
+  InstructionArgs args;
+  /// Delegate: delegate index. Move: source. JumpFalse: condition value.
+  /// Free: the value to free. All checked at load.
+  size_t a;
+  /// Move: destination. JumpFalse: destination instruction (unchecked: a
+  /// destination past the end of the chain ends it).
+  size_t b;
+};
+
+/// A chain: its instructions, decoded.
+struct Chain {
+  size_t n_instructions;
+  Instruction* instructions;
+};
+
+/// One constant tensor blob fetched by name from the external data map.
+struct ExternalConstant {
+  const char* key; // NUL-terminated, points into the flatbuffer
+  FreeableBuffer buffer;
+};
+
+/// Allocates an uninitialized array of `n` T from `allocator`; null on
+/// overflow or exhaustion. `n == 0` yields a valid one-element block so that
+/// callers can tell success from failure by the pointer.
+template <typename T>
+T* allocate_array(MemoryAllocator* allocator, size_t n) {
+  if (allocator == nullptr) {
+    return nullptr;
+  }
+  const size_t count = n == 0 ? 1 : n;
+  if (count > SIZE_MAX / sizeof(T)) {
+    return nullptr;
+  }
+  return static_cast<T*>(allocator->allocate(count * sizeof(T), alignof(T)));
+}
+
+/**
+ * Friend of Method: lets the detail code reach Method's private state and,
+ * through Method (which Program befriends), the Program internals.
+ */
+struct MethodAccess {
+  static const executorch_flatbuffer::Program* flatbuffer(
+      const Program* program) {
+    return Method::program_flatbuffer(program);
+  }
+  static Result<FreeableBuffer> load_segment(
+      const Program* program,
+      const DataLoader::SegmentInfo& info) {
+    return Method::program_load_segment(program, info);
+  }
+  static Error load_mutable_subsegment_into(
+      const Program* program,
+      size_t mutable_index,
+      size_t offset_index,
+      size_t size,
+      void* buffer) {
+    return Method::program_load_mutable_subsegment_into(
+        program, mutable_index, offset_index, size, buffer);
+  }
+  static Error backend_delegate_data(
+      const Program* program,
+      size_t index,
+      const void** out_data,
+      size_t* out_size) {
+    return Method::program_backend_delegate_data(
+        program, index, out_data, out_size);
+  }
+};
+
+/// What value and tensor parsing need from the method being loaded.
+struct LoadContext {
+  const Program* program;
+  const executorch_flatbuffer::Program* fb_program;
+  MemoryAllocator* method_allocator;
+  HierarchicalAllocator* planned_memory; // may be null
+  const NamedDataMap* external_map; // user-supplied; may be null
+  ExternalConstant* external_constants;
+  size_t n_external_constants;
+  EValue* values;
+  size_t n_values;
+};
+
+} // namespace internal
+} // namespace runtime
+} // namespace executorch
