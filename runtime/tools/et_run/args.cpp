@@ -1,0 +1,118 @@
+#include "args.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace et_run {
+
+void print_usage(const char* argv0) {
+  std::printf(
+      "usage: %s model.pte [options]\n"
+      "  --method NAME          method to run (default: forward, else the first)\n"
+      "  --input FILE.npy       input value, once per method input, in order\n"
+      "                         (without --input every input is ones)\n"
+      "  --data FILE.ptd        external constant data\n"
+      "  --iterations N         timed executions (median reported; default 1)\n"
+      "  --warmup N             untimed executions first (default 0)\n"
+      "  --profile              per-operator time table\n"
+      "  --verification minimal|full   program verification level (default minimal)\n"
+      "  --output-dir DIR       write each tensor output as DIR/output_<i>.npy\n"
+      "  --top K                print the K largest entries of each output\n"
+      "  --values N             leading values printed per output (default 8)\n"
+      "  -h, --help             this text\n",
+      argv0);
+}
+
+namespace {
+
+bool parse_int(const char* s, int min, int* out) {
+  char* end = nullptr;
+  const long v = std::strtol(s, &end, 10);
+  if (end == s || *end != '\0' || v < min || v > 1000000000L) {
+    return false;
+  }
+  *out = static_cast<int>(v);
+  return true;
+}
+
+} // namespace
+
+int parse_args(int argc, char** argv, Options* o, bool* exit_now) {
+  *exit_now = false;
+  auto fail = [&](const std::string& msg) {
+    std::fprintf(stderr, "et_run: %s (see --help)\n", msg.c_str());
+    *exit_now = true;
+    return 2;
+  };
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&](const char** v) {
+      if (i + 1 >= argc) {
+        return false;
+      }
+      *v = argv[++i];
+      return true;
+    };
+    const char* v = nullptr;
+    if (a == "-h" || a == "--help") {
+      print_usage(argv[0]);
+      *exit_now = true;
+      return 0;
+    } else if (a == "--profile") {
+      o->profile = true;
+    } else if (a == "--method" || a == "--input" || a == "--data" ||
+               a == "--iterations" || a == "--warmup" || a == "--verification" ||
+               a == "--output-dir" || a == "--top" || a == "--values") {
+      if (!value(&v)) {
+        return fail(a + " needs a value");
+      }
+      if (a == "--method") {
+        o->method = v;
+      } else if (a == "--input") {
+        o->inputs.push_back(v);
+      } else if (a == "--data") {
+        o->data_path = v;
+      } else if (a == "--output-dir") {
+        o->output_dir = v;
+      } else if (a == "--iterations") {
+        if (!parse_int(v, 1, &o->iterations)) {
+          return fail(std::string("--iterations: '") + v + "' is not a count >= 1");
+        }
+      } else if (a == "--warmup") {
+        if (!parse_int(v, 0, &o->warmup)) {
+          return fail(std::string("--warmup: '") + v + "' is not a count >= 0");
+        }
+      } else if (a == "--top") {
+        if (!parse_int(v, 0, &o->top)) {
+          return fail(std::string("--top: '") + v + "' is not a count >= 0");
+        }
+      } else if (a == "--values") {
+        if (!parse_int(v, 0, &o->values)) {
+          return fail(std::string("--values: '") + v + "' is not a count >= 0");
+        }
+      } else { // --verification
+        const std::string lv = v;
+        if (lv == "minimal") {
+          o->full_verification = false;
+        } else if (lv == "full" || lv == "internal-consistency") {
+          o->full_verification = true;
+        } else {
+          return fail("--verification: '" + lv + "' is not minimal or full");
+        }
+      }
+    } else if (a.size() > 1 && a[0] == '-') {
+      return fail("unknown option '" + a + "'");
+    } else if (o->model.empty()) {
+      o->model = a;
+    } else {
+      return fail("more than one model file ('" + o->model + "', '" + a + "')");
+    }
+  }
+  if (o->model.empty()) {
+    return fail("no model file given");
+  }
+  return 0;
+}
+
+} // namespace et_run

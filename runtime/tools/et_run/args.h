@@ -1,0 +1,29 @@
+// Command-line options of et_run.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace et_run {
+
+struct Options {
+  std::string model;
+  std::string method; // empty: "forward" if present, else the first method
+  std::string data_path; // optional .ptd with external constants
+  std::vector<std::string> inputs; // .npy files, in input order
+  std::string output_dir;
+  int iterations = 1;
+  int warmup = 0;
+  int top = 0; // print the top-K entries of each output (0: off)
+  int values = 8; // leading values printed per output
+  bool profile = false;
+  bool full_verification = false;
+};
+
+/// Parses argv. Returns 0 to run, otherwise the exit status to end with
+/// (0 after --help, 2 on a usage error, with a message on stderr).
+int parse_args(int argc, char** argv, Options* out, bool* exit_now);
+
+void print_usage(const char* argv0);
+
+} // namespace et_run

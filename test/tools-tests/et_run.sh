@@ -1,0 +1,116 @@
+#!/bin/sh
+# et_run end-to-end checks: sh test/tools-tests/et_run.sh ET_RUN ZOO_DIR WORK_DIR
+# Runs the tool on zoo fixtures and on broken inputs and checks what it prints and its exit
+# status. Prints "== N passed, N failed ==" (counted by test/tools/run-check.sh).
+et_run=$1; zoo=$2; work=$3
+pass=0; fail=0
+rm -rf "$work"; mkdir -p "$work"
+
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; sed 's/^/     | /' "$work/out"; }
+
+# run NAME EXPECTED_STATUS(0|nonzero) ARGS...: runs et_run, output in $work/out.
+run() {
+  name=$1; want=$2; shift 2
+  "$et_run" "$@" >"$work/out" 2>&1
+  rc=$?
+  if [ "$want" = 0 ] && [ $rc -ne 0 ]; then bad "$name: exit $rc, wanted 0"; return 1; fi
+  if [ "$want" != 0 ] && [ $rc -eq 0 ]; then bad "$name: exit 0, wanted non-zero"; return 1; fi
+  if [ $rc -gt 1 ] && [ "$want" != 2 ]; then bad "$name: exit $rc (crash?)"; return 1; fi
+  return 0
+}
+# has NAME TEXT: the last output contains the fixed string TEXT.
+has() {
+  if grep -qF -- "$2" "$work/out"; then ok "$1"; else bad "$1: no '$2' in the output"; fi
+}
+
+# --- a fixture: methods, inputs, outputs with dtype and shape, times
+if run identity 0 "$zoo/identity.pte" --iterations 3; then
+  has "identity lists forward" "forward: 2 inputs, 2 outputs"
+  has "identity input meta" "input 0: Tensor Float [2, 3]"
+  has "identity output meta" "output 1: Tensor Float [4]"
+  has "identity output values" "output 0: Tensor Float [2, 3] = [1, 1, 1, 1, 1, 1]"
+  has "identity execute time" "execute: median"
+fi
+
+# --- every method listed; a named method runs; --output-dir writes .npy
+if run multi_method 0 "$zoo/multi_method.pte" --method scale --output-dir "$work/out_scale"; then
+  has "multi_method lists project" "project: 1 input, 1 output"
+  has "multi_method runs scale" "running 'scale' on ones"
+  has "multi_method output" "output 0: Tensor Float [2, 4] = ["
+  if [ -f "$work/out_scale/output_0.npy" ] &&
+     head -c 6 "$work/out_scale/output_0.npy" | grep -q NUMPY; then
+    ok "output written as .npy"
+  else
+    bad "output written as .npy: $work/out_scale/output_0.npy missing"
+  fi
+fi
+
+# --- an .npy written by the tool feeds back as an input of matching dtype and shape
+cp "$work/out_scale/output_0.npy" "$work/f32_2x4.npy" 2>/dev/null
+if run "npy input" 0 "$zoo/multi_method.pte" --method scale --input "$work/f32_2x4.npy"; then
+  has "npy input used" "running 'scale' on .npy files"
+fi
+
+# --- Half dtype end to end
+if run add_f16 0 "$zoo/add_f16.pte"; then
+  has "add_f16 output" "output 0: Tensor Half [2, 3] = [2, 2, 2, 2, 2, 2]"
+fi
+
+# --- --profile prints a per-operator table
+if run profile 0 "$zoo/multi_method.pte" --method scale --iterations 5 --profile; then
+  has "profile header" "operator"
+  has "profile row" "aten::mul.out"
+fi
+
+# --- errors: runtime error name and message, non-zero exit
+if run "missing file" 1 "$work/no-such-file.pte"; then
+  has "missing file error" "Error::AccessFailed (0x22)"
+fi
+# Not a program: the first 64 bytes of a fixture followed by garbage identifier.
+{ head -c 4 "$zoo/identity.pte"; printf 'XXXX'; tail -c +9 "$zoo/identity.pte"; } >"$work/corrupt.pte"
+if run "corrupt file" 1 "$work/corrupt.pte"; then
+  has "corrupt file error" "Error::InvalidProgram (0x23)"
+fi
+head -c 40 "$zoo/identity.pte" >"$work/short.pte"
+if run "truncated file" 1 "$work/short.pte"; then
+  has "truncated file error" "loading program"
+fi
+if run "unknown method" 1 "$zoo/multi_method.pte" --method nope; then
+  has "unknown method error" "Error::InvalidArgument (0x12)"
+  has "unknown method lists methods" "forward, project, scale"
+fi
+if run "usage error" 2 "$zoo/identity.pte" --iterations zero; then
+  has "usage error message" "--iterations"
+fi
+
+# --- --input with the wrong dtype or shape (hand-written .npy files)
+npy() { # npy FILE DESCR SHAPE NBYTES: a v1 .npy of zero bytes
+  hdr="{'descr': '$2', 'fortran_order': False, 'shape': $3, }"
+  pad=$(( (64 - (10 + ${#hdr} + 1) % 64) % 64 ))
+  len=$(( ${#hdr} + pad + 1 ))
+  { printf '\223NUMPY\001\000'; printf "\\$(printf %03o $((len % 256)))\\$(printf %03o $((len / 256)))";
+    printf '%s' "$hdr"; printf "%${pad}s\n" ''; head -c "$4" /dev/zero; } >"$1"
+}
+npy "$work/f64_2x4.npy" '<f8' '(2, 4)' 64
+if run "wrong dtype" 1 "$zoo/multi_method.pte" --method scale --input "$work/f64_2x4.npy"; then
+  has "wrong dtype message" "has dtype Double (<f8), method 'scale' expects Float [2, 4]"
+fi
+npy "$work/f32_3x4.npy" '<f4' '(3, 4)' 48
+if run "wrong shape" 1 "$zoo/multi_method.pte" --method scale --input "$work/f32_3x4.npy"; then
+  has "wrong shape message" "has shape [3, 4], method 'scale' expects Float [2, 4]"
+fi
+npy "$work/f32_8.npy" '<f4' '(8,)' 32
+if run "wrong rank" 1 "$zoo/multi_method.pte" --method scale --input "$work/f32_8.npy"; then
+  has "wrong rank message" "has shape [8] (rank 1)"
+fi
+printf 'not an npy file' >"$work/junk.npy"
+if run "bad npy" 1 "$zoo/multi_method.pte" --method scale --input "$work/junk.npy"; then
+  has "bad npy message" "is not a .npy file"
+fi
+if run "too many inputs" 1 "$zoo/multi_method.pte" --method scale --input "$work/f32_2x4.npy" --input "$work/f32_2x4.npy"; then
+  has "too many inputs message" "2 --input files given"
+fi
+
+echo "== $pass passed, $fail failed =="
+[ $fail -eq 0 ]
