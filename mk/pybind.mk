@@ -1,0 +1,94 @@
+# The Python package executorch_runtime: the extension _C (pybind/*.cpp) and the pure-Python
+# package (pybind/executorch_runtime/), staged under $(O)/python/ in the layout the wheel uses:
+#
+#   $(O)/python/executorch_runtime/__init__.py ...     copies of pybind/executorch_runtime/*
+#   $(O)/python/executorch_runtime/_C<ext-suffix>      RUNPATH $ORIGIN/lib
+#   $(O)/python/executorch_runtime/lib/libexecutorch.so.1          -> ../../../lib/... (symlinks:
+#   $(O)/python/executorch_runtime/lib/libexecutorch_kernels.so.1  -> ../../../lib/...  one file)
+#   $(O)/python/executorch_runtime/include             -> ../../include (the public headers)
+#
+# The extension never carries the runtime: it links libexecutorch.so.1 and
+# libexecutorch_kernels.so.1 as shared libraries under a scoped --no-as-needed (it references
+# nothing of the kernels library), exports only PyInit__C (pybind/pybind.map) and, unlike the
+# runtime, is linked without -z defs (the Py* symbols come from the interpreter).
+# SHARED=0 builds no extension (a static runtime inside _C would be a second registry); the
+# wheel issue decides what a static build ships.
+#
+# `make python` builds and stages; PYTHONPATH=$(O)/python makes the package importable.
+
+PY_PKG_SRC := pybind/executorch_runtime
+PY_STAGE := $(O)/python
+PY_PKG := $(PY_STAGE)/executorch_runtime
+PY_EXT_SUFFIX := $(shell $(PYTHON)-config --extension-suffix 2>/dev/null || \
+                   $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
+PY_EXT := $(PY_PKG)/_C$(PY_EXT_SUFFIX)
+
+PY_SRCS := $(sort $(wildcard pybind/*.cpp))
+PY_OBJS := $(PY_SRCS:%.cpp=$(O)/%.o)
+PY_MAP := pybind/pybind.map
+PY_FILES := $(sort $(wildcard $(PY_PKG_SRC)/*.py $(PY_PKG_SRC)/*.pyi $(PY_PKG_SRC)/py.typed))
+PY_STAGED_FILES := $(PY_FILES:$(PY_PKG_SRC)/%=$(PY_PKG)/%)
+PY_LIB_LINKS := $(PY_PKG)/lib/$(RT_SONAME) $(PY_PKG)/lib/$(KERNELS_SONAME)
+# Build tree only: linker names for `-L$(get_library_dir) -lexecutorch` (the wheel ships
+# linker scripts there instead).
+PY_LIB_DEVLINKS := $(PY_PKG)/lib/libexecutorch.so $(PY_PKG)/lib/libexecutorch_kernels.so
+PY_INCLUDE_LINK := $(PY_PKG)/include
+
+# Python and pybind11 headers as system headers (the project's -Werror does not apply to
+# them). The pybind11 path falls back to where the pip step below installs it, so a fresh
+# machine gets the right flags in the same make run that installs it.
+PY_INCLUDES := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["include"])' 2>/dev/null)
+PY_PYBIND11_INCLUDE := $(shell $(PYTHON) -c 'import pybind11; print(pybind11.get_include())' 2>/dev/null || \
+                         $(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"] + "/pybind11/include")')
+
+# Fresh-machine bootstrap of the Python side (pinned), stamped like mk/deps.mk.
+PY_PIP_PINS := pybind11==3.1.0 numpy==2.4.6 pytest==9.0.3
+PY_DEPS_STAMP := $(O)/.py-deps-ok
+$(PY_DEPS_STAMP): | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(Q)if ! $(PYTHON) -c 'import pybind11, numpy, pytest' 2>/dev/null; then \
+	  echo "  PIP     $(PY_PIP_PINS)"; \
+	  $(PYTHON) -m pip install --disable-pip-version-check -q $(PY_PIP_PINS) || exit 1; \
+	fi
+	$(Q)test -f '$(PY_INCLUDES)/Python.h' || \
+	  { echo "Python.h not found in '$(PY_INCLUDES)': install the Python development headers" \
+	         "(Debian: apt-get install python3-dev)" >&2; exit 1; }
+	@touch $@
+
+.PHONY: python
+ifeq ($(SHARED),1)
+ALL_OBJS += $(PY_OBJS)
+PY_OUTPUTS := $(PY_EXT) $(PY_STAGED_FILES) $(PY_LIB_LINKS) $(PY_LIB_DEVLINKS) $(PY_INCLUDE_LINK)
+ALL_TARGETS += $(PY_OUTPUTS)
+python: $(PY_OUTPUTS)
+
+$(PY_OBJS): ET_CPPFLAGS += -isystem $(PY_INCLUDES) -isystem $(PY_PYBIND11_INCLUDE) \
+                           -DET_PY_VERSION='"$(VERSION)"'
+$(PY_OBJS): mk/pybind.mk | $(PY_DEPS_STAMP)
+
+$(PY_EXT): $(PY_OBJS) $(PY_MAP) $(RT_LIBS) $(KERNELS_LIBS)
+	$(quiet) LD $@
+	@mkdir -p $(@D)
+	$(Q)$(CXX) -shared -Wl,--version-script=$(PY_MAP) $(ET_LDFLAGS) $(LDFLAGS) -o $@ $(PY_OBJS) \
+	  -L$(O)/lib -Wl,--push-state,--no-as-needed -lexecutorch_kernels -lexecutorch -Wl,--pop-state \
+	  -Wl,--enable-new-dtags -Wl,-rpath,'$$ORIGIN/lib' -ldl $(LDLIBS)
+
+# Relative symlinks into $(O)/lib: the one file each, whichever name it is reached by.
+$(PY_PKG)/lib/%.so.$(VERSION_MAJOR): $(O)/lib/%.so.$(VERSION_MAJOR)
+	@mkdir -p $(@D)
+	$(Q)ln -sfn ../../../lib/$(notdir $<) $@
+
+$(PY_LIB_DEVLINKS): $(PY_PKG)/lib/%.so: $(PY_PKG)/lib/%.so.$(VERSION_MAJOR)
+	$(Q)ln -sfn $(notdir $<) $@
+
+$(PY_INCLUDE_LINK): | $(INCLUDE_STAMP)
+	@mkdir -p $(@D)
+	$(Q)ln -sfn ../../include $@
+else
+python:
+	@echo "python: the extension needs the shared runtime (SHARED=1); nothing built"
+endif
+
+$(PY_STAGED_FILES): $(PY_PKG)/%: $(PY_PKG_SRC)/%
+	@mkdir -p $(@D)
+	$(Q)cp -f $< $@

@@ -1,0 +1,145 @@
+"""python -m executorch_runtime: SDK locators and the ``run`` command.
+
+    python -m executorch_runtime --includedir | --libdir | --cmakedir | --cflags | --libs
+    python -m executorch_runtime run model.pte [--method NAME] [--input file.npy ...]
+                                 [--iterations N] [--profile] [--verification minimal|full]
+
+``run`` is the Python twin of the C++ ``et_run`` tool: it lists the program's methods, runs
+the chosen one (ones for every tensor input unless ``--input`` files are given; non-tensor
+inputs get the value fixed at export), and prints each output's dtype, shape and leading
+values, then the load and median execute times. Errors print the runtime's error name and
+message and exit with status 1.
+"""
+
+import argparse
+import os
+import shlex
+import statistics
+import sys
+import time
+
+
+def _locators(args) -> int:
+    import executorch_runtime as et
+
+    inc, lib = et.get_include(), et.get_library_dir()
+    if args.includedir:
+        print(inc)
+    elif args.libdir:
+        print(lib)
+    elif args.cmakedir:
+        print(os.path.join(et.cmake_prefix_path(), "executorch"))
+    elif args.cflags:
+        print(f"-std=c++17 -I{shlex.quote(inc)}")
+    elif args.libs:
+        q = shlex.quote(lib)
+        print(
+            f"-L{q} -Wl,-rpath,{q} -Wl,--push-state,--no-as-needed "
+            "-lexecutorch_kernels -lexecutorch -Wl,--pop-state"
+        )
+    return 0
+
+
+def _fmt_values(a, limit=8) -> str:
+    flat = a.reshape(-1)
+    vals = ", ".join(
+        str(bool(v)) if a.dtype.kind == "b" else f"{v:.6g}" if a.dtype.kind in "fc" else str(v)
+        for v in flat[:limit].tolist()
+    )
+    return "[" + vals + (", ..." if flat.size > limit else "") + "]"
+
+
+def _describe(value) -> str:
+    if hasattr(value, "dtype") and hasattr(value, "shape"):
+        return f"{value.dtype} {tuple(value.shape)} {_fmt_values(value)}"
+    return f"{type(value).__name__} {value!r}"
+
+
+def _run(args) -> int:
+    import numpy as np
+
+    import executorch_runtime as et
+
+    verification = {"minimal": "minimal", "full": "internal_consistency"}[args.verification]
+    t0 = time.perf_counter()
+    program = et.load(args.model, verification=verification, data_path=args.data)
+    t_load = (time.perf_counter() - t0) * 1e3
+    names = program.method_names
+    print(f"program: {args.model}")
+    print(f"methods: {', '.join(names)}")
+    name = args.method or ("forward" if "forward" in names else names[0])
+    t0 = time.perf_counter()
+    method = program.load_method(name)
+    t_method = (time.perf_counter() - t0) * 1e3
+    meta = method.meta
+    if args.input:
+        inputs = [np.load(path, allow_pickle=False) for path in args.input]
+    else:
+        inputs = []
+        for i, info in enumerate(meta.inputs):
+            if info.kind == "Tensor":
+                inputs.append(np.ones(info.shape, dtype=info.dtype))
+            else:
+                inputs.append(method._fixed_input(i))
+    print(f"method: {name}")
+    for i, info in enumerate(meta.inputs):
+        desc = f"{info.dtype} {info.shape}" if info.kind == "Tensor" else info.kind
+        print(f"  input {i}: {desc}")
+    times = []
+    outputs = []
+    for _ in range(max(1, args.iterations)):
+        t0 = time.perf_counter()
+        outputs = method.execute(inputs)
+        times.append((time.perf_counter() - t0) * 1e3)
+    for i, out in enumerate(outputs):
+        print(f"  output {i}: {_describe(out)}")
+    print(f"load: program {t_load:.3f} ms, method {t_method:.3f} ms")
+    print(
+        f"execute: median {statistics.median(times):.3f} ms over {len(times)} iteration(s)"
+        f" (min {min(times):.3f} ms, max {max(times):.3f} ms)"
+    )
+    if args.profile:
+        print("profile: per-operator profiling is not available through the Python bindings; "
+              "use et_run --profile", file=sys.stderr)
+    return 0
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == "run":
+        p = argparse.ArgumentParser(prog="python -m executorch_runtime run",
+                                    description="Run a method of a .pte program.")
+        p.add_argument("model")
+        p.add_argument("--method", default=None)
+        p.add_argument("--input", action="append", default=[], metavar="FILE.npy")
+        p.add_argument("--data", default=None, metavar="FILE.ptd",
+                       help="external constants of the program")
+        p.add_argument("--iterations", type=int, default=1)
+        p.add_argument("--profile", action="store_true")
+        p.add_argument("--verification", choices=("minimal", "full"), default="minimal")
+        args = p.parse_args(argv[1:])
+        import executorch_runtime as et
+
+        try:
+            return _run(args)
+        except et.Error as e:
+            print(f"error: {e.code.name}: {e}", file=sys.stderr)
+            return 1
+        except (OSError, ValueError, TypeError, KeyError) as e:
+            print(f"error: {type(e).__name__}: {e}", file=sys.stderr)
+            return 1
+    p = argparse.ArgumentParser(prog="python -m executorch_runtime",
+                                description="Locate the executorch_runtime C++ SDK, or `run` a "
+                                            "program (see `run --help`).")
+    g = p.add_mutually_exclusive_group(required=True)
+    g.add_argument("--includedir", action="store_true", help="the include directory")
+    g.add_argument("--libdir", action="store_true", help="the library directory")
+    g.add_argument("--cmakedir", action="store_true",
+                   help="the directory of executorch-config.cmake")
+    g.add_argument("--cflags", action="store_true", help="compiler flags")
+    g.add_argument("--libs", action="store_true", help="linker flags")
+    return _locators(p.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

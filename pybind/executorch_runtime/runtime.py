@@ -1,0 +1,234 @@
+"""An interface shaped like upstream ExecuTorch's ``executorch.runtime`` module.
+
+A script written for upstream runs after changing its import::
+
+    from executorch_runtime.runtime import Runtime, Verification
+
+    runtime = Runtime.get()
+    program = runtime.load_program("model.pte", verification=Verification.Minimal)
+    method = program.load_method("forward")
+    outputs = method.execute([x])
+
+Differences: outputs are numpy arrays, except that when torch is already imported and an input
+was a ``torch.Tensor`` they are converted with ``torch.from_numpy`` (no copy); ETDump is not
+supported.
+"""
+
+import functools
+import os
+import sys
+from typing import Any, BinaryIO, List, Optional, Sequence, Set, Union
+
+from . import _C
+from ._C import Verification
+
+__all__ = [
+    "BackendRegistry",
+    "Method",
+    "MethodMeta",
+    "OperatorRegistry",
+    "Program",
+    "Runtime",
+    "TensorInfo",
+    "Verification",
+]
+
+# ScalarType names by value, for upstream-style reprs.
+_SCALAR_TYPE_NAMES = (
+    "Byte Char Short Int Long Half Float Double ComplexHalf ComplexFloat ComplexDouble Bool "
+    "QInt8 QUInt8 QInt32 BFloat16 QUInt4x2 QUInt2x4 Bits1x8 Bits2x4 Bits4x2 Bits8 Bits16 "
+    "Float8_e5m2 Float8_e4m3fn Float8_e5m2fnuz Float8_e4m3fnuz UInt16 UInt32 UInt64"
+).split()
+
+
+class TensorInfo:
+    """Upstream-style view of one tensor slot: ``sizes()``, ``dtype()``, ... as methods."""
+
+    def __init__(self, info: "_C.TensorInfo") -> None:
+        self._info = info
+
+    def sizes(self) -> tuple:
+        return self._info.shape
+
+    def dtype(self) -> int:
+        return self._info.scalar_type
+
+    def is_memory_planned(self) -> bool:
+        return self._info.memory_planned
+
+    def nbytes(self) -> int:
+        return self._info.nbytes
+
+    def __repr__(self) -> str:
+        st = self._info.scalar_type
+        name = _SCALAR_TYPE_NAMES[st] if st is not None and 0 <= st < len(_SCALAR_TYPE_NAMES) else st
+        return (
+            f"TensorInfo(sizes={list(self._info.shape)}, dtype={name}, "
+            f"is_memory_planned={self._info.memory_planned}, nbytes={self._info.nbytes})"
+        )
+
+
+class MethodMeta:
+    """Upstream-style method metadata (methods rather than properties)."""
+
+    def __init__(self, meta: "_C.MethodMeta") -> None:
+        self._meta = meta
+        self._inputs = meta.inputs
+        self._outputs = meta.outputs
+
+    def name(self) -> str:
+        return self._meta.name
+
+    def num_inputs(self) -> int:
+        return len(self._inputs)
+
+    def num_outputs(self) -> int:
+        return len(self._outputs)
+
+    def num_attributes(self) -> int:
+        return len(self._meta.attributes)
+
+    @staticmethod
+    def _tensor(infos, index: int, what: str) -> TensorInfo:
+        if not 0 <= index < len(infos):
+            raise IndexError(f"{what} index {index} out of range (there are {len(infos)})")
+        if infos[index].kind != "Tensor":
+            raise RuntimeError(f"{what} {index} is not a tensor (it is {infos[index].kind})")
+        return TensorInfo(infos[index])
+
+    def input_tensor_meta(self, index: int) -> TensorInfo:
+        return self._tensor(self._inputs, index, "input")
+
+    def output_tensor_meta(self, index: int) -> TensorInfo:
+        return self._tensor(self._outputs, index, "output")
+
+    def attribute_tensor_meta(self, index: int) -> TensorInfo:
+        return self._tensor(self._meta.attributes, index, "attribute")
+
+    def num_memory_planned_buffers(self) -> int:
+        return len(self._meta.planned_buffer_sizes)
+
+    def memory_planned_buffer_size(self, index: int) -> int:
+        return self._meta.planned_buffer_sizes[index]
+
+    def __repr__(self) -> str:
+        def metas(infos):
+            return [repr(TensorInfo(i)) if i.kind == "Tensor" else i.kind for i in infos]
+
+        return (
+            f"MethodMeta(name='{self.name()}', num_inputs={self.num_inputs()}, "
+            f"input_tensor_meta={metas(self._inputs)}, num_outputs={self.num_outputs()}, "
+            f"output_tensor_meta={metas(self._outputs)})"
+        )
+
+
+def _torch_outputs(inputs: Sequence[Any], outputs: List[Any]) -> List[Any]:
+    torch = sys.modules.get("torch")
+    if torch is None or not any(isinstance(x, torch.Tensor) for x in inputs):
+        return outputs
+    np = sys.modules["numpy"]
+    return [torch.from_numpy(o) if isinstance(o, np.ndarray) else o for o in outputs]
+
+
+class Method:
+    """A loaded method: ``execute(inputs)`` runs it."""
+
+    def __init__(self, method: "_C.Method") -> None:
+        self._method = method
+
+    def execute(self, inputs: Sequence[Any]) -> Sequence[Any]:
+        return _torch_outputs(inputs, self._method.execute(inputs))
+
+    @property
+    def metadata(self) -> MethodMeta:
+        return MethodMeta(self._method.meta)
+
+
+class Program:
+    """A loaded program: ``method_names``, ``load_method(name)``, ``metadata(name)``."""
+
+    def __init__(self, program: "_C.Program", data: Optional[bytes]) -> None:
+        self._program = program
+        self._data = data
+        self._methods = {}
+
+    @property
+    def method_names(self) -> Set[str]:
+        return set(self._program.method_names)
+
+    def load_method(self, name: str) -> Optional[Method]:
+        method = self._methods.get(name)
+        if method is None:
+            method = Method(self._program.load_method(name))
+            self._methods[name] = method
+        return method
+
+    def metadata(self, method_name: str) -> MethodMeta:
+        return MethodMeta(self._program.method_meta(method_name))
+
+
+class BackendRegistry:
+    """The registered backends of the process-wide registry."""
+
+    def __init__(self, legacy_module=_C) -> None:
+        self._module = legacy_module
+
+    @property
+    def registered_backend_names(self) -> List[str]:
+        return list(self._module.backends())
+
+    def is_available(self, backend_name: str) -> bool:
+        return self._module.is_available(backend_name)
+
+
+class OperatorRegistry:
+    """The registered operators of the process-wide registry."""
+
+    def __init__(self, legacy_module=_C) -> None:
+        self._module = legacy_module
+
+    @property
+    def operator_names(self) -> Set[str]:
+        return set(self._module.operators())
+
+
+class Runtime:
+    """The process-wide runtime: ``Runtime.get()``."""
+
+    @staticmethod
+    @functools.lru_cache(maxsize=1)
+    def get() -> "Runtime":
+        return Runtime(legacy_module=_C)
+
+    def __init__(self, *, legacy_module=_C) -> None:
+        self._legacy_module = legacy_module
+        self.backend_registry = BackendRegistry(legacy_module)
+        self.operator_registry = OperatorRegistry(legacy_module)
+
+    def load_program(
+        self,
+        data: Union[bytes, bytearray, BinaryIO, os.PathLike, str],
+        *,
+        verification: Verification = Verification.InternalConsistency,
+        enable_etdump: bool = False,
+        debug_buffer_size: int = 0,
+        data_path: Optional[Union[os.PathLike, str]] = None,
+    ) -> Program:
+        if enable_etdump or debug_buffer_size:
+            raise NotImplementedError("executorch_runtime does not support ETDump")
+        if isinstance(data, (str, os.PathLike)):
+            source = os.fspath(data)
+            keep = None
+        elif isinstance(data, (bytes, bytearray)):
+            source = keep = bytes(data)
+        elif callable(getattr(data, "read", None)):
+            source = keep = data.read()
+        else:
+            raise TypeError(
+                "Expected data to be bytes, bytearray, a path to a .pte file, or a file-like "
+                f"object, but got {type(data).__name__}."
+            )
+        program = self._legacy_module.load(
+            source, verification=verification, data_path=data_path
+        )
+        return Program(program, keep)

@@ -1,0 +1,80 @@
+"""The GIL is released while loading and executing: separate Methods run from separate
+threads and give correct results; one Method shared by threads is serialized."""
+
+import threading
+
+import numpy as np
+
+from conftest import zoo_path
+
+
+def test_threads_separate_methods(et):
+    prog = et.load(zoo_path("identity.pte"))
+    errors = []
+
+    def worker(k):
+        try:
+            m = prog.load_method("forward")
+            for i in range(200):
+                a = np.full((2, 3), k * 1000 + i, np.float32)
+                b = np.full((4,), -k, np.float32)
+                out = m(a, b)
+                assert np.array_equal(out[0], a) and np.array_equal(out[1], b)
+        except Exception as e:  # noqa: BLE001
+            errors.append(e)
+
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+
+
+def test_threads_share_one_method(et):
+    m = et.load(zoo_path("identity.pte")).load_method("forward")
+    errors = []
+
+    def worker(k):
+        try:
+            for i in range(200):
+                a = np.full((2, 3), k + i, np.float32)
+                out = m(a, np.zeros(4, np.float32))
+                assert np.array_equal(out[0], a)
+        except Exception as e:  # noqa: BLE001
+            errors.append(e)
+
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+
+
+def test_gil_released_during_execute(et):
+    """While one thread executes a heavy model, another thread keeps running Python."""
+    ops = set(et.operators())
+    p = et.load(zoo_path("resnet18.pte"))
+    missing = {"aten::convolution.out", "aten::addmm.out"} - ops
+    if missing:
+        import pytest
+
+        pytest.skip(f"kernel library lacks {sorted(missing)}")
+    m = p.load_method("forward")
+    x = np.ones((1, 3, 32, 32), np.float32)
+    m(x)
+    ticks = 0
+    done = threading.Event()
+
+    def run():
+        for _ in range(20):
+            m(x)
+        done.set()
+
+    t = threading.Thread(target=run)
+    t.start()
+    while not done.is_set():
+        ticks += 1
+    t.join()
+    assert ticks > 1000
