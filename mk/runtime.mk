@@ -11,10 +11,13 @@ RT_SCHEMAS := $(wildcard runtime/schema/*.fbs)
 RT_SCHEMA_HEADERS := $(RT_SCHEMAS:runtime/schema/%.fbs=$(O)/gen/executorch_schema/%_generated.h)
 GENERATED_HEADERS += $(RT_SCHEMA_HEADERS)
 
-$(O)/gen/executorch_schema/%_generated.h: runtime/schema/%.fbs | $(DEPS_STAMP)
+# Each header also depends on every schema: program.fbs and flat_tensor.fbs include
+# scalar_type.fbs. The runtime reads through the generated accessors and flatbuffers::Verifier;
+# the object API and mutators (--gen-object-api --gen-mutable) are for the tests' small writer.
+$(O)/gen/executorch_schema/%_generated.h: runtime/schema/%.fbs $(RT_SCHEMAS) mk/runtime.mk | $(DEPS_STAMP)
 	$(quiet) FLATC $@
 	@mkdir -p $(@D)
-	$(Q)flatc --cpp --scoped-enums -o $(@D) $<
+	$(Q)flatc --cpp --scoped-enums --gen-object-api --gen-mutable -I runtime/schema -o $(@D) $<
 
 RT_SONAME := libexecutorch.so.$(VERSION_MAJOR)
 RT_REAL := $(O)/lib/libexecutorch.so.$(VERSION)
