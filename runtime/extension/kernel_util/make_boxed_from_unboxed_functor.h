@@ -1,0 +1,238 @@
+/*
+ * Registering a plain ("unboxed") C++ kernel function as a boxed kernel.
+ *
+ *   Tensor& my_op_out(KernelRuntimeContext& ctx, const Tensor& in,
+ *                     int64_t k, Tensor& out);
+ *   EXECUTORCH_LIBRARY(my_ns, "my_op.out", my_op_out);
+ *
+ * registers "my_ns::my_op.out" into the process-wide registry from a static
+ * initializer. The function's first parameter must be KernelRuntimeContext&;
+ * the others are the operator schema's arguments in order. The boxed call
+ * receives those arguments plus one trailing slot for the return value (for
+ * out variants the out tensor again); the wrapper checks the count and the
+ * kind of every argument and reports mismatches through ctx.fail() instead
+ * of aborting, then writes the function's return value to the trailing slot.
+ *
+ * Parameter types: Tensor (by value, const&, or & for outputs and in-place
+ * arguments), int64_t, double, bool, Scalar, ScalarType, MemoryFormat,
+ * string_view, ArrayRef<int64_t|double|bool>, TensorList (ArrayRef<Tensor>),
+ * ArrayRef<std::optional<Tensor>>, and std::optional<T> of the scalar, tensor
+ * and list kinds (None maps to nullopt).
+ */
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include <executorch/extension/kernel_util/meta_programming.h>
+#include <executorch/extension/kernel_util/type_list.h>
+#include <executorch/runtime/core/evalue.h>
+#include <executorch/runtime/core/event_tracer_hooks.h>
+#include <executorch/runtime/core/exec_aten/exec_aten.h>
+#include <executorch/runtime/core/span.h>
+#include <executorch/runtime/kernel/kernel_runtime_context.h>
+#include <executorch/runtime/kernel/operator_registry.h>
+#include <executorch/runtime/platform/log.h>
+#include <executorch/runtime/platform/profiler.h>
+
+#ifndef ET_CONCATENATE
+#define ET_CONCATENATE_IMPL(s1, s2) s1##s2
+#define ET_CONCATENATE(s1, s2) ET_CONCATENATE_IMPL(s1, s2)
+#endif
+#ifndef ET_UID
+#define ET_UID __LINE__
+#endif
+
+namespace executorch {
+namespace extension {
+namespace kernel_util_internal {
+
+/* The value stored for one parameter while the arguments are converted. */
+template <class Param>
+using arg_storage_t = remove_cvref_t<Param>;
+
+/* Converts one boxed argument; false (nothing aborts) on a kind mismatch. */
+template <class T>
+inline bool convert_arg(::executorch::runtime::EValue& v, std::optional<T>& slot) {
+  auto r = v.template tryTo<T>();
+  if (!r.ok()) {
+    return false;
+  }
+  slot.emplace(std::move(r.get()));
+  return true;
+}
+
+inline const char* kind_name(const ::executorch::runtime::EValue& v) {
+  using ::executorch::runtime::Tag;
+  switch (v.tag) {
+    case Tag::None:
+      return "None";
+    case Tag::Tensor:
+      return "Tensor";
+    case Tag::String:
+      return "String";
+    case Tag::Double:
+      return "Double";
+    case Tag::Int:
+      return "Int";
+    case Tag::Bool:
+      return "Bool";
+    case Tag::ListBool:
+      return "BoolList";
+    case Tag::ListDouble:
+      return "DoubleList";
+    case Tag::ListInt:
+      return "IntList";
+    case Tag::ListTensor:
+      return "TensorList";
+    case Tag::ListScalar:
+      return "ScalarList";
+    case Tag::ListOptionalTensor:
+      return "OptionalTensorList";
+  }
+  return "unknown";
+}
+
+template <class Fn, class ReturnType, class... Params>
+struct boxed_caller;
+
+template <class Fn, class ReturnType, class... Params>
+struct boxed_caller<Fn, ReturnType, typelist<Params...>> {
+  static constexpr size_t kNumArgs = sizeof...(Params);
+
+  template <size_t... I>
+  static void call(
+      ::executorch::runtime::KernelRuntimeContext& ctx,
+      ::executorch::runtime::Span<::executorch::runtime::EValue*> stack,
+      std::index_sequence<I...>) {
+    const char* const op = Fn::name() != nullptr ? Fn::name() : "kernel";
+    if (stack.size() != kNumArgs + 1) {
+      ET_LOG(
+          Error,
+          "%s: expected %zu arguments (schema arguments plus the return slot), got %zu",
+          op,
+          kNumArgs + 1,
+          stack.size());
+      ctx.fail(::executorch::runtime::Error::InvalidProgram);
+      return;
+    }
+    for (size_t i = 0; i < stack.size(); ++i) {
+      if (stack[i] == nullptr) {
+        ET_LOG(Error, "%s: argument %zu is missing", op, i);
+        ctx.fail(::executorch::runtime::Error::InvalidProgram);
+        return;
+      }
+    }
+    std::tuple<std::optional<arg_storage_t<Params>>...> args;
+    size_t bad = kNumArgs;
+    // Convert left to right; stop at the first argument of the wrong kind.
+    (void)std::initializer_list<int>{
+        (bad == kNumArgs && !convert_arg(*stack[I], std::get<I>(args))
+             ? (bad = I, 0)
+             : 0)...};
+    if (bad != kNumArgs) {
+      ET_LOG(
+          Error,
+          "%s: argument %zu has the wrong kind (%s)",
+          op,
+          bad,
+          kind_name(*stack[bad]));
+      ctx.fail(::executorch::runtime::Error::InvalidArgument);
+      return;
+    }
+#ifdef ET_EVENT_TRACER_ENABLED
+    ::executorch::runtime::internal::EventTracerProfileOpScope prof(
+        ctx.internal_event_tracer(), op);
+#endif
+    if constexpr (std::is_void<ReturnType>::value) {
+      (*Fn::func_ptr())(ctx, *std::get<I>(args)...);
+    } else {
+      decltype(auto) result = (*Fn::func_ptr())(ctx, *std::get<I>(args)...);
+      if constexpr (std::is_constructible<
+                        ::executorch::runtime::EValue,
+                        remove_cvref_t<ReturnType>>::value) {
+        *stack[kNumArgs] =
+            ::executorch::runtime::EValue(remove_cvref_t<ReturnType>(result));
+      } else {
+        (void)result;
+      }
+    }
+  }
+};
+
+} // namespace kernel_util_internal
+
+/*
+ * The boxed form of the function carried by FuncType (a
+ * CompileTimeFunctionPointer, see EXECUTORCH_FN): call() has the OpFunction
+ * signature.
+ */
+template <class FuncType, class Enable = void>
+struct WrapUnboxedIntoFunctor {
+  static_assert(
+      kernel_util_internal::is_compile_time_function_pointer<FuncType>::value,
+      "Wrap the kernel with EXECUTORCH_FN(func)");
+};
+
+template <class FuncType>
+struct WrapUnboxedIntoFunctor<
+    FuncType,
+    std::enable_if_t<
+        kernel_util_internal::is_compile_time_function_pointer<FuncType>::value>> {
+  using traits = kernel_util_internal::infer_function_traits<
+      typename FuncType::FuncType>;
+  using params = typename traits::parameter_types;
+  static_assert(params::size >= 1, "a kernel takes KernelRuntimeContext& first");
+  static_assert(
+      std::is_same<
+          typename kernel_util_internal::drop_first<params>::first,
+          ::executorch::runtime::KernelRuntimeContext&>::value,
+      "a kernel's first parameter must be KernelRuntimeContext&");
+  using args_t = typename kernel_util_internal::drop_first<params>::type;
+  using caller = kernel_util_internal::
+      boxed_caller<FuncType, typename traits::return_type, args_t>;
+
+  static void call(
+      ::executorch::runtime::KernelRuntimeContext& ctx,
+      ::executorch::runtime::Span<::executorch::runtime::EValue*> stack) {
+    caller::call(ctx, stack, std::make_index_sequence<args_t::size>());
+  }
+};
+
+/* A Kernel named `name` whose function is the boxed form of FuncType. */
+template <class FuncType>
+static ::executorch::runtime::Kernel make_boxed_kernel(
+    const char* name,
+    FuncType) {
+  return ::executorch::runtime::Kernel(
+      name, WrapUnboxedIntoFunctor<FuncType>::call);
+}
+
+} // namespace extension
+} // namespace executorch
+
+/*
+ * EXECUTORCH_LIBRARY(ns, "op.overload", func): registers func as
+ * "ns::op.overload" when the library is loaded. The registration result is
+ * kept in a static so it can be inspected in a debugger; failures are logged
+ * by the registry.
+ */
+#define EXECUTORCH_LIBRARY(ns, op_name, func)                                  \
+  static constexpr const char ET_CONCATENATE(name_of_op_, ET_UID)[] =          \
+      #ns "::" op_name;                                                        \
+  [[maybe_unused]] static const ::executorch::runtime::Error ET_CONCATENATE(   \
+      res_##ns##_, ET_UID) =                                                   \
+      ::executorch::runtime::register_kernel(                                  \
+          ::executorch::extension::make_boxed_kernel(                          \
+              ET_CONCATENATE(name_of_op_, ET_UID),                             \
+              EXECUTORCH_FN(func, ET_CONCATENATE(name_of_op_, ET_UID))))
+
+namespace torch {
+namespace executor {
+using ::executorch::extension::make_boxed_kernel;
+using ::executorch::extension::WrapUnboxedIntoFunctor;
+} // namespace executor
+} // namespace torch

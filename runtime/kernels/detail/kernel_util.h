@@ -1,0 +1,309 @@
+/*
+ * Shared helpers of the CPU kernel library: argument checks that report
+ * through ctx.fail() (never abort) with a log naming the operator and the
+ * argument, out-tensor resizing, dim normalization, dtype sets, and the
+ * registration macro.
+ *
+ * Conventions for every kernel in runtime/kernels/ops/:
+ *   - signature: `Tensor& op_out(KernelRuntimeContext& ctx, <schema args>,
+ *     Tensor& out)`; register it with ETK_REGISTER_KERNEL("aten::op.out", fn).
+ *   - validate with the check_* functions below; each returns false after it
+ *     has logged "<op>: <what is wrong with which argument>" and called
+ *     ctx.fail(Error::InvalidArgument). A kernel then returns `out` at once.
+ *   - compute the output shape and call resize_out() even for static shapes.
+ */
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+
+#include <executorch/extension/kernel_util/make_boxed_from_unboxed_functor.h>
+#include <executorch/runtime/kernel/kernel_includes.h>
+
+namespace executorch {
+namespace kernels {
+namespace detail {
+
+using ::executorch::aten::ArrayRef;
+using ::executorch::aten::BFloat16;
+using ::executorch::aten::DimOrderType;
+using ::executorch::aten::Half;
+using ::executorch::aten::IntArrayRef;
+using ::executorch::aten::Scalar;
+using ::executorch::aten::ScalarType;
+using ::executorch::aten::SizesType;
+using ::executorch::aten::StridesType;
+using ::executorch::aten::Tensor;
+using ::executorch::aten::TensorList;
+using ::executorch::runtime::Error;
+using ::executorch::runtime::EValue;
+using ::executorch::runtime::KernelRuntimeContext;
+
+constexpr size_t kMaxDim = ::executorch::runtime::kTensorDimensionLimit;
+
+// ---------------------------------------------------------------------------
+// Failing with a message
+
+/*
+ * ETK_CHECK(ctx, cond, retval, op, fmt, ...): if !cond, logs
+ * "<op>: <fmt...>", calls ctx.fail(InvalidArgument) and returns retval
+ * (retval may be empty in a void function).
+ */
+#define ETK_CHECK(ctx, cond, retval, op, fmt, ...)                     \
+  do {                                                                 \
+    if (!(cond)) {                                                     \
+      ET_LOG(Error, "%s: " fmt, (op), ##__VA_ARGS__);                  \
+      (ctx).fail(::executorch::runtime::Error::InvalidArgument);       \
+      return retval;                                                   \
+    }                                                                  \
+  } while (0)
+
+/* Same, as an expression: logs and fails when cond is false; yields cond. */
+#define ETK_EXPECT(ctx, cond, op, fmt, ...)                            \
+  ([&]() -> bool {                                                     \
+    if (cond) {                                                        \
+      return true;                                                     \
+    }                                                                  \
+    ET_LOG(Error, "%s: " fmt, (op), ##__VA_ARGS__);                    \
+    (ctx).fail(::executorch::runtime::Error::InvalidArgument);         \
+    return false;                                                      \
+  }())
+
+/* Records `err` and logs; for errors other than InvalidArgument. Returns false. */
+inline bool fail(KernelRuntimeContext& ctx, Error err, const char* op, const char* what) {
+  ET_LOG(Error, "%s: %s", op, what);
+  ctx.fail(err);
+  return false;
+}
+
+/* "[2, 3, 4]" into buf, for logs. */
+inline const char* shape_str(ArrayRef<SizesType> s, char* buf, size_t n) {
+  size_t pos = 0;
+  pos += static_cast<size_t>(std::snprintf(buf + pos, n - pos, "["));
+  for (size_t i = 0; i < s.size() && pos < n; ++i) {
+    pos += static_cast<size_t>(
+        std::snprintf(buf + pos, n - pos, i == 0 ? "%d" : ", %d", static_cast<int>(s[i])));
+  }
+  if (pos < n) {
+    std::snprintf(buf + pos, n - pos, "]");
+  }
+  return buf;
+}
+
+inline const char* dtype_name(ScalarType t) {
+  return ::executorch::runtime::toString(t);
+}
+
+// ---------------------------------------------------------------------------
+// Dtype sets (bit masks over ScalarType)
+
+using DtypeSet = uint64_t;
+constexpr DtypeSet dtype_bit(ScalarType t) {
+  return DtypeSet(1) << static_cast<int>(t);
+}
+namespace dtypes {
+constexpr DtypeSet kBool = dtype_bit(ScalarType::Bool);
+constexpr DtypeSet kByte = dtype_bit(ScalarType::Byte);
+constexpr DtypeSet kInt = dtype_bit(ScalarType::Byte) | dtype_bit(ScalarType::Char) |
+    dtype_bit(ScalarType::Short) | dtype_bit(ScalarType::Int) | dtype_bit(ScalarType::Long);
+constexpr DtypeSet kFloat = dtype_bit(ScalarType::Float) | dtype_bit(ScalarType::Double);
+constexpr DtypeSet kHalfBF16 = dtype_bit(ScalarType::Half) | dtype_bit(ScalarType::BFloat16);
+constexpr DtypeSet kFloatHBF16 = kFloat | kHalfBF16;
+constexpr DtypeSet kReal = kInt | kFloat;
+constexpr DtypeSet kRealHBF16 = kReal | kHalfBF16;
+constexpr DtypeSet kRealHBBF16 = kRealHBF16 | kBool; // what the elementwise ops accept
+constexpr DtypeSet kIntB = kInt | kBool;
+} // namespace dtypes
+
+inline bool dtype_in(ScalarType t, DtypeSet set) {
+  const int i = static_cast<int>(t);
+  return i >= 0 && i < 64 && (set & (DtypeSet(1) << i)) != 0;
+}
+
+// ---------------------------------------------------------------------------
+// Argument checks: log "<op>: ..." naming the argument and fail on false.
+
+inline bool check_dtype_in(
+    KernelRuntimeContext& ctx, const char* op, const char* arg, const Tensor& t, DtypeSet set) {
+  return ETK_EXPECT(ctx, dtype_in(t.scalar_type(), set), op,
+                    "argument '%s' has unsupported dtype %s", arg, dtype_name(t.scalar_type()));
+}
+
+inline bool check_dtype(
+    KernelRuntimeContext& ctx, const char* op, const char* arg, const Tensor& t, ScalarType want) {
+  return ETK_EXPECT(ctx, t.scalar_type() == want, op, "argument '%s' must have dtype %s, got %s",
+                    arg, dtype_name(want), dtype_name(t.scalar_type()));
+}
+
+inline bool check_same_dtype(
+    KernelRuntimeContext& ctx, const char* op, const char* arg_a, const Tensor& a,
+    const char* arg_b, const Tensor& b) {
+  return ETK_EXPECT(ctx, a.scalar_type() == b.scalar_type(), op,
+                    "arguments '%s' (%s) and '%s' (%s) must have the same dtype", arg_a,
+                    dtype_name(a.scalar_type()), arg_b, dtype_name(b.scalar_type()));
+}
+
+/* `from` (a computed common dtype) can be written to out's dtype. */
+inline bool check_can_cast(
+    KernelRuntimeContext& ctx, const char* op, ScalarType from, const char* arg, const Tensor& out) {
+  return ETK_EXPECT(ctx, ::executorch::runtime::canCast(from, out.scalar_type()), op,
+                    "result dtype %s cannot be cast to argument '%s' of dtype %s",
+                    dtype_name(from), arg, dtype_name(out.scalar_type()));
+}
+
+inline bool check_same_shape(
+    KernelRuntimeContext& ctx, const char* op, const char* arg_a, const Tensor& a,
+    const char* arg_b, const Tensor& b) {
+  bool same = a.dim() == b.dim();
+  for (ssize_t i = 0; same && i < a.dim(); ++i) {
+    same = a.sizes()[i] == b.sizes()[i];
+  }
+  if (!same) {
+    char sa[128], sb[128];
+    ET_LOG(Error, "%s: arguments '%s' %s and '%s' %s must have the same shape", op, arg_a,
+           shape_str(a.sizes(), sa, sizeof sa), arg_b, shape_str(b.sizes(), sb, sizeof sb));
+    ctx.fail(Error::InvalidArgument);
+  }
+  return same;
+}
+
+inline bool check_rank(
+    KernelRuntimeContext& ctx, const char* op, const char* arg, const Tensor& t, ssize_t rank) {
+  return ETK_EXPECT(ctx, t.dim() == rank, op, "argument '%s' must have rank %zd, got %zd", arg,
+                    rank, static_cast<ssize_t>(t.dim()));
+}
+
+/* Both tensors have the same dim order (rank-0/1 tensors always agree). */
+inline bool same_dim_order(const Tensor& a, const Tensor& b) {
+  if (a.dim() != b.dim()) {
+    return false;
+  }
+  for (ssize_t i = 0; i < a.dim(); ++i) {
+    if (a.dim_order()[i] != b.dim_order()[i]) {
+      return false;
+    }
+  }
+  return true;
+}
+
+inline bool check_same_dim_order(
+    KernelRuntimeContext& ctx, const char* op, const char* arg_a, const Tensor& a,
+    const char* arg_b, const Tensor& b) {
+  return ETK_EXPECT(ctx, a.dim() != b.dim() || same_dim_order(a, b), op,
+                    "arguments '%s' and '%s' must have the same dim order", arg_a, arg_b);
+}
+
+inline bool is_contiguous_dim_order(const Tensor& t) {
+  for (ssize_t i = 0; i < t.dim(); ++i) {
+    if (t.dim_order()[i] != i) {
+      return false;
+    }
+  }
+  return true;
+}
+
+inline bool is_channels_last_dim_order(const Tensor& t) {
+  if (t.dim() != 4 && t.dim() != 5) {
+    return false;
+  }
+  return ::executorch::runtime::is_channels_last_dim_order(
+      t.dim_order().data(), static_cast<size_t>(t.dim()));
+}
+
+inline bool check_contiguous_or_channels_last(
+    KernelRuntimeContext& ctx, const char* op, const char* arg, const Tensor& t) {
+  return ETK_EXPECT(ctx, is_contiguous_dim_order(t) || is_channels_last_dim_order(t), op,
+                    "argument '%s' must be contiguous or channels-last", arg);
+}
+
+inline bool check_contiguous(
+    KernelRuntimeContext& ctx, const char* op, const char* arg, const Tensor& t) {
+  return ETK_EXPECT(ctx, is_contiguous_dim_order(t), op,
+                    "argument '%s' must have the contiguous dim order", arg);
+}
+
+/*
+ * Normalizes a possibly negative dim against `rank` (a rank-0 tensor accepts
+ * dims 0 and -1, as in PyTorch). Writes the result to *out.
+ */
+inline bool normalize_dim(
+    KernelRuntimeContext& ctx, const char* op, const char* arg, int64_t dim, int64_t rank,
+    int64_t* out) {
+  const int64_t r = rank == 0 ? 1 : rank;
+  if (dim < -r || dim >= r) {
+    ET_LOG(Error, "%s: argument '%s' = %lld is out of range for rank %lld", op, arg,
+           static_cast<long long>(dim), static_cast<long long>(rank));
+    ctx.fail(Error::InvalidArgument);
+    return false;
+  }
+  *out = dim < 0 ? dim + r : dim;
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// Out resizing
+
+/*
+ * Resizes `out` to `sizes` (TensorImpl rules: static shapes must match,
+ * dynamic ones must fit their capacity). On error logs and fails ctx with
+ * the resize error.
+ */
+inline bool resize_out(
+    KernelRuntimeContext& ctx, const char* op, const Tensor& out, ArrayRef<SizesType> sizes) {
+  const Error err = ::executorch::runtime::resize_tensor(out, sizes);
+  if (err != Error::Ok) {
+    char want[160], have[160];
+    ET_LOG(Error, "%s: cannot resize argument 'out' from %s to %s", op,
+           shape_str(out.sizes(), have, sizeof have), shape_str(sizes, want, sizeof want));
+    ctx.fail(err);
+    return false;
+  }
+  return true;
+}
+
+inline bool resize_out(
+    KernelRuntimeContext& ctx, const char* op, const Tensor& out, ArrayRef<int64_t> sizes) {
+  if (sizes.size() > kMaxDim) {
+    return fail(ctx, Error::InvalidArgument, op, "output rank exceeds the limit");
+  }
+  SizesType s[kMaxDim];
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i] < 0 || sizes[i] > INT32_MAX) {
+      return fail(ctx, Error::InvalidArgument, op, "output size out of range");
+    }
+    s[i] = static_cast<SizesType>(sizes[i]);
+  }
+  return resize_out(ctx, op, out, ArrayRef<SizesType>(s, sizes.size()));
+}
+
+/* Resizes out to like's shape. */
+inline bool resize_out_like(
+    KernelRuntimeContext& ctx, const char* op, const Tensor& out, const Tensor& like) {
+  return resize_out(ctx, op, out, like.sizes());
+}
+
+// ---------------------------------------------------------------------------
+// Registration
+
+/*
+ * ETK_REGISTER_KERNEL("aten::add.out", add_out): registers the unboxed
+ * function (first parameter KernelRuntimeContext&, then the schema
+ * arguments) under the full operator name from a static initializer. The
+ * boxed wrapper checks the argument count (schema + return slot) and kinds.
+ */
+#define ETK_REGISTER_KERNEL(op_name_str, fn) \
+  ETK_REGISTER_KERNEL_IMPL(op_name_str, fn, __COUNTER__)
+#define ETK_REGISTER_KERNEL_IMPL(op_name_str, fn, uid)                         \
+  static constexpr const char ET_CONCATENATE(etk_op_name_, uid)[] =            \
+      op_name_str;                                                             \
+  [[maybe_unused]] static const ::executorch::runtime::Error ET_CONCATENATE(   \
+      etk_op_reg_, uid) =                                                      \
+      ::executorch::runtime::register_kernel(                                  \
+          ::executorch::extension::make_boxed_kernel(                          \
+              ET_CONCATENATE(etk_op_name_, uid),                               \
+              EXECUTORCH_FN(fn, ET_CONCATENATE(etk_op_name_, uid))))
+
+} // namespace detail
+} // namespace kernels
+} // namespace executorch

@@ -1,0 +1,205 @@
+/*
+ * Activations and clamping: relu, hardtanh, clamp (Scalar and Tensor
+ * bounds), gelu (approximate "none" and "tanh"), silu, leaky_relu.
+ */
+#include <cmath>
+
+#include <executorch/runtime/kernels/detail/helpers.h>
+#include <executorch/runtime/kernels/detail/vec_math.h>
+
+namespace executorch {
+namespace kernels {
+namespace {
+
+using namespace ::executorch::kernels::detail;
+using std::optional;
+using std::string_view;
+
+// NaN-propagating max/min against a bound.
+template <class T>
+inline T lower_bound(T x, T lo) {
+  return x < lo ? lo : x;
+}
+template <class T>
+inline T upper_bound(T x, T hi) {
+  return x > hi ? hi : x;
+}
+
+Tensor& relu_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out) {
+  const char* op = "relu.out";
+  if (!check_dtype_in(ctx, op, "self", in, dtypes::kRealHBF16) ||
+      !check_same_dtype(ctx, op, "self", in, "out", out) || !resize_out_like(ctx, op, out, in)) {
+    return out;
+  }
+  dispatch_compute_only<dtypes::kFloat | dtype_bit(ScalarType::Long)>(
+      ctx, op, compute_type(in.scalar_type()), [&](auto tag) {
+        using CT = typename decltype(tag)::type;
+        apply_unary<CT>(ctx, op, in, out, [](CT x) -> CT { return lower_bound(x, CT(0)); });
+      });
+  return out;
+}
+
+Tensor& hardtanh_out(KernelRuntimeContext& ctx, const Tensor& in, const Scalar& min_val,
+                     const Scalar& max_val, Tensor& out) {
+  const char* op = "hardtanh.out";
+  if (!check_dtype_in(ctx, op, "self", in, dtypes::kRealHBF16) ||
+      !check_same_dtype(ctx, op, "self", in, "out", out) || !resize_out_like(ctx, op, out, in)) {
+    return out;
+  }
+  ETK_CHECK(ctx, scalar_fits(min_val, in.scalar_type()), out, op,
+            "argument 'min_val' is not representable in %s", dtype_name(in.scalar_type()));
+  ETK_CHECK(ctx, scalar_fits(max_val, in.scalar_type()), out, op,
+            "argument 'max_val' is not representable in %s", dtype_name(in.scalar_type()));
+  dispatch_compute_only<dtypes::kFloat | dtype_bit(ScalarType::Long)>(
+      ctx, op, compute_type(in.scalar_type()), [&](auto tag) {
+        using CT = typename decltype(tag)::type;
+        const CT lo = scalar_to<CT>(min_val);
+        const CT hi = scalar_to<CT>(max_val);
+        apply_unary<CT>(ctx, op, in, out,
+                        [lo, hi](CT x) -> CT { return upper_bound(lower_bound(x, lo), hi); });
+      });
+  return out;
+}
+
+Tensor& clamp_out(KernelRuntimeContext& ctx, const Tensor& in, const optional<Scalar>& min,
+                  const optional<Scalar>& max, Tensor& out) {
+  const char* op = "clamp.out";
+  ETK_CHECK(ctx, min.has_value() || max.has_value(), out, op,
+            "at least one of 'min' and 'max' must be given");
+  if (!check_dtype_in(ctx, op, "self", in, dtypes::kRealHBF16) ||
+      !check_dtype_in(ctx, op, "out", out, dtypes::kRealHBF16)) {
+    return out;
+  }
+  ScalarType common = in.scalar_type();
+  if (min.has_value()) {
+    common = promote_with_scalar(common, *min);
+  }
+  if (max.has_value()) {
+    common = promote_with_scalar(common, *max);
+  }
+  if (!check_can_cast(ctx, op, common, "out", out) || !resize_out_like(ctx, op, out, in)) {
+    return out;
+  }
+  dispatch_compute_only<dtypes::kFloat | dtype_bit(ScalarType::Long)>(
+      ctx, op, compute_type(common), [&](auto tag) {
+        using CT = typename decltype(tag)::type;
+        if (min.has_value() && max.has_value()) {
+          const CT lo = scalar_to<CT>(*min);
+          const CT hi = scalar_to<CT>(*max);
+          apply_unary<CT>(ctx, op, in, out,
+                          [lo, hi](CT x) -> CT { return upper_bound(lower_bound(x, lo), hi); });
+        } else if (min.has_value()) {
+          const CT lo = scalar_to<CT>(*min);
+          apply_unary<CT>(ctx, op, in, out, [lo](CT x) -> CT { return lower_bound(x, lo); });
+        } else {
+          const CT hi = scalar_to<CT>(*max);
+          apply_unary<CT>(ctx, op, in, out, [hi](CT x) -> CT { return upper_bound(x, hi); });
+        }
+      });
+  return out;
+}
+
+Tensor& clamp_tensor_out(KernelRuntimeContext& ctx, const Tensor& in, const optional<Tensor>& min,
+                         const optional<Tensor>& max, Tensor& out) {
+  const char* op = "clamp.Tensor_out";
+  ETK_CHECK(ctx, min.has_value() || max.has_value(), out, op,
+            "at least one of 'min' and 'max' must be given");
+  const Tensor& lo_t = min.has_value() ? *min : in;
+  const Tensor& hi_t = max.has_value() ? *max : in;
+  if (!check_dtype_in(ctx, op, "self", in, dtypes::kRealHBF16) ||
+      !check_dtype_in(ctx, op, "min", lo_t, dtypes::kRealHBF16) ||
+      !check_dtype_in(ctx, op, "max", hi_t, dtypes::kRealHBF16) ||
+      !check_dtype_in(ctx, op, "out", out, dtypes::kRealHBF16)) {
+    return out;
+  }
+  using ::executorch::runtime::promoteTypes;
+  const ScalarType common =
+      promoteTypes(promoteTypes(in.scalar_type(), lo_t.scalar_type()), hi_t.scalar_type());
+  if (!check_can_cast(ctx, op, common, "out", out) ||
+      !resize_out_to_broadcast(ctx, op, out, {&in, &lo_t, &hi_t}, {"self", "min", "max"})) {
+    return out;
+  }
+  const bool has_lo = min.has_value();
+  const bool has_hi = max.has_value();
+  dispatch_compute_only<dtypes::kFloat | dtype_bit(ScalarType::Long)>(
+      ctx, op, compute_type(common), [&](auto tag) {
+        using CT = typename decltype(tag)::type;
+        apply_ternary<CT, CT, CT>(ctx, op, in, lo_t, hi_t, out, [has_lo, has_hi](CT x, CT lo, CT hi) -> CT {
+          if (has_lo) {
+            x = lower_bound(x, lo);
+          }
+          if (has_hi) {
+            x = upper_bound(x, hi);
+          }
+          return x;
+        });
+      });
+  return out;
+}
+
+template <class F>
+Tensor& float_activation(const char* op, KernelRuntimeContext& ctx, const Tensor& in, Tensor& out,
+                         F fn) {
+  if (!check_dtype_in(ctx, op, "self", in, dtypes::kFloatHBF16) ||
+      !check_same_dtype(ctx, op, "self", in, "out", out) || !resize_out_like(ctx, op, out, in)) {
+    return out;
+  }
+  if (in.scalar_type() == ScalarType::Double) {
+    apply_unary<double>(ctx, op, in, out, [fn](double x) { return fn(x); });
+  } else {
+    apply_unary<float>(ctx, op, in, out, [fn](float x) { return fn(x); });
+  }
+  return out;
+}
+
+Tensor& gelu_out(KernelRuntimeContext& ctx, const Tensor& in, string_view approximate, Tensor& out) {
+  const char* op = "gelu.out";
+  if (approximate == "tanh") {
+    return float_activation(op, ctx, in, out, [](auto x) {
+      using T = decltype(x);
+      const T kBeta = T(0.7978845608028654); // sqrt(2 / pi)
+      const T kKappa = T(0.044715);
+      const T inner = kBeta * (x + kKappa * x * x * x);
+      return T(0.5) * x * (T(1) + std::tanh(inner));
+    });
+  }
+  ETK_CHECK(ctx, approximate == "none", out, op,
+            "argument 'approximate' must be \"none\" or \"tanh\"");
+  return float_activation(op, ctx, in, out, [](auto x) {
+    using T = decltype(x);
+    const T kAlpha = T(0.7071067811865476); // 1 / sqrt(2)
+    return T(0.5) * x * (T(1) + std::erf(x * kAlpha));
+  });
+}
+
+Tensor& silu_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out) {
+  return float_activation("silu.out", ctx, in, out, [](auto x) {
+    using T = decltype(x);
+    if constexpr (std::is_same<T, float>::value) {
+      return x / (1.0f + exp_f32(-x));
+    } else {
+      return x / (T(1) + std::exp(-x));
+    }
+  });
+}
+
+Tensor& leaky_relu_out(KernelRuntimeContext& ctx, const Tensor& in, const Scalar& slope,
+                       Tensor& out) {
+  const double s = slope.to<double>();
+  return float_activation("leaky_relu.out", ctx, in, out, [s](auto x) {
+    using T = decltype(x);
+    return x > T(0) ? x : x * static_cast<T>(s);
+  });
+}
+
+ETK_REGISTER_KERNEL("aten::relu.out", relu_out);
+ETK_REGISTER_KERNEL("aten::hardtanh.out", hardtanh_out);
+ETK_REGISTER_KERNEL("aten::clamp.out", clamp_out);
+ETK_REGISTER_KERNEL("aten::clamp.Tensor_out", clamp_tensor_out);
+ETK_REGISTER_KERNEL("aten::gelu.out", gelu_out);
+ETK_REGISTER_KERNEL("aten::silu.out", silu_out);
+ETK_REGISTER_KERNEL("aten::leaky_relu.out", leaky_relu_out);
+
+} // namespace
+} // namespace kernels
+} // namespace executorch

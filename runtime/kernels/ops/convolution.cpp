@@ -1,0 +1,255 @@
+/*
+ * convolution.out: 1-D and 2-D, groups (depthwise), stride, padding,
+ * dilation, optional bias, and transposed convolution (output_padding).
+ * float32 on the compute core (conv2d_nchw: fused depthwise paths, 1x1
+ * straight SGEMM, im2col + SGEMM); the transposed form is SGEMM + col2im.
+ * Contiguous and channels-last tensors (channels-last goes through a
+ * contiguous scratch copy).
+ */
+#include <cstring>
+#include <vector>
+
+#include <executorch/runtime/kernels/compute/conv.h>
+#include <executorch/runtime/kernels/compute/gemm.h>
+#include <executorch/runtime/kernels/detail/shape_util.h>
+
+namespace executorch {
+namespace kernels {
+namespace {
+
+using namespace ::executorch::kernels::detail;
+using std::optional;
+
+constexpr const char* kOp = "convolution.out";
+
+// Reads element i of a 1- or 2-entry int list for spatial dim i of `n`.
+bool param_at(KernelRuntimeContext& ctx, const char* arg, ArrayRef<int64_t> v, size_t spatial,
+              size_t i, int64_t dflt, int64_t* out) {
+  if (v.size() == 0) {
+    *out = dflt;
+    return true;
+  }
+  if (v.size() == 1) {
+    *out = v[0];
+    return true;
+  }
+  if (v.size() != spatial) {
+    ET_LOG(Error, "%s: argument '%s' must have 1 or %zu entries, got %zu", kOp, arg, spatial,
+           v.size());
+    ctx.fail(Error::InvalidArgument);
+    return false;
+  }
+  *out = v[i];
+  return true;
+}
+
+// A contiguous float copy of t (or t's own data when it already is).
+const float* as_contiguous(const Tensor& t, std::vector<float>& tmp) {
+  if (is_contiguous_dim_order(t)) {
+    return t.const_data_ptr<float>();
+  }
+  tmp.resize(static_cast<size_t>(t.numel()));
+  int64_t sizes[kMaxDim], ss[kMaxDim], ds[kMaxDim];
+  sizes64(t, sizes);
+  strides64(t, ss);
+  int64_t acc = 1;
+  for (ssize_t i = t.dim() - 1; i >= 0; --i) {
+    ds[i] = acc;
+    acc *= sizes[i];
+  }
+  strided_copy(static_cast<int>(t.dim()), sizes, nullptr, tmp.data(), ds, t.const_data_ptr(), ss,
+               sizeof(float));
+  return tmp.data();
+}
+
+// Copies a contiguous float buffer of out's shape into out (any dim order).
+void store_from_contiguous(const float* src, const Tensor& out) {
+  int64_t sizes[kMaxDim], ss[kMaxDim], ds[kMaxDim];
+  sizes64(out, sizes);
+  strides64(out, ds);
+  int64_t acc = 1;
+  for (ssize_t i = out.dim() - 1; i >= 0; --i) {
+    ss[i] = acc;
+    acc *= sizes[i];
+  }
+  strided_copy(static_cast<int>(out.dim()), sizes, out.dim_order().data(), out.mutable_data_ptr(),
+               ds, src, ss, sizeof(float));
+}
+
+// Transposed 2-D convolution, NCHW contiguous float: per (batch, group),
+// col = W_g^T @ x_g (SGEMM), then col2im scatter-add, then bias.
+void conv_transpose2d(const compute::Conv2dParams& p, int64_t oh, int64_t ow, const float* x,
+                      const float* w, const float* bias, float* y) {
+  const int64_t g = p.groups;
+  const int64_t icg = p.in_channels / g, ocg = p.out_channels / g;
+  const int64_t khw = p.kernel_h * p.kernel_w;
+  const int64_t hw = p.in_h * p.in_w;
+  std::vector<float> col(static_cast<size_t>(ocg * khw * hw));
+  for (int64_t n = 0; n < p.batch; ++n) {
+    float* yn = y + n * p.out_channels * oh * ow;
+    std::memset(yn, 0, sizeof(float) * static_cast<size_t>(p.out_channels * oh * ow));
+    for (int64_t gi = 0; gi < g; ++gi) {
+      const float* xg = x + (n * p.in_channels + gi * icg) * hw;
+      const float* wg = w + gi * icg * ocg * khw; // [icg, ocg*khw]
+      compute::sgemm(compute::Trans::kYes, compute::Trans::kNo, ocg * khw, hw, icg, 1.0f, wg,
+                     ocg * khw, xg, hw, 0.0f, col.data(), hw);
+      for (int64_t oc = 0; oc < ocg; ++oc) {
+        float* yc = yn + (gi * ocg + oc) * oh * ow;
+        for (int64_t r = 0; r < p.kernel_h; ++r) {
+          for (int64_t s = 0; s < p.kernel_w; ++s) {
+            const float* cr = col.data() + ((oc * p.kernel_h + r) * p.kernel_w + s) * hw;
+            for (int64_t ih = 0; ih < p.in_h; ++ih) {
+              const int64_t yh = ih * p.stride_h - p.pad_h + r * p.dilation_h;
+              if (yh < 0 || yh >= oh) {
+                continue;
+              }
+              for (int64_t iw = 0; iw < p.in_w; ++iw) {
+                const int64_t yw = iw * p.stride_w - p.pad_w + s * p.dilation_w;
+                if (yw >= 0 && yw < ow) {
+                  yc[yh * ow + yw] += cr[ih * p.in_w + iw];
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    if (bias != nullptr) {
+      for (int64_t oc = 0; oc < p.out_channels; ++oc) {
+        float* yc = yn + oc * oh * ow;
+        for (int64_t i = 0; i < oh * ow; ++i) {
+          yc[i] += bias[oc];
+        }
+      }
+    }
+  }
+}
+
+Tensor& convolution_out(KernelRuntimeContext& ctx, const Tensor& input, const Tensor& weight,
+                        const optional<Tensor>& bias, ArrayRef<int64_t> stride,
+                        ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation, bool transposed,
+                        ArrayRef<int64_t> output_padding, int64_t groups, Tensor& out) {
+  const ssize_t rank = input.dim();
+  ETK_CHECK(ctx, rank == 3 || rank == 4, out, kOp,
+            "argument 'input' must have rank 3 or 4 (1-D or 2-D convolution), got %zd", rank);
+  if (!check_rank(ctx, kOp, "weight", weight, rank) ||
+      !check_dtype(ctx, kOp, "input", input, ScalarType::Float) ||
+      !check_dtype(ctx, kOp, "weight", weight, ScalarType::Float) ||
+      !check_dtype(ctx, kOp, "out", out, ScalarType::Float) ||
+      !check_rank(ctx, kOp, "out", out, rank) ||
+      !check_contiguous_or_channels_last(ctx, kOp, "input", input) ||
+      !check_contiguous_or_channels_last(ctx, kOp, "weight", weight) ||
+      !check_contiguous_or_channels_last(ctx, kOp, "out", out)) {
+    return out;
+  }
+  ETK_CHECK(ctx, groups >= 1, out, kOp, "argument 'groups' must be positive, got %lld",
+            static_cast<long long>(groups));
+  const size_t spatial = static_cast<size_t>(rank - 2);
+  compute::Conv2dParams p;
+  p.batch = input.size(0);
+  p.in_channels = input.size(1);
+  p.groups = groups;
+  p.in_h = rank == 4 ? input.size(2) : 1;
+  p.in_w = input.size(rank - 1);
+  p.kernel_h = rank == 4 ? weight.size(2) : 1;
+  p.kernel_w = weight.size(rank - 1);
+  int64_t v[2][4]; // stride, padding, dilation, output_padding per spatial dim
+  for (size_t i = 0; i < spatial; ++i) {
+    if (!param_at(ctx, "stride", stride, spatial, i, 1, &v[i][0]) ||
+        !param_at(ctx, "padding", padding, spatial, i, 0, &v[i][1]) ||
+        !param_at(ctx, "dilation", dilation, spatial, i, 1, &v[i][2]) ||
+        !param_at(ctx, "output_padding", output_padding, spatial, i, 0, &v[i][3])) {
+      return out;
+    }
+  }
+  const int64_t* vw = v[spatial - 1];
+  const int64_t vh[4] = {1, 0, 1, 0};
+  const int64_t* hh = rank == 4 ? v[0] : vh;
+  p.stride_h = hh[0];
+  p.pad_h = hh[1];
+  p.dilation_h = hh[2];
+  p.stride_w = vw[0];
+  p.pad_w = vw[1];
+  p.dilation_w = vw[2];
+  ETK_CHECK(ctx, p.stride_h > 0 && p.stride_w > 0, out, kOp, "argument 'stride' must be positive");
+  ETK_CHECK(ctx, p.dilation_h > 0 && p.dilation_w > 0, out, kOp,
+            "argument 'dilation' must be positive");
+  ETK_CHECK(ctx, p.pad_h >= 0 && p.pad_w >= 0, out, kOp, "argument 'padding' must be >= 0");
+  ETK_CHECK(ctx, p.in_channels % groups == 0, out, kOp,
+            "argument 'input' has %lld channels, not divisible by groups=%lld",
+            static_cast<long long>(p.in_channels), static_cast<long long>(groups));
+  int64_t oh = 0, ow = 0;
+  if (!transposed) {
+    p.out_channels = weight.size(0);
+    ETK_CHECK(ctx, p.out_channels % groups == 0 && weight.size(1) * groups == p.in_channels, out,
+              kOp, "argument 'weight' shape does not match input channels %lld and groups %lld",
+              static_cast<long long>(p.in_channels), static_cast<long long>(groups));
+    oh = compute::conv2d_out_h(p);
+    ow = compute::conv2d_out_w(p);
+  } else {
+    ETK_CHECK(ctx, weight.size(0) == p.in_channels, out, kOp,
+              "argument 'weight' (transposed) must have %lld input channels",
+              static_cast<long long>(p.in_channels));
+    p.out_channels = weight.size(1) * groups;
+    const int64_t oph = rank == 4 ? hh[3] : 0, opw = vw[3];
+    ETK_CHECK(ctx, oph >= 0 && opw >= 0 && (oph < p.stride_h || oph < p.dilation_h) &&
+                       (opw < p.stride_w || opw < p.dilation_w),
+              out, kOp, "argument 'output_padding' must be smaller than stride or dilation");
+    oh = (p.in_h - 1) * p.stride_h - 2 * p.pad_h + p.dilation_h * (p.kernel_h - 1) + oph + 1;
+    ow = (p.in_w - 1) * p.stride_w - 2 * p.pad_w + p.dilation_w * (p.kernel_w - 1) + opw + 1;
+  }
+  ETK_CHECK(ctx, oh > 0 && ow > 0, out, kOp,
+            "the computed output size is empty (input too small for the kernel)");
+  const float* b = nullptr;
+  if (bias.has_value()) {
+    if (!check_dtype(ctx, kOp, "bias", *bias, ScalarType::Float)) {
+      return out;
+    }
+    ETK_CHECK(ctx, bias->numel() == p.out_channels, out, kOp,
+              "argument 'bias' must have %lld elements, got %zd",
+              static_cast<long long>(p.out_channels), bias->numel());
+    b = bias->const_data_ptr<float>();
+  }
+  SizesType shape[4] = {static_cast<SizesType>(p.batch), static_cast<SizesType>(p.out_channels),
+                        static_cast<SizesType>(oh), static_cast<SizesType>(ow)};
+  if (rank == 3) {
+    shape[2] = static_cast<SizesType>(ow);
+  }
+  if (!resize_out(ctx, kOp, out, ArrayRef<SizesType>(shape, static_cast<size_t>(rank)))) {
+    return out;
+  }
+  if (out.numel() == 0) {
+    return out;
+  }
+  std::vector<float> xin, win, yout;
+  const float* x = as_contiguous(input, xin);
+  const float* w = as_contiguous(weight, win);
+  const bool out_c = is_contiguous_dim_order(out);
+  if (!out_c) {
+    yout.resize(static_cast<size_t>(out.numel()));
+  }
+  float* y = out_c ? out.mutable_data_ptr<float>() : yout.data();
+  if (p.batch > 0 && p.in_channels > 0) {
+    if (transposed) {
+      conv_transpose2d(p, oh, ow, x, w, b, y);
+    } else if (!compute::conv2d_nchw(p, x, w, b, y)) {
+      fail(ctx, Error::InvalidArgument, kOp, "invalid convolution parameters or out of memory");
+      return out;
+    }
+  } else {
+    for (int64_t i = 0; i < out.numel(); ++i) {
+      y[i] = b != nullptr ? b[(i / (oh * ow)) % p.out_channels] : 0.0f;
+    }
+  }
+  if (!out_c) {
+    store_from_contiguous(y, out);
+  }
+  return out;
+}
+
+} // namespace
+
+ETK_REGISTER_KERNEL("aten::convolution.out", convolution_out);
+
+} // namespace kernels
+} // namespace executorch

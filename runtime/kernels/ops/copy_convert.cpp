@@ -1,0 +1,121 @@
+/*
+ * Copies with dtype and layout conversion: dim_order_ops::_to_dim_order_copy
+ * (dtype from out), dim_order_ops::_clone_dim_order, clone.out, _to_copy.out,
+ * copy.out, the in-place copy_ (mutable-buffer write-back; src broadcasts
+ * into self) and alias_copy.out. The layout is the out tensor's dim order.
+ */
+#include <executorch/runtime/kernels/detail/helpers.h>
+
+namespace executorch {
+namespace kernels {
+namespace {
+
+using namespace ::executorch::kernels::detail;
+using ::executorch::aten::MemoryFormat;
+using std::optional;
+
+// A given dim_order must be out's (or empty for a 0-dim / default request).
+bool check_dim_order_arg(KernelRuntimeContext& ctx, const char* op,
+                         const optional<ArrayRef<int64_t>>& dim_order, const Tensor& out) {
+  if (!dim_order.has_value()) {
+    return true;
+  }
+  if (dim_order->empty()) {
+    return ETK_EXPECT(ctx, out.dim() <= 1 || is_contiguous_dim_order(out), op,
+                      "an empty 'dim_order' needs a contiguous 'out'");
+  }
+  if (static_cast<ssize_t>(dim_order->size()) != out.dim()) {
+    return ETK_EXPECT(ctx, false, op, "argument 'dim_order' has %zu entries, 'out' has rank %zd",
+                      dim_order->size(), static_cast<ssize_t>(out.dim()));
+  }
+  for (size_t i = 0; i < dim_order->size(); ++i) {
+    if ((*dim_order)[i] != out.dim_order()[i]) {
+      return ETK_EXPECT(ctx, false, op,
+                        "argument 'dim_order' does not match the dim order of 'out'");
+    }
+  }
+  return true;
+}
+
+Tensor& to_dim_order_copy_out(KernelRuntimeContext& ctx, const Tensor& in, bool non_blocking,
+                              optional<ArrayRef<int64_t>> dim_order, Tensor& out) {
+  const char* op = "_to_dim_order_copy.out";
+  (void)non_blocking;
+  if (check_dim_order_arg(ctx, op, dim_order, out) && resize_out_like(ctx, op, out, in)) {
+    copy_convert(ctx, op, in, out);
+  }
+  return out;
+}
+
+Tensor& clone_dim_order_out(KernelRuntimeContext& ctx, const Tensor& in, bool non_blocking,
+                            optional<ArrayRef<int64_t>> dim_order, Tensor& out) {
+  const char* op = "_clone_dim_order.out";
+  (void)non_blocking;
+  if (check_same_dtype(ctx, op, "self", in, "out", out) &&
+      check_dim_order_arg(ctx, op, dim_order, out) && resize_out_like(ctx, op, out, in)) {
+    copy_strided(ctx, op, in, out);
+  }
+  return out;
+}
+
+Tensor& clone_out(KernelRuntimeContext& ctx, const Tensor& in,
+                  optional<MemoryFormat> memory_format, Tensor& out) {
+  const char* op = "clone.out";
+  (void)memory_format; // out's dim order is the layout
+  if (check_same_dtype(ctx, op, "self", in, "out", out) && resize_out_like(ctx, op, out, in)) {
+    copy_strided(ctx, op, in, out);
+  }
+  return out;
+}
+
+Tensor& to_copy_out(KernelRuntimeContext& ctx, const Tensor& in, bool non_blocking,
+                    optional<MemoryFormat> memory_format, Tensor& out) {
+  const char* op = "_to_copy.out";
+  (void)non_blocking;
+  (void)memory_format;
+  if (resize_out_like(ctx, op, out, in)) {
+    copy_convert(ctx, op, in, out);
+  }
+  return out;
+}
+
+Tensor& copy_out(KernelRuntimeContext& ctx, const Tensor& in, const Tensor& src, bool non_blocking,
+                 Tensor& out) {
+  const char* op = "copy.out";
+  (void)non_blocking;
+  ETK_CHECK(ctx, broadcastable_to(src.sizes(), in.sizes()), out, op,
+            "argument 'src' does not broadcast to 'self'");
+  if (resize_out_like(ctx, op, out, in)) {
+    copy_convert(ctx, op, src, out);
+  }
+  return out;
+}
+
+Tensor& copy_inplace(KernelRuntimeContext& ctx, Tensor& self, const Tensor& src, bool non_blocking) {
+  const char* op = "copy_";
+  (void)non_blocking;
+  ETK_CHECK(ctx, broadcastable_to(src.sizes(), self.sizes()), self, op,
+            "argument 'src' does not broadcast to 'self'");
+  copy_convert(ctx, op, src, self);
+  return self;
+}
+
+Tensor& alias_copy_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out) {
+  const char* op = "alias_copy.out";
+  if (check_same_dtype(ctx, op, "self", in, "out", out) && resize_out_like(ctx, op, out, in)) {
+    copy_strided(ctx, op, in, out);
+  }
+  return out;
+}
+
+ETK_REGISTER_KERNEL("dim_order_ops::_to_dim_order_copy.out", to_dim_order_copy_out);
+ETK_REGISTER_KERNEL("dim_order_ops::_clone_dim_order.out", clone_dim_order_out);
+ETK_REGISTER_KERNEL("aten::clone.out", clone_out);
+ETK_REGISTER_KERNEL("aten::_to_copy.out", to_copy_out);
+ETK_REGISTER_KERNEL("aten::copy.out", copy_out);
+ETK_REGISTER_KERNEL("aten::copy_", copy_inplace);
+ETK_REGISTER_KERNEL("aten::alias_copy.out", alias_copy_out);
+
+} // namespace
+} // namespace kernels
+} // namespace executorch

@@ -1,0 +1,134 @@
+/*
+ * Creation and fill: scalar_tensor.out, full.out, full_like.out,
+ * zeros.out, ones.out, fill.Scalar_out, dim_order_ops::_empty_dim_order.out.
+ */
+#include <cstring>
+
+#include <executorch/runtime/kernels/detail/helpers.h>
+
+namespace executorch {
+namespace kernels {
+namespace {
+
+using namespace ::executorch::kernels::detail;
+using std::optional;
+
+// Writes `value` converted to out's dtype into every element of out.
+bool fill_with(KernelRuntimeContext& ctx, const char* op, const Tensor& out, const Scalar& value) {
+  if (!check_dtype_in(ctx, op, "out", out, dtypes::kRealHBBF16)) {
+    return false;
+  }
+  alignas(8) unsigned char elem[8];
+  if (value.isFloatingPoint()) {
+    store_fn<double>(out.scalar_type())(value.to<double>(), elem);
+  } else if (value.isBoolean()) {
+    store_fn<bool>(out.scalar_type())(value.to<bool>(), elem);
+  } else {
+    store_fn<int64_t>(out.scalar_type())(value.to<int64_t>(), elem);
+  }
+  const size_t es = static_cast<size_t>(out.element_size());
+  const size_t n = static_cast<size_t>(out.numel());
+  char* o = static_cast<char*>(out.mutable_data_ptr());
+  switch (es) {
+    case 1:
+      std::memset(o, elem[0], n);
+      break;
+#define ETK_FILL_CASE(T)                                  \
+  case sizeof(T): {                                       \
+    T v;                                                  \
+    std::memcpy(&v, elem, sizeof(T));                     \
+    T* p = reinterpret_cast<T*>(o);                       \
+    for (size_t i = 0; i < n; ++i) {                      \
+      p[i] = v;                                           \
+    }                                                     \
+    break;                                                \
+  }
+      ETK_FILL_CASE(uint16_t)
+      ETK_FILL_CASE(uint32_t)
+      ETK_FILL_CASE(uint64_t)
+#undef ETK_FILL_CASE
+    default:
+      return fail(ctx, Error::InvalidArgument, op, "unsupported element size of 'out'");
+  }
+  return true;
+}
+
+Tensor& scalar_tensor_out(KernelRuntimeContext& ctx, const Scalar& s, Tensor& out) {
+  const char* op = "scalar_tensor.out";
+  if (resize_out(ctx, op, out, ArrayRef<SizesType>())) {
+    fill_with(ctx, op, out, s);
+  }
+  return out;
+}
+
+Tensor& full_out(KernelRuntimeContext& ctx, ArrayRef<int64_t> size, const Scalar& value,
+                 Tensor& out) {
+  const char* op = "full.out";
+  if (resize_out(ctx, op, out, size)) {
+    fill_with(ctx, op, out, value);
+  }
+  return out;
+}
+
+Tensor& full_like_out(KernelRuntimeContext& ctx, const Tensor& in, const Scalar& value,
+                      optional<::executorch::aten::MemoryFormat> memory_format, Tensor& out) {
+  const char* op = "full_like.out";
+  (void)memory_format; // out's dim order is the layout
+  if (resize_out_like(ctx, op, out, in)) {
+    fill_with(ctx, op, out, value);
+  }
+  return out;
+}
+
+Tensor& zeros_out(KernelRuntimeContext& ctx, ArrayRef<int64_t> size, Tensor& out) {
+  const char* op = "zeros.out";
+  if (resize_out(ctx, op, out, size)) {
+    fill_with(ctx, op, out, Scalar(int64_t(0)));
+  }
+  return out;
+}
+
+Tensor& ones_out(KernelRuntimeContext& ctx, ArrayRef<int64_t> size, Tensor& out) {
+  const char* op = "ones.out";
+  if (resize_out(ctx, op, out, size)) {
+    fill_with(ctx, op, out, Scalar(int64_t(1)));
+  }
+  return out;
+}
+
+Tensor& fill_scalar_out(KernelRuntimeContext& ctx, const Tensor& in, const Scalar& value,
+                        Tensor& out) {
+  const char* op = "fill.Scalar_out";
+  if (check_same_dtype(ctx, op, "self", in, "out", out) && resize_out_like(ctx, op, out, in)) {
+    fill_with(ctx, op, out, value);
+  }
+  return out;
+}
+
+Tensor& empty_dim_order_out(KernelRuntimeContext& ctx, ArrayRef<int64_t> size,
+                            optional<ArrayRef<int64_t>> dim_order, Tensor& out) {
+  const char* op = "_empty_dim_order.out";
+  if (dim_order.has_value() && !dim_order->empty()) {
+    ETK_CHECK(ctx, static_cast<ssize_t>(dim_order->size()) == out.dim(), out, op,
+              "argument 'dim_order' has %zu entries for an out of rank %zd", dim_order->size(),
+              static_cast<ssize_t>(out.dim()));
+    for (size_t i = 0; i < dim_order->size(); ++i) {
+      ETK_CHECK(ctx, (*dim_order)[i] == out.dim_order()[i], out, op,
+                "argument 'dim_order' does not match the dim order of 'out'");
+    }
+  }
+  (void)resize_out(ctx, op, out, size);
+  return out;
+}
+
+ETK_REGISTER_KERNEL("aten::scalar_tensor.out", scalar_tensor_out);
+ETK_REGISTER_KERNEL("aten::full.out", full_out);
+ETK_REGISTER_KERNEL("aten::full_like.out", full_like_out);
+ETK_REGISTER_KERNEL("aten::zeros.out", zeros_out);
+ETK_REGISTER_KERNEL("aten::ones.out", ones_out);
+ETK_REGISTER_KERNEL("aten::fill.Scalar_out", fill_scalar_out);
+ETK_REGISTER_KERNEL("dim_order_ops::_empty_dim_order.out", empty_dim_order_out);
+
+} // namespace
+} // namespace kernels
+} // namespace executorch

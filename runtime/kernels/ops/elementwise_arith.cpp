@@ -1,0 +1,356 @@
+/*
+ * add, sub, mul, div (Tensor and Scalar overloads, alpha, rounding modes)
+ * and rsub.Scalar: broadcasting, type promotion with the out dtype
+ * authoritative, any dim order.
+ */
+#include <cmath>
+
+#include <executorch/runtime/kernels/detail/helpers.h>
+
+namespace executorch {
+namespace kernels {
+namespace {
+
+using namespace ::executorch::kernels::detail;
+using std::optional;
+using std::string_view;
+
+// The alpha Scalar must be representable in the computation dtype.
+bool check_alpha(KernelRuntimeContext& ctx, const char* op, const Scalar& alpha, ScalarType common) {
+  using ::executorch::runtime::isIntegralType;
+  if (alpha.isFloatingPoint() && isIntegralType(common, /*includeBool=*/true)) {
+    return ETK_EXPECT(ctx, false, op, "argument 'alpha' is a float but the inputs are %s",
+                      dtype_name(common));
+  }
+  if (alpha.isBoolean() && common != ScalarType::Bool) {
+    return ETK_EXPECT(ctx, false, op, "a bool 'alpha' needs bool inputs, got %s",
+                      dtype_name(common));
+  }
+  return true;
+}
+
+bool check_not_bool_sub(KernelRuntimeContext& ctx, const char* op, ScalarType common) {
+  return ETK_EXPECT(ctx, common != ScalarType::Bool, op,
+                    "subtraction with bool inputs is not supported (argument 'self'/'other')");
+}
+
+constexpr DtypeSet kArith = dtypes::kRealHBBF16;
+constexpr DtypeSet kComputeAll = dtypes::kFloat | dtype_bit(ScalarType::Long) | dtypes::kBool;
+
+// a + alpha * b (sign = -1 for sub).
+template <int kSign>
+Tensor& add_sub_tensor(
+    const char* op, KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b,
+    const Scalar& alpha, Tensor& out) {
+  ScalarType common;
+  if (!prepare_binary(ctx, op, a, b, out, kArith, &common) || !check_alpha(ctx, op, alpha, common)) {
+    return out;
+  }
+  if (kSign < 0 && !check_not_bool_sub(ctx, op, common)) {
+    return out;
+  }
+  dispatch_compute_only<kComputeAll>(ctx, op, compute_type(common), [&](auto tag) {
+    using CT = typename decltype(tag)::type;
+    if constexpr (std::is_same<CT, bool>::value) {
+      const bool al = scalar_to<bool>(alpha);
+      apply_binary<CT>(ctx, op, a, b, out, [al](bool x, bool y) { return x || (al && y); });
+    } else {
+      const CT al = static_cast<CT>(kSign) * scalar_to<CT>(alpha);
+      if (al == CT(kSign)) {
+        apply_binary_common<CT>(ctx, op, a, b, out, common, [](CT x, CT y) -> CT {
+          return kSign > 0 ? x + y : x - y;
+        });
+      } else {
+        apply_binary_common<CT>(ctx, op, a, b, out, common,
+                                [al](CT x, CT y) -> CT { return x + al * y; });
+      }
+    }
+  });
+  return out;
+}
+
+Tensor& add_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, const Scalar& alpha,
+                Tensor& out) {
+  return add_sub_tensor<1>("add.out", ctx, a, b, alpha, out);
+}
+
+Tensor& sub_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, const Scalar& alpha,
+                Tensor& out) {
+  return add_sub_tensor<-1>("sub.out", ctx, a, b, alpha, out);
+}
+
+// Tensor-Scalar prologue: dtypes, common dtype with the scalar, resize.
+bool prepare_scalar(KernelRuntimeContext& ctx, const char* op, const Tensor& a, const Scalar& s,
+                    const Tensor& out, DtypeSet allowed, ScalarType* common) {
+  if (!check_dtype_in(ctx, op, "self", a, allowed) ||
+      !check_dtype_in(ctx, op, "out", out, allowed)) {
+    return false;
+  }
+  *common = promote_with_scalar(a.scalar_type(), s);
+  return check_can_cast(ctx, op, *common, "out", out) && resize_out_like(ctx, op, out, a);
+}
+
+// self + alpha * other, or (reverse) other - alpha * self.
+template <int kSign, bool kReverse>
+Tensor& add_sub_scalar(const char* op, KernelRuntimeContext& ctx, const Tensor& a,
+                       const Scalar& b, const Scalar& alpha, Tensor& out) {
+  ScalarType common;
+  if (!prepare_scalar(ctx, op, a, b, out, kArith, &common) ||
+      !check_alpha(ctx, op, alpha, common)) {
+    return out;
+  }
+  if (kSign < 0 && !check_not_bool_sub(ctx, op, common)) {
+    return out;
+  }
+  dispatch_compute_only<kComputeAll>(ctx, op, compute_type(common), [&](auto tag) {
+    using CT = typename decltype(tag)::type;
+    if constexpr (std::is_same<CT, bool>::value) {
+      const bool v = scalar_to<bool>(alpha) && scalar_to<bool>(b);
+      apply_unary<CT>(ctx, op, a, out, [v](bool x) { return x || v; });
+    } else if constexpr (kReverse) {
+      const CT al = scalar_to<CT>(alpha);
+      const CT v = scalar_to<CT>(b);
+      apply_unary_common<CT>(ctx, op, a, out, common, [al, v](CT x) -> CT { return v - al * x; });
+    } else {
+      const CT v = static_cast<CT>(kSign) * scalar_to<CT>(alpha) * scalar_to<CT>(b);
+      apply_unary_common<CT>(ctx, op, a, out, common, [v](CT x) -> CT { return x + v; });
+    }
+  });
+  return out;
+}
+
+Tensor& add_scalar_out(KernelRuntimeContext& ctx, const Tensor& a, const Scalar& b,
+                       const Scalar& alpha, Tensor& out) {
+  return add_sub_scalar<1, false>("add.Scalar_out", ctx, a, b, alpha, out);
+}
+
+Tensor& sub_scalar_out(KernelRuntimeContext& ctx, const Tensor& a, const Scalar& b,
+                       const Scalar& alpha, Tensor& out) {
+  return add_sub_scalar<-1, false>("sub.Scalar_out", ctx, a, b, alpha, out);
+}
+
+Tensor& rsub_scalar_out(KernelRuntimeContext& ctx, const Tensor& a, const Scalar& b,
+                        const Scalar& alpha, Tensor& out) {
+  return add_sub_scalar<-1, true>("rsub.Scalar_out", ctx, a, b, alpha, out);
+}
+
+Tensor& mul_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, Tensor& out) {
+  const char* op = "mul.out";
+  ScalarType common;
+  if (!prepare_binary(ctx, op, a, b, out, kArith, &common)) {
+    return out;
+  }
+  dispatch_compute_only<kComputeAll>(ctx, op, compute_type(common), [&](auto tag) {
+    using CT = typename decltype(tag)::type;
+    if constexpr (std::is_same<CT, bool>::value) {
+      apply_binary<CT>(ctx, op, a, b, out, [](bool x, bool y) { return x && y; });
+    } else {
+      apply_binary_common<CT>(ctx, op, a, b, out, common, [](CT x, CT y) -> CT { return x * y; });
+    }
+  });
+  return out;
+}
+
+Tensor& mul_scalar_out(KernelRuntimeContext& ctx, const Tensor& a, const Scalar& b, Tensor& out) {
+  const char* op = "mul.Scalar_out";
+  ScalarType common;
+  if (!prepare_scalar(ctx, op, a, b, out, kArith, &common)) {
+    return out;
+  }
+  dispatch_compute_only<kComputeAll>(ctx, op, compute_type(common), [&](auto tag) {
+    using CT = typename decltype(tag)::type;
+    const CT v = scalar_to<CT>(b);
+    if constexpr (std::is_same<CT, bool>::value) {
+      apply_unary<CT>(ctx, op, a, out, [v](bool x) { return x && v; });
+    } else {
+      apply_unary_common<CT>(ctx, op, a, out, common, [v](CT x) -> CT { return x * v; });
+    }
+  });
+  return out;
+}
+
+// ---- division ----------------------------------------------------------
+
+enum class Rounding { kTrue, kTrunc, kFloor };
+
+bool parse_mode(KernelRuntimeContext& ctx, const char* op, const optional<string_view>& mode,
+                Rounding* r) {
+  if (!mode.has_value()) {
+    *r = Rounding::kTrue;
+  } else if (*mode == "trunc") {
+    *r = Rounding::kTrunc;
+  } else if (*mode == "floor") {
+    *r = Rounding::kFloor;
+  } else {
+    return ETK_EXPECT(ctx, false, op, "argument 'rounding_mode' must be None, 'trunc' or 'floor'");
+  }
+  return true;
+}
+
+// Python-style floor division of floats (matches PyTorch's formulation).
+template <class T>
+inline T floor_div_float(T a, T b) {
+  if (b == T(0)) {
+    return a / b;
+  }
+  const T mod = std::fmod(a, b);
+  T div = (a - mod) / b;
+  if (mod != T(0) && ((b < T(0)) != (mod < T(0)))) {
+    div -= T(1);
+  }
+  if (div != T(0)) {
+    T fl = std::floor(div);
+    if (div - fl > T(0.5)) {
+      fl += T(1);
+    }
+    return fl;
+  }
+  return std::copysign(T(0), a / b);
+}
+
+inline int64_t floor_div_int(int64_t a, int64_t b) {
+  const int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+// The dtype the division computes in: true division of integers is Float.
+ScalarType div_compute(ScalarType common, Rounding r) {
+  using ::executorch::runtime::isIntegralType;
+  if (r == Rounding::kTrue && isIntegralType(common, true)) {
+    return ScalarType::Float;
+  }
+  return compute_type(common);
+}
+
+template <class CT, class Apply>
+void run_div(KernelRuntimeContext& ctx, const char* op, Rounding r, Apply&& apply) {
+  if constexpr (std::is_floating_point<CT>::value) {
+    switch (r) {
+      case Rounding::kTrue:
+        apply([](CT x, CT y) -> CT { return x / y; });
+        break;
+      case Rounding::kTrunc:
+        apply([](CT x, CT y) -> CT { return std::trunc(x / y); });
+        break;
+      case Rounding::kFloor:
+        apply([](CT x, CT y) -> CT { return floor_div_float(x, y); });
+        break;
+    }
+  } else {
+    // Integer division with a rounding mode; division by zero fails.
+    bool zero = false;
+    if (r == Rounding::kTrunc) {
+      apply([&zero](CT x, CT y) -> CT {
+        if (y == 0) {
+          zero = true;
+          return 0;
+        }
+        return x / y;
+      });
+    } else {
+      apply([&zero](CT x, CT y) -> CT {
+        if (y == 0) {
+          zero = true;
+          return 0;
+        }
+        return floor_div_int(x, y);
+      });
+    }
+    if (zero) {
+      ET_LOG(Error, "%s: integer division by zero (argument 'other')", op);
+      ctx.fail(Error::InvalidArgument);
+    }
+  }
+}
+
+Tensor& div_impl(const char* op, KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b,
+                 const optional<string_view>& mode, Tensor& out) {
+  Rounding r;
+  if (!parse_mode(ctx, op, mode, &r)) {
+    return out;
+  }
+  ScalarType common;
+  if (!prepare_binary(ctx, op, a, b, out, kArith, &common)) {
+    return out;
+  }
+  const ScalarType ct = div_compute(common, r);
+  if (r == Rounding::kTrue && !check_can_cast(ctx, op, ct, "out", out)) {
+    return out;
+  }
+  ETK_CHECK(ctx, !(r != Rounding::kTrue && common == ScalarType::Bool), out, op,
+            "rounding division of bool inputs is not supported");
+  dispatch_compute_only<dtypes::kFloat | dtype_bit(ScalarType::Long)>(ctx, op, ct, [&](auto tag) {
+    using CT = typename decltype(tag)::type;
+    run_div<CT>(ctx, op, r,
+                [&](auto fn) { apply_binary_common<CT>(ctx, op, a, b, out, common, fn); });
+  });
+  return out;
+}
+
+Tensor& div_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, Tensor& out) {
+  return div_impl("div.out", ctx, a, b, std::nullopt, out);
+}
+
+Tensor& div_out_mode(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b,
+                     optional<string_view> mode, Tensor& out) {
+  return div_impl("div.out_mode", ctx, a, b, mode, out);
+}
+
+Tensor& div_scalar_impl(const char* op, KernelRuntimeContext& ctx, const Tensor& a,
+                        const Scalar& b, const optional<string_view>& mode, Tensor& out) {
+  Rounding r;
+  if (!parse_mode(ctx, op, mode, &r)) {
+    return out;
+  }
+  ScalarType common;
+  if (!prepare_scalar(ctx, op, a, b, out, kArith, &common)) {
+    return out;
+  }
+  const ScalarType ct = div_compute(common, r);
+  if (r == Rounding::kTrue && !check_can_cast(ctx, op, ct, "out", out)) {
+    return out;
+  }
+  ETK_CHECK(ctx, !(r != Rounding::kTrue && common == ScalarType::Bool), out, op,
+            "rounding division of bool inputs is not supported");
+  dispatch_compute_only<dtypes::kFloat | dtype_bit(ScalarType::Long)>(ctx, op, ct, [&](auto tag) {
+    using CT = typename decltype(tag)::type;
+    const CT v = scalar_to<CT>(b);
+    if constexpr (std::is_floating_point<CT>::value) {
+      if (r == Rounding::kTrue) {
+        // Multiplying by the reciprocal would round differently; keep x / v.
+        apply_unary_common<CT>(ctx, op, a, out, common, [v](CT x) -> CT { return x / v; });
+        return;
+      }
+    }
+    run_div<CT>(ctx, op, r, [&](auto fn) {
+      apply_unary_common<CT>(ctx, op, a, out, common,
+                             [fn, v](CT x) -> CT { return fn(x, v); });
+    });
+  });
+  return out;
+}
+
+Tensor& div_scalar_out(KernelRuntimeContext& ctx, const Tensor& a, const Scalar& b, Tensor& out) {
+  return div_scalar_impl("div.Scalar_out", ctx, a, b, std::nullopt, out);
+}
+
+Tensor& div_scalar_mode_out(KernelRuntimeContext& ctx, const Tensor& a, const Scalar& b,
+                            optional<string_view> mode, Tensor& out) {
+  return div_scalar_impl("div.Scalar_mode_out", ctx, a, b, mode, out);
+}
+
+ETK_REGISTER_KERNEL("aten::add.out", add_out);
+ETK_REGISTER_KERNEL("aten::add.Scalar_out", add_scalar_out);
+ETK_REGISTER_KERNEL("aten::sub.out", sub_out);
+ETK_REGISTER_KERNEL("aten::sub.Scalar_out", sub_scalar_out);
+ETK_REGISTER_KERNEL("aten::rsub.Scalar_out", rsub_scalar_out);
+ETK_REGISTER_KERNEL("aten::mul.out", mul_out);
+ETK_REGISTER_KERNEL("aten::mul.Scalar_out", mul_scalar_out);
+ETK_REGISTER_KERNEL("aten::div.out", div_out);
+ETK_REGISTER_KERNEL("aten::div.out_mode", div_out_mode);
+ETK_REGISTER_KERNEL("aten::div.Scalar_out", div_scalar_out);
+ETK_REGISTER_KERNEL("aten::div.Scalar_mode_out", div_scalar_mode_out);
+
+} // namespace
+} // namespace kernels
+} // namespace executorch

@@ -1,0 +1,82 @@
+/*
+ * arange.start_out(start, end, step) and arange.out(end): a 1-D out of
+ * ceil((end - start) / step) elements in out's dtype (integers, float16,
+ * bfloat16, float32, float64).
+ */
+#include <cmath>
+
+#include <executorch/runtime/kernels/detail/shape_util.h>
+
+namespace executorch {
+namespace kernels {
+namespace {
+
+using namespace ::executorch::kernels::detail;
+
+double scalar_value(const Scalar& s) {
+  if (s.isFloatingPoint()) {
+    return s.to<double>();
+  }
+  if (s.isBoolean()) {
+    return s.to<bool>() ? 1.0 : 0.0;
+  }
+  return static_cast<double>(s.to<int64_t>());
+}
+
+Tensor& arange_impl(const char* op, KernelRuntimeContext& ctx, const Scalar& start,
+                    const Scalar& end, const Scalar& step, Tensor& out) {
+  if (!check_dtype_in(ctx, op, "out", out, dtypes::kRealHBF16) ||
+      !check_rank(ctx, op, "out", out, 1)) {
+    return out;
+  }
+  const double a = scalar_value(start), b = scalar_value(end), s = scalar_value(step);
+  ETK_CHECK(ctx, s != 0 && std::isfinite(a) && std::isfinite(b) && std::isfinite(s), out, op,
+            "argument 'step' must be non-zero and the bounds finite");
+  ETK_CHECK(ctx, (s > 0 && b >= a) || (s < 0 && b <= a), out, op,
+            "argument 'end' is on the wrong side of 'start' for the sign of 'step'");
+  const bool all_int = !start.isFloatingPoint() && !end.isFloatingPoint() &&
+      !step.isFloatingPoint();
+  int64_t n;
+  if (all_int) {
+    const int64_t ia = start.to<int64_t>(), ib = end.to<int64_t>(), is = step.to<int64_t>();
+    n = is > 0 ? (ib - ia + is - 1) / is : (ia - ib + (-is) - 1) / (-is);
+  } else {
+    n = static_cast<int64_t>(std::ceil((b - a) / s));
+  }
+  const SizesType shape[1] = {static_cast<SizesType>(n)};
+  if (!resize_out(ctx, op, out, ArrayRef<SizesType>(shape, 1))) {
+    return out;
+  }
+  ET_SWITCH_REALHBF16_TYPES(out.scalar_type(), ctx, op, CTYPE, [&]() {
+    CTYPE* o = out.mutable_data_ptr<CTYPE>();
+    if (all_int) {
+      const int64_t ia = start.to<int64_t>(), is = step.to<int64_t>();
+      for (int64_t i = 0; i < n; ++i) {
+        o[i] = static_cast<CTYPE>(ia + i * is);
+      }
+    } else {
+      for (int64_t i = 0; i < n; ++i) {
+        o[i] = static_cast<CTYPE>(a + static_cast<double>(i) * s);
+      }
+    }
+  });
+  return out;
+}
+
+Tensor& arange_start_out(KernelRuntimeContext& ctx, const Scalar& start, const Scalar& end,
+                         const Scalar& step, Tensor& out) {
+  return arange_impl("arange.start_out", ctx, start, end, step, out);
+}
+
+Tensor& arange_out(KernelRuntimeContext& ctx, const Scalar& end, Tensor& out) {
+  return arange_impl("arange.out", ctx, Scalar(static_cast<int64_t>(0)), end,
+                     Scalar(static_cast<int64_t>(1)), out);
+}
+
+} // namespace
+
+ETK_REGISTER_KERNEL("aten::arange.start_out", arange_start_out);
+ETK_REGISTER_KERNEL("aten::arange.out", arange_out);
+
+} // namespace kernels
+} // namespace executorch

@@ -1,0 +1,264 @@
+/*
+ * mm, bmm, addmm and linear. float32 runs on the compute core's blocked,
+ * ISA-dispatched SGEMM (operands whose inner 2-D block is row- or
+ * column-major go in without a copy, via the transpose flags); the other
+ * real dtypes (double, half, bfloat16, integers) use a plain loop that
+ * accumulates in float/double/int64.
+ */
+#include <cstring>
+#include <type_traits>
+
+#include <executorch/runtime/kernels/compute/gemm.h>
+#include <executorch/runtime/kernels/detail/shape_util.h>
+
+namespace executorch {
+namespace kernels {
+namespace {
+
+using namespace ::executorch::kernels::detail;
+using compute::Trans;
+using std::optional;
+
+// A strided 2-D matrix [rows, cols] inside a tensor.
+struct Mat {
+  const char* p;
+  int64_t rows, cols;
+  int64_t sr, sc; // element strides
+};
+
+// How the compute core can read a matrix without copying it.
+struct GemmView {
+  bool ok;
+  Trans t;
+  int64_t ld;
+};
+
+GemmView gemm_view(const Mat& m) {
+  if ((m.cols <= 1 || m.sc == 1) && (m.rows <= 1 || m.sr >= m.cols)) {
+    const int64_t ld = m.rows <= 1 ? (m.cols > 1 ? m.cols : 1) : m.sr;
+    return {true, Trans::kNo, ld > 0 ? ld : 1};
+  }
+  if ((m.rows <= 1 || m.sr == 1) && (m.cols <= 1 || m.sc >= m.rows)) {
+    const int64_t ld = m.cols <= 1 ? (m.rows > 1 ? m.rows : 1) : m.sc;
+    return {true, Trans::kYes, ld > 0 ? ld : 1};
+  }
+  return {false, Trans::kNo, 0};
+}
+
+template <class T>
+struct Acc {
+  using type = std::conditional_t<
+      std::is_floating_point<T>::value,
+      std::conditional_t<std::is_same<T, double>::value, double, float>,
+      std::conditional_t<std::is_same<T, Half>::value || std::is_same<T, BFloat16>::value,
+                         float, int64_t>>;
+};
+
+// c = alpha * a @ b + beta * c  (beta == 0: c is not read).
+template <class T>
+void naive_gemm(const Mat& a, const Mat& b, char* c, int64_t csr, int64_t csc, double alpha,
+                double beta) {
+  using A = typename Acc<T>::type;
+  const T* pa = reinterpret_cast<const T*>(a.p);
+  const T* pb = reinterpret_cast<const T*>(b.p);
+  T* pc = reinterpret_cast<T*>(c);
+  for (int64_t i = 0; i < a.rows; ++i) {
+    for (int64_t j = 0; j < b.cols; ++j) {
+      A acc = 0;
+      for (int64_t k = 0; k < a.cols; ++k) {
+        acc += static_cast<A>(pa[i * a.sr + k * a.sc]) * static_cast<A>(pb[k * b.sr + j * b.sc]);
+      }
+      T& dst = pc[i * csr + j * csc];
+      double v = alpha * static_cast<double>(acc);
+      if (beta != 0.0) {
+        v += beta * static_cast<double>(static_cast<A>(dst));
+      }
+      dst = static_cast<T>(static_cast<A>(v));
+    }
+  }
+}
+
+// One matrix product into a contiguous [m, n] block of out.
+bool matmul_block(KernelRuntimeContext& ctx, const char* op, ScalarType dt, const Mat& a,
+                  const Mat& b, char* c, double alpha, double beta) {
+  const int64_t m = a.rows, n = b.cols, k = a.cols;
+  if (dt == ScalarType::Float) {
+    const GemmView va = gemm_view(a), vb = gemm_view(b);
+    if (va.ok && vb.ok) {
+      compute::sgemm(va.t, vb.t, m, n, k, static_cast<float>(alpha),
+                     reinterpret_cast<const float*>(a.p), va.ld,
+                     reinterpret_cast<const float*>(b.p), vb.ld, static_cast<float>(beta),
+                     reinterpret_cast<float*>(c), n > 0 ? n : 1);
+      return true;
+    }
+  }
+  bool ok = true;
+  ET_SWITCH_REALHBF16_TYPES(dt, ctx, op, CTYPE, [&]() {
+    naive_gemm<CTYPE>(a, b, c, n, 1, alpha, beta);
+  });
+  ok = ctx.failure_state() == Error::Ok;
+  return ok;
+}
+
+constexpr DtypeSet kMatDtypes = dtypes::kRealHBF16;
+
+bool check_mat_dtypes(KernelRuntimeContext& ctx, const char* op, const Tensor& a, const char* na,
+                      const Tensor& b, const char* nb, const Tensor& out) {
+  return check_dtype_in(ctx, op, na, a, kMatDtypes) && check_same_dtype(ctx, op, na, a, nb, b) &&
+      check_same_dtype(ctx, op, na, a, "out", out) && check_contiguous(ctx, op, "out", out);
+}
+
+Mat mat_of(const Tensor& t, int64_t batch_offset_elems = 0) {
+  const ssize_t r = t.dim();
+  return Mat{static_cast<const char*>(t.const_data_ptr()) + batch_offset_elems * t.element_size(),
+             t.sizes()[r - 2], t.sizes()[r - 1], t.strides()[r - 2], t.strides()[r - 1]};
+}
+
+Tensor& mm_out(KernelRuntimeContext& ctx, const Tensor& self, const Tensor& mat2, Tensor& out) {
+  const char* op = "mm.out";
+  if (!check_rank(ctx, op, "self", self, 2) || !check_rank(ctx, op, "mat2", mat2, 2) ||
+      !check_mat_dtypes(ctx, op, self, "self", mat2, "mat2", out)) {
+    return out;
+  }
+  ETK_CHECK(ctx, self.size(1) == mat2.size(0), out, op,
+            "argument 'self' [%zd, %zd] and 'mat2' [%zd, %zd] cannot be multiplied", self.size(0),
+            self.size(1), mat2.size(0), mat2.size(1));
+  const SizesType shape[2] = {static_cast<SizesType>(self.size(0)),
+                              static_cast<SizesType>(mat2.size(1))};
+  if (!resize_out(ctx, op, out, ArrayRef<SizesType>(shape, 2))) {
+    return out;
+  }
+  matmul_block(ctx, op, out.scalar_type(), mat_of(self), mat_of(mat2),
+               static_cast<char*>(out.mutable_data_ptr()), 1.0, 0.0);
+  return out;
+}
+
+Tensor& bmm_out(KernelRuntimeContext& ctx, const Tensor& self, const Tensor& mat2, Tensor& out) {
+  const char* op = "bmm.out";
+  if (!check_rank(ctx, op, "self", self, 3) || !check_rank(ctx, op, "mat2", mat2, 3) ||
+      !check_mat_dtypes(ctx, op, self, "self", mat2, "mat2", out)) {
+    return out;
+  }
+  ETK_CHECK(ctx, self.size(0) == mat2.size(0) && self.size(2) == mat2.size(1), out, op,
+            "argument 'self' [%zd, %zd, %zd] and 'mat2' [%zd, %zd, %zd] cannot be multiplied",
+            self.size(0), self.size(1), self.size(2), mat2.size(0), mat2.size(1), mat2.size(2));
+  const SizesType shape[3] = {static_cast<SizesType>(self.size(0)),
+                              static_cast<SizesType>(self.size(1)),
+                              static_cast<SizesType>(mat2.size(2))};
+  if (!resize_out(ctx, op, out, ArrayRef<SizesType>(shape, 3))) {
+    return out;
+  }
+  const int64_t batch = self.size(0);
+  const int64_t block = static_cast<int64_t>(shape[1]) * shape[2] * out.element_size();
+  char* c = static_cast<char*>(out.mutable_data_ptr());
+  for (int64_t i = 0; i < batch; ++i) {
+    if (!matmul_block(ctx, op, out.scalar_type(), mat_of(self, i * self.strides()[0]),
+                      mat_of(mat2, i * mat2.strides()[0]), c + i * block, 1.0, 0.0)) {
+      return out;
+    }
+  }
+  return out;
+}
+
+// Writes `bias` broadcast to [m, n] into the contiguous out (any bias layout).
+void fill_bias(const Tensor& bias, const Tensor& out, int64_t m, int64_t n) {
+  int64_t sizes[2] = {m, n};
+  int64_t ds[2] = {n, 1};
+  int64_t ss[2] = {0, 0};
+  const ssize_t r = bias.dim();
+  if (r >= 1 && bias.sizes()[r - 1] != 1) {
+    ss[1] = bias.strides()[r - 1];
+  }
+  if (r >= 2 && bias.sizes()[r - 2] != 1) {
+    ss[0] = bias.strides()[r - 2];
+  }
+  strided_copy(2, sizes, nullptr, out.mutable_data_ptr(), ds, bias.const_data_ptr(), ss,
+               static_cast<size_t>(out.element_size()));
+}
+
+double scalar_double(const Scalar& s) {
+  if (s.isFloatingPoint()) {
+    return s.to<double>();
+  }
+  if (s.isBoolean()) {
+    return s.to<bool>() ? 1.0 : 0.0;
+  }
+  return static_cast<double>(s.to<int64_t>());
+}
+
+Tensor& addmm_out(KernelRuntimeContext& ctx, const Tensor& self, const Tensor& mat1,
+                  const Tensor& mat2, const Scalar& beta, const Scalar& alpha, Tensor& out) {
+  const char* op = "addmm.out";
+  if (!check_rank(ctx, op, "mat1", mat1, 2) || !check_rank(ctx, op, "mat2", mat2, 2) ||
+      !check_mat_dtypes(ctx, op, mat1, "mat1", mat2, "mat2", out) ||
+      !check_same_dtype(ctx, op, "self", self, "mat1", mat1)) {
+    return out;
+  }
+  ETK_CHECK(ctx, mat1.size(1) == mat2.size(0), out, op,
+            "argument 'mat1' [%zd, %zd] and 'mat2' [%zd, %zd] cannot be multiplied", mat1.size(0),
+            mat1.size(1), mat2.size(0), mat2.size(1));
+  const int64_t m = mat1.size(0), n = mat2.size(1);
+  const SizesType shape[2] = {static_cast<SizesType>(m), static_cast<SizesType>(n)};
+  ETK_CHECK(ctx, self.dim() <= 2 && broadcastable_to(self.sizes(), ArrayRef<SizesType>(shape, 2)),
+            out, op, "argument 'self' does not broadcast to [%lld, %lld]",
+            static_cast<long long>(m), static_cast<long long>(n));
+  if (!resize_out(ctx, op, out, ArrayRef<SizesType>(shape, 2))) {
+    return out;
+  }
+  const double b = scalar_double(beta), a = scalar_double(alpha);
+  if (b != 0.0) {
+    fill_bias(self, out, m, n);
+  }
+  matmul_block(ctx, op, out.scalar_type(), mat_of(mat1), mat_of(mat2),
+               static_cast<char*>(out.mutable_data_ptr()), a, b);
+  return out;
+}
+
+// linear.out(input, weight, bias?, out): out = input @ weight^T + bias.
+Tensor& linear_out(KernelRuntimeContext& ctx, const Tensor& input, const Tensor& weight,
+                   const optional<Tensor>& bias, Tensor& out) {
+  const char* op = "linear.out";
+  if (!check_rank(ctx, op, "weight", weight, 2) ||
+      !check_mat_dtypes(ctx, op, input, "input", weight, "weight", out) ||
+      !check_contiguous(ctx, op, "input", input)) {
+    return out;
+  }
+  ETK_CHECK(ctx, input.dim() >= 1 && input.sizes()[input.dim() - 1] == weight.size(1), out, op,
+            "argument 'input' last dim does not match 'weight' [%zd, %zd]", weight.size(0),
+            weight.size(1));
+  const int64_t n = weight.size(0), k = weight.size(1);
+  SizesType shape[kMaxDim];
+  for (ssize_t i = 0; i + 1 < input.dim(); ++i) {
+    shape[i] = input.sizes()[i];
+  }
+  shape[input.dim() - 1] = static_cast<SizesType>(n);
+  if (!resize_out(ctx, op, out, ArrayRef<SizesType>(shape, static_cast<size_t>(input.dim())))) {
+    return out;
+  }
+  const int64_t m = k > 0 ? input.numel() / k : (n > 0 ? out.numel() / n : 0);
+  double beta = 0.0;
+  if (bias.has_value()) {
+    ETK_CHECK(ctx, bias->scalar_type() == out.scalar_type(), out, op,
+              "argument 'bias' must have dtype %s", dtype_name(out.scalar_type()));
+    ETK_CHECK(ctx, bias->dim() <= 1 && (bias->numel() == n || bias->numel() == 1), out, op,
+              "argument 'bias' must have %lld elements", static_cast<long long>(n));
+    fill_bias(*bias, out, m, n);
+    beta = 1.0;
+  }
+  const Mat a{static_cast<const char*>(input.const_data_ptr()), m, k, k, 1};
+  const Mat b{static_cast<const char*>(weight.const_data_ptr()), k, n, weight.strides()[1],
+              weight.strides()[0]};
+  matmul_block(ctx, op, out.scalar_type(), a, b, static_cast<char*>(out.mutable_data_ptr()), 1.0,
+               beta);
+  return out;
+}
+
+} // namespace
+
+ETK_REGISTER_KERNEL("aten::mm.out", mm_out);
+ETK_REGISTER_KERNEL("aten::bmm.out", bmm_out);
+ETK_REGISTER_KERNEL("aten::addmm.out", addmm_out);
+ETK_REGISTER_KERNEL("aten::linear.out", linear_out);
+
+} // namespace kernels
+} // namespace executorch

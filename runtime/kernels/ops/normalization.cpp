@@ -1,0 +1,238 @@
+/*
+ * _native_batch_norm_legit_no_training.out and native_layer_norm.out, each
+ * with three outs (packed as a tensor list by the emitter). float32,
+ * float64, float16 and bfloat16 (computed in float / double). Batch norm
+ * takes contiguous or channels-last input; layer norm normalizes over the
+ * trailing dims of a contiguous input.
+ */
+#include <cmath>
+#include <tuple>
+#include <type_traits>
+#include <vector>
+
+#include <executorch/runtime/kernels/detail/shape_util.h>
+
+namespace executorch {
+namespace kernels {
+namespace {
+
+using namespace ::executorch::kernels::detail;
+using std::optional;
+
+template <class T>
+using ComputeOf = std::conditional_t<std::is_same<T, double>::value, double, float>;
+
+using Ret3 = std::tuple<Tensor&, Tensor&, Tensor&>;
+
+bool check_param(KernelRuntimeContext& ctx, const char* op, const char* arg,
+                 const optional<Tensor>& t, const Tensor& in, int64_t n) {
+  if (!t.has_value()) {
+    return true;
+  }
+  return check_same_dtype(ctx, op, arg, *t, "input", in) &&
+      ETK_EXPECT(ctx, t->numel() == n, op, "argument '%s' must have %lld elements, got %zd", arg,
+                 static_cast<long long>(n), t->numel());
+}
+
+template <class T>
+void batch_norm_impl(const Tensor& in, const optional<Tensor>& weight,
+                     const optional<Tensor>& bias, const Tensor& mean, const Tensor& var,
+                     double eps, const Tensor& out) {
+  using C = ComputeOf<T>;
+  const int64_t n = in.size(0), c = in.size(1);
+  const int64_t inner = c > 0 && n > 0 ? in.numel() / (n * c) : 0;
+  const T* x = in.const_data_ptr<T>();
+  T* y = out.mutable_data_ptr<T>();
+  const T* w = weight.has_value() ? weight->const_data_ptr<T>() : nullptr;
+  const T* b = bias.has_value() ? bias->const_data_ptr<T>() : nullptr;
+  const T* m = mean.const_data_ptr<T>();
+  const T* v = var.const_data_ptr<T>();
+  constexpr int64_t kStackC = 1024;
+  C scale_s[kStackC], shift_s[kStackC];
+  std::vector<C> heap;
+  C* scale = scale_s;
+  C* shift = shift_s;
+  if (c > kStackC) {
+    heap.resize(static_cast<size_t>(2 * c));
+    scale = heap.data();
+    shift = heap.data() + c;
+  }
+  for (int64_t i = 0; i < c; ++i) {
+    const C inv = C(1) / std::sqrt(static_cast<C>(v[i]) + static_cast<C>(eps));
+    const C wi = w != nullptr ? static_cast<C>(w[i]) : C(1);
+    const C bi = b != nullptr ? static_cast<C>(b[i]) : C(0);
+    scale[i] = inv * wi;
+    shift[i] = bi - static_cast<C>(m[i]) * inv * wi;
+  }
+  if (is_contiguous_dim_order(in)) {
+    for (int64_t ni = 0; ni < n; ++ni) {
+      for (int64_t ci = 0; ci < c; ++ci) {
+        const T* xp = x + (ni * c + ci) * inner;
+        T* yp = y + (ni * c + ci) * inner;
+        const C sc = scale[ci], sh = shift[ci];
+        for (int64_t i = 0; i < inner; ++i) {
+          yp[i] = static_cast<T>(static_cast<C>(xp[i]) * sc + sh);
+        }
+      }
+    }
+  } else { // channels-last: channel is the innermost dim
+    const int64_t rows = c > 0 ? in.numel() / c : 0;
+    for (int64_t r = 0; r < rows; ++r) {
+      const T* xp = x + r * c;
+      T* yp = y + r * c;
+      for (int64_t ci = 0; ci < c; ++ci) {
+        yp[ci] = static_cast<T>(static_cast<C>(xp[ci]) * scale[ci] + shift[ci]);
+      }
+    }
+  }
+}
+
+Ret3 batch_norm_no_training_out(KernelRuntimeContext& ctx, const Tensor& input,
+                                const optional<Tensor>& weight, const optional<Tensor>& bias,
+                                const Tensor& running_mean, const Tensor& running_var,
+                                double momentum, double eps, Tensor& out, Tensor& mean_out,
+                                Tensor& invstd_out) {
+  (void)momentum;
+  const char* op = "_native_batch_norm_legit_no_training.out";
+  Ret3 ret(out, mean_out, invstd_out);
+  if (!ETK_EXPECT(ctx, input.dim() >= 2, op, "argument 'input' must have rank >= 2, got %zd",
+                  input.dim()) ||
+      !check_dtype_in(ctx, op, "input", input, dtypes::kFloatHBF16) ||
+      !check_same_dtype(ctx, op, "input", input, "out", out) ||
+      !check_same_dim_order(ctx, op, "input", input, "out", out) ||
+      !ETK_EXPECT(ctx, is_contiguous_dim_order(input) || is_channels_last_dim_order(input), op,
+                  "argument 'input' must be contiguous or channels-last")) {
+    return ret;
+  }
+  const int64_t c = input.size(1);
+  if (!check_param(ctx, op, "weight", weight, input, c) ||
+      !check_param(ctx, op, "bias", bias, input, c) ||
+      !check_param(ctx, op, "running_mean", running_mean, input, c) ||
+      !check_param(ctx, op, "running_var", running_var, input, c) ||
+      !ETK_EXPECT(ctx, eps >= 0, op, "argument 'eps' must be >= 0") ||
+      !resize_out_like(ctx, op, out, input)) {
+    return ret;
+  }
+  // The no-training variant returns empty saved statistics.
+  const SizesType zero[1] = {0};
+  if (mean_out.dim() == 1) {
+    (void)resize_out(ctx, op, mean_out, ArrayRef<SizesType>(zero, 1));
+  }
+  if (invstd_out.dim() == 1) {
+    (void)resize_out(ctx, op, invstd_out, ArrayRef<SizesType>(zero, 1));
+  }
+  if (ctx.failure_state() != Error::Ok) {
+    return ret;
+  }
+  ET_SWITCH_FLOATHBF16_TYPES(input.scalar_type(), ctx, op, CTYPE, [&]() {
+    batch_norm_impl<CTYPE>(input, weight, bias, running_mean, running_var, eps, out);
+  });
+  return ret;
+}
+
+template <class T>
+void layer_norm_impl(const Tensor& in, const optional<Tensor>& weight,
+                     const optional<Tensor>& bias, double eps, int64_t rows, int64_t cols,
+                     const Tensor& out, const Tensor& mean_out, const Tensor& rstd_out) {
+  using C = ComputeOf<T>;
+  const T* x = in.const_data_ptr<T>();
+  T* y = out.mutable_data_ptr<T>();
+  const T* w = weight.has_value() ? weight->const_data_ptr<T>() : nullptr;
+  const T* b = bias.has_value() ? bias->const_data_ptr<T>() : nullptr;
+  T* mo = mean_out.mutable_data_ptr<T>();
+  T* ro = rstd_out.mutable_data_ptr<T>();
+  for (int64_t r = 0; r < rows; ++r) {
+    const T* xp = x + r * cols;
+    T* yp = y + r * cols;
+    C sum = 0;
+    for (int64_t i = 0; i < cols; ++i) {
+      sum += static_cast<C>(xp[i]);
+    }
+    const C mean = cols > 0 ? sum / static_cast<C>(cols) : C(0);
+    C sq = 0;
+    for (int64_t i = 0; i < cols; ++i) {
+      const C d = static_cast<C>(xp[i]) - mean;
+      sq += d * d;
+    }
+    const C var = cols > 0 ? sq / static_cast<C>(cols) : C(0);
+    const C rstd = C(1) / std::sqrt(var + static_cast<C>(eps));
+    if (w != nullptr && b != nullptr) {
+      for (int64_t i = 0; i < cols; ++i) {
+        yp[i] = static_cast<T>((static_cast<C>(xp[i]) - mean) * rstd * static_cast<C>(w[i]) +
+                               static_cast<C>(b[i]));
+      }
+    } else {
+      for (int64_t i = 0; i < cols; ++i) {
+        C v = (static_cast<C>(xp[i]) - mean) * rstd;
+        if (w != nullptr) {
+          v *= static_cast<C>(w[i]);
+        }
+        if (b != nullptr) {
+          v += static_cast<C>(b[i]);
+        }
+        yp[i] = static_cast<T>(v);
+      }
+    }
+    if (mo != nullptr) {
+      mo[r] = static_cast<T>(mean);
+    }
+    if (ro != nullptr) {
+      ro[r] = static_cast<T>(rstd);
+    }
+  }
+}
+
+Ret3 native_layer_norm_out(KernelRuntimeContext& ctx, const Tensor& input,
+                           ArrayRef<int64_t> normalized_shape, const optional<Tensor>& weight,
+                           const optional<Tensor>& bias, double eps, Tensor& out,
+                           Tensor& mean_out, Tensor& rstd_out) {
+  const char* op = "native_layer_norm.out";
+  Ret3 ret(out, mean_out, rstd_out);
+  const ssize_t nd = static_cast<ssize_t>(normalized_shape.size());
+  if (!ETK_EXPECT(ctx, nd >= 1 && nd <= input.dim(), op,
+                  "argument 'normalized_shape' must have 1..%zd entries, got %zd", input.dim(),
+                  nd) ||
+      !check_dtype_in(ctx, op, "input", input, dtypes::kFloatHBF16) ||
+      !check_same_dtype(ctx, op, "input", input, "out", out) ||
+      !check_same_dtype(ctx, op, "input", input, "mean", mean_out) ||
+      !check_same_dtype(ctx, op, "input", input, "rstd", rstd_out) ||
+      !check_contiguous(ctx, op, "input", input) || !check_contiguous(ctx, op, "out", out)) {
+    return ret;
+  }
+  int64_t cols = 1;
+  for (ssize_t i = 0; i < nd; ++i) {
+    const ssize_t d = input.dim() - nd + i;
+    ETK_CHECK(ctx, input.size(d) == normalized_shape[i], ret, op,
+              "argument 'normalized_shape' entry %zd (%lld) does not match input dim %zd (%zd)", i,
+              static_cast<long long>(normalized_shape[i]), d, input.size(d));
+    cols *= normalized_shape[i];
+  }
+  if (!check_param(ctx, op, "weight", weight, input, cols) ||
+      !check_param(ctx, op, "bias", bias, input, cols) || !resize_out_like(ctx, op, out, input)) {
+    return ret;
+  }
+  SizesType stat[kMaxDim];
+  for (ssize_t i = 0; i < input.dim(); ++i) {
+    stat[i] = i < input.dim() - nd ? input.sizes()[i] : 1;
+  }
+  const ArrayRef<SizesType> stat_shape(stat, static_cast<size_t>(input.dim()));
+  if (!resize_out(ctx, op, mean_out, stat_shape) || !resize_out(ctx, op, rstd_out, stat_shape)) {
+    return ret;
+  }
+  const int64_t rows = cols > 0 ? input.numel() / cols : 0;
+  if (input.numel() == 0 && rows == 0) {
+    return ret;
+  }
+  ET_SWITCH_FLOATHBF16_TYPES(input.scalar_type(), ctx, op, CTYPE, [&]() {
+    layer_norm_impl<CTYPE>(input, weight, bias, eps, rows, cols, out, mean_out, rstd_out);
+  });
+  return ret;
+}
+
+} // namespace
+
+ETK_REGISTER_KERNEL("aten::_native_batch_norm_legit_no_training.out", batch_norm_no_training_out);
+ETK_REGISTER_KERNEL("aten::native_layer_norm.out", native_layer_norm_out);
+
+} // namespace kernels
+} // namespace executorch

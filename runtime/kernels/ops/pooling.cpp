@@ -1,0 +1,334 @@
+/*
+ * max_pool2d_with_indices.out (values + int64 indices, packed outs),
+ * avg_pool2d.out and _adaptive_avg_pool2d.out: 3-D [C, H, W] or 4-D
+ * [N, C, H, W] inputs, padding, dilation (max), ceil_mode,
+ * count_include_pad and divisor_override (avg). Tensors are addressed
+ * through their strides, so contiguous and channels-last both work.
+ * dtypes: float32, float64, float16, bfloat16 (max pool also integers).
+ */
+#include <cmath>
+#include <limits>
+#include <tuple>
+
+#include <executorch/runtime/kernels/detail/shape_util.h>
+
+namespace executorch {
+namespace kernels {
+namespace {
+
+using namespace ::executorch::kernels::detail;
+using std::optional;
+
+struct Pool2d {
+  int64_t kh, kw, sh, sw, ph, pw, dh = 1, dw = 1;
+  bool ceil_mode = false;
+};
+
+// PyTorch's pooling output size.
+int64_t pool_out_size(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dil,
+                      bool ceil_mode) {
+  const int64_t num = in + 2 * pad - dil * (k - 1) - 1 + (ceil_mode ? stride - 1 : 0);
+  int64_t out = (num >= 0 ? num / stride : -((-num + stride - 1) / stride)) + 1;
+  if (ceil_mode && (out - 1) * stride >= in + pad) {
+    --out;
+  }
+  return out;
+}
+
+bool list2(KernelRuntimeContext& ctx, const char* op, const char* arg, ArrayRef<int64_t> v,
+           int64_t dflt0, int64_t dflt1, int64_t* a, int64_t* b) {
+  if (v.size() == 0) {
+    *a = dflt0;
+    *b = dflt1;
+    return true;
+  }
+  if (v.size() == 1) {
+    *a = *b = v[0];
+    return true;
+  }
+  if (v.size() == 2) {
+    *a = v[0];
+    *b = v[1];
+    return true;
+  }
+  ET_LOG(Error, "%s: argument '%s' must have 1 or 2 entries, got %zu", op, arg, v.size());
+  ctx.fail(Error::InvalidArgument);
+  return false;
+}
+
+// Geometry of a [N?, C, H, W] tensor: planes (N*C) addressed by strides.
+struct Geo {
+  int64_t n, c, h, w;
+  int64_t sn, sc, sh, sw;
+};
+
+Geo geo_of(const Tensor& t) {
+  const ssize_t r = t.dim();
+  Geo g;
+  g.n = r == 4 ? t.size(0) : 1;
+  g.sn = r == 4 ? t.strides()[0] : 0;
+  g.c = t.size(r - 3);
+  g.sc = t.strides()[r - 3];
+  g.h = t.size(r - 2);
+  g.sh = t.strides()[r - 2];
+  g.w = t.size(r - 1);
+  g.sw = t.strides()[r - 1];
+  return g;
+}
+
+bool common_checks(KernelRuntimeContext& ctx, const char* op, const Tensor& in,
+                   const Tensor& out) {
+  if (!ETK_EXPECT(ctx, in.dim() == 3 || in.dim() == 4, op,
+                  "argument 'self' must have rank 3 or 4, got %zd", in.dim()) ||
+      !check_same_dtype(ctx, op, "self", in, "out", out) ||
+      !check_contiguous_or_channels_last(ctx, op, "self", in) ||
+      !check_contiguous_or_channels_last(ctx, op, "out", out)) {
+    return false;
+  }
+  return true;
+}
+
+bool resize_pool_out(KernelRuntimeContext& ctx, const char* op, const Tensor& in,
+                     const Tensor& out, int64_t oh, int64_t ow) {
+  SizesType s[4];
+  const ssize_t r = in.dim();
+  for (ssize_t i = 0; i < r - 2; ++i) {
+    s[i] = in.sizes()[i];
+  }
+  s[r - 2] = static_cast<SizesType>(oh);
+  s[r - 1] = static_cast<SizesType>(ow);
+  return resize_out(ctx, op, out, ArrayRef<SizesType>(s, static_cast<size_t>(r)));
+}
+
+bool pool_params(KernelRuntimeContext& ctx, const char* op, const Tensor& in,
+                 ArrayRef<int64_t> kernel_size, ArrayRef<int64_t> stride,
+                 ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation, Pool2d* p,
+                 int64_t* oh, int64_t* ow) {
+  if (!ETK_EXPECT(ctx, kernel_size.size() >= 1, op, "argument 'kernel_size' is empty") ||
+      !list2(ctx, op, "kernel_size", kernel_size, 1, 1, &p->kh, &p->kw) ||
+      !list2(ctx, op, "stride", stride, p->kh, p->kw, &p->sh, &p->sw) ||
+      !list2(ctx, op, "padding", padding, 0, 0, &p->ph, &p->pw) ||
+      !list2(ctx, op, "dilation", dilation, 1, 1, &p->dh, &p->dw)) {
+    return false;
+  }
+  if (!ETK_EXPECT(ctx, p->kh > 0 && p->kw > 0, op, "argument 'kernel_size' must be positive") ||
+      !ETK_EXPECT(ctx, p->sh > 0 && p->sw > 0, op, "argument 'stride' must be positive") ||
+      !ETK_EXPECT(ctx, p->dh > 0 && p->dw > 0, op, "argument 'dilation' must be positive") ||
+      !ETK_EXPECT(ctx, p->ph >= 0 && p->pw >= 0 && p->ph * 2 <= p->kh && p->pw * 2 <= p->kw, op,
+                  "argument 'padding' must be >= 0 and at most half the kernel size")) {
+    return false;
+  }
+  const Geo g = geo_of(in);
+  *oh = pool_out_size(g.h, p->kh, p->ph, p->sh, p->dh, p->ceil_mode);
+  *ow = pool_out_size(g.w, p->kw, p->pw, p->sw, p->dw, p->ceil_mode);
+  return ETK_EXPECT(ctx, *oh > 0 && *ow > 0, op,
+                    "the output size is empty for input %lldx%lld",
+                    static_cast<long long>(g.h), static_cast<long long>(g.w));
+}
+
+template <class T>
+void max_pool_impl(const Tensor& in, const Tensor& out, const Tensor& idx, const Pool2d& p) {
+  using C = std::conditional_t<std::is_same<T, Half>::value || std::is_same<T, BFloat16>::value,
+                               float, T>;
+  const Geo gi = geo_of(in), go = geo_of(out), gx = geo_of(idx);
+  const T* x = in.const_data_ptr<T>();
+  T* y = out.mutable_data_ptr<T>();
+  int64_t* ix = idx.mutable_data_ptr<int64_t>();
+  for (int64_t n = 0; n < gi.n; ++n) {
+    for (int64_t c = 0; c < gi.c; ++c) {
+      const T* xp = x + n * gi.sn + c * gi.sc;
+      T* yp = y + n * go.sn + c * go.sc;
+      int64_t* ip = ix + n * gx.sn + c * gx.sc;
+      for (int64_t oh = 0; oh < go.h; ++oh) {
+        int64_t h0 = oh * p.sh - p.ph;
+        for (int64_t ow = 0; ow < go.w; ++ow) {
+          int64_t w0 = ow * p.sw - p.pw;
+          C best = -std::numeric_limits<C>::infinity();
+          if constexpr (!std::numeric_limits<C>::has_infinity) {
+            best = std::numeric_limits<C>::lowest();
+          }
+          int64_t best_i = -1;
+          bool nan = false;
+          for (int64_t r = 0; r < p.kh && !nan; ++r) {
+            const int64_t h = h0 + r * p.dh;
+            if (h < 0 || h >= gi.h) {
+              continue;
+            }
+            for (int64_t s = 0; s < p.kw; ++s) {
+              const int64_t w = w0 + s * p.dw;
+              if (w < 0 || w >= gi.w) {
+                continue;
+              }
+              const C v = static_cast<C>(xp[h * gi.sh + w * gi.sw]);
+              if (best_i < 0 || v > best) {
+                best = v;
+                best_i = h * gi.w + w;
+              }
+              if constexpr (std::is_floating_point<C>::value) {
+                if (std::isnan(v)) {
+                  best = v;
+                  best_i = h * gi.w + w;
+                  nan = true;
+                  break;
+                }
+              }
+            }
+          }
+          yp[oh * go.sh + ow * go.sw] = static_cast<T>(best);
+          ip[oh * gx.sh + ow * gx.sw] = best_i;
+        }
+      }
+    }
+  }
+}
+
+std::tuple<Tensor&, Tensor&> max_pool2d_with_indices_out(
+    KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<int64_t> kernel_size,
+    ArrayRef<int64_t> stride, ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation,
+    bool ceil_mode, Tensor& out, Tensor& indices) {
+  const char* op = "max_pool2d_with_indices.out";
+  std::tuple<Tensor&, Tensor&> ret(out, indices);
+  if (!common_checks(ctx, op, self, out) ||
+      !check_dtype(ctx, op, "indices", indices, ScalarType::Long) ||
+      !check_dtype_in(ctx, op, "self", self, dtypes::kRealHBF16)) {
+    return ret;
+  }
+  Pool2d p;
+  p.ceil_mode = ceil_mode;
+  int64_t oh, ow;
+  if (!pool_params(ctx, op, self, kernel_size, stride, padding, dilation, &p, &oh, &ow) ||
+      !resize_pool_out(ctx, op, self, out, oh, ow) ||
+      !resize_pool_out(ctx, op, self, indices, oh, ow)) {
+    return ret;
+  }
+  ET_SWITCH_REALHBF16_TYPES(self.scalar_type(), ctx, op, CTYPE, [&]() {
+    max_pool_impl<CTYPE>(self, out, indices, p);
+  });
+  return ret;
+}
+
+template <class T>
+void avg_pool_impl(const Tensor& in, const Tensor& out, const Pool2d& p, bool count_include_pad,
+                   int64_t divisor) {
+  using C = std::conditional_t<std::is_same<T, double>::value, double, float>;
+  const Geo gi = geo_of(in), go = geo_of(out);
+  const T* x = in.const_data_ptr<T>();
+  T* y = out.mutable_data_ptr<T>();
+  for (int64_t n = 0; n < gi.n; ++n) {
+    for (int64_t c = 0; c < gi.c; ++c) {
+      const T* xp = x + n * gi.sn + c * gi.sc;
+      T* yp = y + n * go.sn + c * go.sc;
+      for (int64_t oh = 0; oh < go.h; ++oh) {
+        int64_t hs = oh * p.sh - p.ph;
+        int64_t he = std::min(hs + p.kh, gi.h + p.ph);
+        const int64_t hpool = he - hs;
+        hs = std::max<int64_t>(hs, 0);
+        he = std::min(he, gi.h);
+        for (int64_t ow = 0; ow < go.w; ++ow) {
+          int64_t ws = ow * p.sw - p.pw;
+          int64_t we = std::min(ws + p.kw, gi.w + p.pw);
+          const int64_t pool = hpool * (we - ws);
+          ws = std::max<int64_t>(ws, 0);
+          we = std::min(we, gi.w);
+          C sum = 0;
+          for (int64_t h = hs; h < he; ++h) {
+            for (int64_t w = ws; w < we; ++w) {
+              sum += static_cast<C>(xp[h * gi.sh + w * gi.sw]);
+            }
+          }
+          int64_t div = divisor;
+          if (div == 0) {
+            div = count_include_pad ? pool : (he - hs) * (we - ws);
+          }
+          yp[oh * go.sh + ow * go.sw] =
+              static_cast<T>(div != 0 ? sum / static_cast<C>(div) : C(0));
+        }
+      }
+    }
+  }
+}
+
+Tensor& avg_pool2d_out(KernelRuntimeContext& ctx, const Tensor& self,
+                       ArrayRef<int64_t> kernel_size, ArrayRef<int64_t> stride,
+                       ArrayRef<int64_t> padding, bool ceil_mode, bool count_include_pad,
+                       optional<int64_t> divisor_override, Tensor& out) {
+  const char* op = "avg_pool2d.out";
+  if (!common_checks(ctx, op, self, out) ||
+      !check_dtype_in(ctx, op, "self", self, dtypes::kFloatHBF16)) {
+    return out;
+  }
+  int64_t divisor = 0;
+  if (divisor_override.has_value()) {
+    divisor = *divisor_override;
+    ETK_CHECK(ctx, divisor != 0, out, op, "argument 'divisor_override' must be non-zero");
+  }
+  Pool2d p;
+  p.ceil_mode = ceil_mode;
+  int64_t oh, ow;
+  if (!pool_params(ctx, op, self, kernel_size, stride, padding, {}, &p, &oh, &ow) ||
+      !resize_pool_out(ctx, op, self, out, oh, ow)) {
+    return out;
+  }
+  ET_SWITCH_FLOATHBF16_TYPES(self.scalar_type(), ctx, op, CTYPE, [&]() {
+    avg_pool_impl<CTYPE>(self, out, p, count_include_pad, divisor);
+  });
+  return out;
+}
+
+template <class T>
+void adaptive_avg_impl(const Tensor& in, const Tensor& out) {
+  using C = std::conditional_t<std::is_same<T, double>::value, double, float>;
+  const Geo gi = geo_of(in), go = geo_of(out);
+  const T* x = in.const_data_ptr<T>();
+  T* y = out.mutable_data_ptr<T>();
+  for (int64_t n = 0; n < gi.n; ++n) {
+    for (int64_t c = 0; c < gi.c; ++c) {
+      const T* xp = x + n * gi.sn + c * gi.sc;
+      T* yp = y + n * go.sn + c * go.sc;
+      for (int64_t oh = 0; oh < go.h; ++oh) {
+        const int64_t hs = (oh * gi.h) / go.h;
+        const int64_t he = ((oh + 1) * gi.h + go.h - 1) / go.h;
+        for (int64_t ow = 0; ow < go.w; ++ow) {
+          const int64_t ws = (ow * gi.w) / go.w;
+          const int64_t we = ((ow + 1) * gi.w + go.w - 1) / go.w;
+          C sum = 0;
+          for (int64_t h = hs; h < he; ++h) {
+            for (int64_t w = ws; w < we; ++w) {
+              sum += static_cast<C>(xp[h * gi.sh + w * gi.sw]);
+            }
+          }
+          yp[oh * go.sh + ow * go.sw] = static_cast<T>(sum / static_cast<C>((he - hs) * (we - ws)));
+        }
+      }
+    }
+  }
+}
+
+Tensor& adaptive_avg_pool2d_out(KernelRuntimeContext& ctx, const Tensor& self,
+                                ArrayRef<int64_t> output_size, Tensor& out) {
+  const char* op = "_adaptive_avg_pool2d.out";
+  if (!common_checks(ctx, op, self, out) ||
+      !check_dtype_in(ctx, op, "self", self, dtypes::kFloatHBF16)) {
+    return out;
+  }
+  ETK_CHECK(ctx, output_size.size() == 2 && output_size[0] > 0 && output_size[1] > 0, out, op,
+            "argument 'output_size' must be two positive sizes");
+  const Geo g = geo_of(self);
+  ETK_CHECK(ctx, g.h > 0 && g.w > 0, out, op, "argument 'self' has an empty spatial size");
+  if (!resize_pool_out(ctx, op, self, out, output_size[0], output_size[1])) {
+    return out;
+  }
+  ET_SWITCH_FLOATHBF16_TYPES(self.scalar_type(), ctx, op, CTYPE, [&]() {
+    adaptive_avg_impl<CTYPE>(self, out);
+  });
+  return out;
+}
+
+} // namespace
+
+ETK_REGISTER_KERNEL("aten::max_pool2d_with_indices.out", max_pool2d_with_indices_out);
+ETK_REGISTER_KERNEL("aten::avg_pool2d.out", avg_pool2d_out);
+ETK_REGISTER_KERNEL("aten::_adaptive_avg_pool2d.out", adaptive_avg_pool2d_out);
+
+} // namespace kernels
+} // namespace executorch

@@ -1,0 +1,534 @@
+/*
+ * Reductions over a dim list (none or empty = all dims, negative dims,
+ * keepdim): sum.IntList_out, mean.out, mean.dtype_out, amax.out, amin.out,
+ * argmax.out, argmin.out, var.correction_out; and the scan cumsum.out.
+ * Any input dim order (addressed by strides); the out dtype is
+ * authoritative (sum of bool/int -> int64, float accumulation in double).
+ */
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <type_traits>
+
+#include <executorch/runtime/kernels/detail/shape_util.h>
+
+namespace executorch {
+namespace kernels {
+namespace {
+
+using namespace ::executorch::kernels::detail;
+using std::optional;
+
+struct ReducePlan {
+  int nk = 0, nr = 0;
+  int64_t ksize[kMaxDim], kin[kMaxDim], kout[kMaxDim];
+  int64_t rsize[kMaxDim], rin[kMaxDim];
+  int64_t count = 1; // elements per reduction
+};
+
+// Validates the dim list into mask[]; none/empty = every dim.
+bool reduce_mask(KernelRuntimeContext& ctx, const char* op, const Tensor& in,
+                 const optional<ArrayRef<int64_t>>& dims, bool* mask) {
+  const int64_t rank = in.dim();
+  const bool all = !dims.has_value() || dims->size() == 0;
+  for (int64_t d = 0; d < (rank > 0 ? rank : 1); ++d) {
+    mask[d] = all;
+  }
+  if (all) {
+    return true;
+  }
+  for (int64_t raw : *dims) {
+    int64_t d;
+    if (!normalize_dim(ctx, op, "dim", raw, rank, &d)) {
+      return false;
+    }
+    ETK_CHECK(ctx, !mask[d], false, op, "argument 'dim' lists dim %lld twice",
+              static_cast<long long>(d));
+    mask[d] = true;
+  }
+  return true;
+}
+
+// Resizes out for the reduction and fills the plan.
+bool plan_reduce(KernelRuntimeContext& ctx, const char* op, const Tensor& in, const bool* mask,
+                 bool keepdim, const Tensor& out, ReducePlan* p) {
+  SizesType shape[kMaxDim];
+  size_t od = 0;
+  for (ssize_t d = 0; d < in.dim(); ++d) {
+    if (!mask[d]) {
+      shape[od++] = in.sizes()[d];
+    } else if (keepdim) {
+      shape[od++] = 1;
+    }
+  }
+  if (!resize_out(ctx, op, out, ArrayRef<SizesType>(shape, od))) {
+    return false;
+  }
+  size_t oi = 0;
+  for (ssize_t d = 0; d < in.dim(); ++d) {
+    const int64_t sz = in.sizes()[d];
+    if (mask[d]) {
+      p->count *= sz;
+      if (keepdim) {
+        ++oi;
+      }
+      if (sz != 1) {
+        p->rsize[p->nr] = sz;
+        p->rin[p->nr] = in.strides()[d];
+        ++p->nr;
+      }
+    } else {
+      if (sz != 1) {
+        p->ksize[p->nk] = sz;
+        p->kin[p->nk] = in.strides()[d];
+        p->kout[p->nk] = out.strides()[oi];
+        ++p->nk;
+      }
+      ++oi;
+    }
+  }
+  // Innermost reduced dim = smallest input stride, then merge contiguous runs.
+  for (int i = 0; i < p->nr; ++i) {
+    for (int j = i + 1; j < p->nr; ++j) {
+      if (p->rin[j] > p->rin[i]) {
+        std::swap(p->rin[i], p->rin[j]);
+        std::swap(p->rsize[i], p->rsize[j]);
+      }
+    }
+  }
+  int m = 0;
+  for (int i = 1; i < p->nr; ++i) {
+    if (p->rin[m] == p->rin[i] * p->rsize[i]) {
+      p->rsize[m] *= p->rsize[i];
+      p->rin[m] = p->rin[i];
+    } else {
+      ++m;
+      p->rsize[m] = p->rsize[i];
+      p->rin[m] = p->rin[i];
+    }
+  }
+  if (p->nr > 0) {
+    p->nr = m + 1;
+  }
+  return true;
+}
+
+// Calls f(in_offset, out_offset) for every output element.
+template <class F>
+void for_each_output(const ReducePlan& p, F&& f) {
+  int64_t idx[kMaxDim] = {0};
+  int64_t ioff = 0, ooff = 0;
+  while (true) {
+    f(ioff, ooff);
+    int d = p.nk - 1;
+    for (; d >= 0; --d) {
+      if (++idx[d] < p.ksize[d]) {
+        ioff += p.kin[d];
+        ooff += p.kout[d];
+        break;
+      }
+      ioff -= p.kin[d] * (p.ksize[d] - 1);
+      ooff -= p.kout[d] * (p.ksize[d] - 1);
+      idx[d] = 0;
+    }
+    if (d < 0) {
+      return;
+    }
+  }
+}
+
+// Calls f(offset, n, stride) for each innermost run of one reduction.
+template <class F>
+void for_each_reduced_run(const ReducePlan& p, int64_t base, F&& f) {
+  if (p.count == 0) {
+    return;
+  }
+  if (p.nr == 0) {
+    f(base, 1, 1);
+    return;
+  }
+  const int last = p.nr - 1;
+  int64_t idx[kMaxDim] = {0};
+  int64_t off = base;
+  while (true) {
+    f(off, p.rsize[last], p.rin[last]);
+    int d = last - 1;
+    for (; d >= 0; --d) {
+      if (++idx[d] < p.rsize[d]) {
+        off += p.rin[d];
+        break;
+      }
+      off -= p.rin[d] * (p.rsize[d] - 1);
+      idx[d] = 0;
+    }
+    if (d < 0) {
+      return;
+    }
+  }
+}
+
+enum class Kind { kSum, kMean };
+
+// sum / mean: accumulate in double (floating) or int64 (integral/bool).
+template <Kind K>
+Tensor& sum_mean(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
+                 const optional<ArrayRef<int64_t>>& dims, bool keepdim,
+                 optional<ScalarType> dtype, Tensor& out) {
+  if (dtype.has_value()) {
+    ETK_CHECK(ctx, *dtype == out.scalar_type(), out, op,
+              "argument 'dtype' (%s) must match the dtype of 'out' (%s)", dtype_name(*dtype),
+              dtype_name(out.scalar_type()));
+  }
+  if (!check_dtype_in(ctx, op, "self", in, dtypes::kRealHBBF16) ||
+      !check_dtype_in(ctx, op, "out", out,
+                      K == Kind::kMean ? dtypes::kFloatHBF16 : dtypes::kRealHBBF16)) {
+    return out;
+  }
+  bool mask[kMaxDim];
+  ReducePlan p;
+  if (!reduce_mask(ctx, op, in, dims, mask) || !plan_reduce(ctx, op, in, mask, keepdim, out, &p)) {
+    return out;
+  }
+  if (out.numel() == 0) {
+    return out;
+  }
+  const bool floating = ::executorch::runtime::isFloatingType(out.scalar_type()) ||
+      ::executorch::runtime::isFloatingType(in.scalar_type());
+  const char* x = static_cast<const char*>(in.const_data_ptr());
+  char* y = static_cast<char*>(out.mutable_data_ptr());
+  const int64_t ei = in.element_size(), eo = out.element_size();
+  auto run = [&](auto tag) {
+    using A = typename decltype(tag)::type;
+    const LoadFn<A> ld = load_fn<A>(in.scalar_type());
+    const StoreFn<A> st = store_fn<A>(out.scalar_type());
+    const bool fast = in.scalar_type() == ScalarType::Float;
+    for_each_output(p, [&](int64_t ioff, int64_t ooff) {
+      A acc = 0;
+      for_each_reduced_run(p, ioff, [&](int64_t off, int64_t n, int64_t s) {
+        if (fast) {
+          const float* xf = reinterpret_cast<const float*>(x) + off;
+          if (s == 1) {
+            // Blocks of float partial sums vectorize and stay accurate enough.
+            int64_t i = 0;
+            for (; i + 8 <= n; i += 8) {
+              float b = 0;
+              for (int j = 0; j < 8; ++j) {
+                b += xf[i + j];
+              }
+              acc += static_cast<A>(b);
+            }
+            for (; i < n; ++i) {
+              acc += static_cast<A>(xf[i]);
+            }
+          } else {
+            for (int64_t i = 0; i < n; ++i) {
+              acc += static_cast<A>(xf[i * s]);
+            }
+          }
+        } else {
+          for (int64_t i = 0; i < n; ++i) {
+            acc += ld(x + (off + i * s) * ei);
+          }
+        }
+      });
+      if constexpr (K == Kind::kMean) {
+        acc = p.count > 0 ? acc / static_cast<A>(p.count)
+                          : std::numeric_limits<A>::quiet_NaN();
+      }
+      st(acc, y + ooff * eo);
+    });
+  };
+  if (floating || K == Kind::kMean) {
+    run(type_tag<double>{});
+  } else {
+    run(type_tag<int64_t>{});
+  }
+  return out;
+}
+
+Tensor& sum_intlist_out(KernelRuntimeContext& ctx, const Tensor& self,
+                        optional<ArrayRef<int64_t>> dim, bool keepdim, optional<ScalarType> dtype,
+                        Tensor& out) {
+  return sum_mean<Kind::kSum>("sum.IntList_out", ctx, self, dim, keepdim, dtype, out);
+}
+
+Tensor& mean_out(KernelRuntimeContext& ctx, const Tensor& self, optional<ArrayRef<int64_t>> dim,
+                 bool keepdim, optional<ScalarType> dtype, Tensor& out) {
+  return sum_mean<Kind::kMean>("mean.out", ctx, self, dim, keepdim, dtype, out);
+}
+
+Tensor& mean_dtype_out(KernelRuntimeContext& ctx, const Tensor& self, optional<ScalarType> dtype,
+                       Tensor& out) {
+  return sum_mean<Kind::kMean>("mean.dtype_out", ctx, self, std::nullopt, false, dtype, out);
+}
+
+// amax / amin (kMax = true for amax): NaN propagates.
+template <bool kMax>
+Tensor& amax_amin(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
+                  ArrayRef<int64_t> dims, bool keepdim, Tensor& out) {
+  if (!check_dtype_in(ctx, op, "self", in, dtypes::kRealHBBF16) ||
+      !check_same_dtype(ctx, op, "self", in, "out", out)) {
+    return out;
+  }
+  bool mask[kMaxDim];
+  ReducePlan p;
+  if (!reduce_mask(ctx, op, in, optional<ArrayRef<int64_t>>(dims), mask) ||
+      !plan_reduce(ctx, op, in, mask, keepdim, out, &p)) {
+    return out;
+  }
+  ETK_CHECK(ctx, p.count > 0 || out.numel() == 0, out, op,
+            "cannot reduce over an empty dim of argument 'self'");
+  ET_SWITCH_REALHBBF16_TYPES(in.scalar_type(), ctx, op, CTYPE, [&]() {
+    using C = std::conditional_t<std::is_same<CTYPE, Half>::value ||
+                                     std::is_same<CTYPE, BFloat16>::value,
+                                 float, CTYPE>;
+    const CTYPE* x = in.const_data_ptr<CTYPE>();
+    CTYPE* y = out.mutable_data_ptr<CTYPE>();
+    for_each_output(p, [&](int64_t ioff, int64_t ooff) {
+      bool first = true;
+      C best = C();
+      for_each_reduced_run(p, ioff, [&](int64_t off, int64_t n, int64_t s) {
+        for (int64_t i = 0; i < n; ++i) {
+          const C v = static_cast<C>(x[off + i * s]);
+          if (first) {
+            best = v;
+            first = false;
+            continue;
+          }
+          if constexpr (std::is_floating_point<C>::value) {
+            if (std::isnan(best)) {
+              continue;
+            }
+            if (std::isnan(v)) {
+              best = v;
+              continue;
+            }
+          }
+          if (kMax ? v > best : v < best) {
+            best = v;
+          }
+        }
+      });
+      y[ooff] = static_cast<CTYPE>(best);
+    });
+  });
+  return out;
+}
+
+Tensor& amax_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<int64_t> dim,
+                 bool keepdim, Tensor& out) {
+  return amax_amin<true>("amax.out", ctx, self, dim, keepdim, out);
+}
+
+Tensor& amin_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<int64_t> dim,
+                 bool keepdim, Tensor& out) {
+  return amax_amin<false>("amin.out", ctx, self, dim, keepdim, out);
+}
+
+// argmax / argmin over one dim (or the flattened tensor when dim is None).
+template <bool kMax>
+Tensor& arg_reduce(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
+                   optional<int64_t> dim, bool keepdim, Tensor& out) {
+  if (!check_dtype_in(ctx, op, "self", in, dtypes::kRealHBF16) ||
+      !check_dtype(ctx, op, "out", out, ScalarType::Long)) {
+    return out;
+  }
+  bool mask[kMaxDim];
+  ReducePlan p;
+  if (dim.has_value()) {
+    int64_t d;
+    if (!normalize_dim(ctx, op, "dim", *dim, in.dim(), &d)) {
+      return out;
+    }
+    for (ssize_t i = 0; i < (in.dim() > 0 ? in.dim() : 1); ++i) {
+      mask[i] = i == d;
+    }
+  } else {
+    for (ssize_t i = 0; i < (in.dim() > 0 ? in.dim() : 1); ++i) {
+      mask[i] = true;
+    }
+    ETK_CHECK(ctx, !keepdim || in.dim() == out.dim(), out, op, "keepdim with dim=None");
+  }
+  if (!dim.has_value() && !keepdim) {
+    if (!resize_out(ctx, op, out, ArrayRef<SizesType>())) {
+      return out;
+    }
+    p.count = in.numel();
+  }
+  if (dim.has_value() || keepdim) {
+    if (!plan_reduce(ctx, op, in, mask, keepdim, out, &p)) {
+      return out;
+    }
+  }
+  ETK_CHECK(ctx, in.numel() > 0, out, op, "argument 'self' is empty");
+  ET_SWITCH_REALHBF16_TYPES(in.scalar_type(), ctx, op, CTYPE, [&]() {
+    using C = std::conditional_t<std::is_same<CTYPE, Half>::value ||
+                                     std::is_same<CTYPE, BFloat16>::value,
+                                 float, CTYPE>;
+    const CTYPE* x = in.const_data_ptr<CTYPE>();
+    int64_t* y = out.mutable_data_ptr<int64_t>();
+    auto reduce_one = [&](auto&& get, int64_t n) {
+      int64_t bi = 0;
+      C best = get(0);
+      for (int64_t i = 1; i < n; ++i) {
+        const C v = get(i);
+        if constexpr (std::is_floating_point<C>::value) {
+          if (std::isnan(best)) {
+            break;
+          }
+          if (std::isnan(v)) {
+            best = v;
+            bi = i;
+            break;
+          }
+        }
+        if (kMax ? v > best : v < best) {
+          best = v;
+          bi = i;
+        }
+      }
+      return bi;
+    };
+    if (!dim.has_value()) {
+      y[0] = reduce_one([&](int64_t i) { return static_cast<C>(x[logical_to_offset(in, i)]); },
+                        in.numel());
+      return;
+    }
+    const int64_t d = *dim < 0 ? *dim + (in.dim() > 0 ? in.dim() : 1) : *dim;
+    const int64_t n = in.dim() == 0 ? 1 : in.size(d);
+    const int64_t s = in.dim() == 0 ? 1 : in.strides()[d];
+    for_each_output(p, [&](int64_t ioff, int64_t ooff) {
+      y[ooff] = reduce_one([&](int64_t i) { return static_cast<C>(x[ioff + i * s]); }, n);
+    });
+  });
+  return out;
+}
+
+Tensor& argmax_out(KernelRuntimeContext& ctx, const Tensor& self, optional<int64_t> dim,
+                   bool keepdim, Tensor& out) {
+  return arg_reduce<true>("argmax.out", ctx, self, dim, keepdim, out);
+}
+
+Tensor& argmin_out(KernelRuntimeContext& ctx, const Tensor& self, optional<int64_t> dim,
+                   bool keepdim, Tensor& out) {
+  return arg_reduce<false>("argmin.out", ctx, self, dim, keepdim, out);
+}
+
+// var.correction_out(self, dim?, correction?, keepdim, out): two-pass in double.
+Tensor& var_correction_out(KernelRuntimeContext& ctx, const Tensor& in,
+                           optional<ArrayRef<int64_t>> dims, const optional<Scalar>& correction,
+                           bool keepdim, Tensor& out) {
+  const char* op = "var.correction_out";
+  if (!check_dtype_in(ctx, op, "self", in, dtypes::kFloatHBF16) ||
+      !check_same_dtype(ctx, op, "self", in, "out", out)) {
+    return out;
+  }
+  double corr = 1.0;
+  if (correction.has_value()) {
+    corr = correction->isFloatingPoint() ? correction->to<double>()
+                                         : static_cast<double>(correction->to<int64_t>());
+  }
+  bool mask[kMaxDim];
+  ReducePlan p;
+  if (!reduce_mask(ctx, op, in, dims, mask) || !plan_reduce(ctx, op, in, mask, keepdim, out, &p)) {
+    return out;
+  }
+  const LoadFn<double> ld = load_fn<double>(in.scalar_type());
+  const StoreFn<double> st = store_fn<double>(out.scalar_type());
+  const char* x = static_cast<const char*>(in.const_data_ptr());
+  char* y = static_cast<char*>(out.mutable_data_ptr());
+  const int64_t ei = in.element_size(), eo = out.element_size();
+  for_each_output(p, [&](int64_t ioff, int64_t ooff) {
+    double sum = 0;
+    for_each_reduced_run(p, ioff, [&](int64_t off, int64_t n, int64_t s) {
+      for (int64_t i = 0; i < n; ++i) {
+        sum += ld(x + (off + i * s) * ei);
+      }
+    });
+    const double mean = sum / static_cast<double>(p.count);
+    double sq = 0;
+    for_each_reduced_run(p, ioff, [&](int64_t off, int64_t n, int64_t s) {
+      for (int64_t i = 0; i < n; ++i) {
+        const double dv = ld(x + (off + i * s) * ei) - mean;
+        sq += dv * dv;
+      }
+    });
+    const double denom = static_cast<double>(p.count) - corr;
+    st(denom > 0 ? sq / denom : std::numeric_limits<double>::quiet_NaN(), y + ooff * eo);
+  });
+  return out;
+}
+
+// cumsum.out(self, dim, dtype?, out): out dtype authoritative (bool -> int64).
+Tensor& cumsum_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim,
+                   optional<ScalarType> dtype, Tensor& out) {
+  const char* op = "cumsum.out";
+  if (dtype.has_value()) {
+    ETK_CHECK(ctx, *dtype == out.scalar_type(), out, op,
+              "argument 'dtype' (%s) must match the dtype of 'out' (%s)", dtype_name(*dtype),
+              dtype_name(out.scalar_type()));
+  }
+  int64_t d = 0;
+  if (!check_dtype_in(ctx, op, "self", in, dtypes::kRealHBBF16) ||
+      !check_dtype_in(ctx, op, "out", out, dtypes::kRealHBF16) ||
+      !normalize_dim(ctx, op, "dim", dim, in.dim(), &d) || !resize_out_like(ctx, op, out, in)) {
+    return out;
+  }
+  if (in.numel() == 0) {
+    return out;
+  }
+  const int64_t n = in.dim() == 0 ? 1 : in.size(d);
+  const int64_t si = in.dim() == 0 ? 1 : in.strides()[d];
+  const int64_t so = out.dim() == 0 ? 1 : out.strides()[d];
+  bool mask[kMaxDim];
+  for (ssize_t i = 0; i < (in.dim() > 0 ? in.dim() : 1); ++i) {
+    mask[i] = i == d;
+  }
+  // Plan over the other dims, with out's strides (keepdim keeps ranks equal).
+  ReducePlan p;
+  size_t oi = 0;
+  for (ssize_t i = 0; i < in.dim(); ++i, ++oi) {
+    if (!mask[i] && in.sizes()[i] != 1) {
+      p.ksize[p.nk] = in.sizes()[i];
+      p.kin[p.nk] = in.strides()[i];
+      p.kout[p.nk] = out.strides()[oi];
+      ++p.nk;
+    }
+  }
+  const char* x = static_cast<const char*>(in.const_data_ptr());
+  char* y = static_cast<char*>(out.mutable_data_ptr());
+  const int64_t ei = in.element_size(), eo = out.element_size();
+  auto run = [&](auto tag) {
+    using A = typename decltype(tag)::type;
+    const LoadFn<A> ld = load_fn<A>(in.scalar_type());
+    const StoreFn<A> st = store_fn<A>(out.scalar_type());
+    for_each_output(p, [&](int64_t ioff, int64_t ooff) {
+      A acc = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        acc += ld(x + (ioff + i * si) * ei);
+        st(acc, y + (ooff + i * so) * eo);
+      }
+    });
+  };
+  if (::executorch::runtime::isFloatingType(out.scalar_type())) {
+    run(type_tag<double>{});
+  } else {
+    run(type_tag<int64_t>{});
+  }
+  return out;
+}
+
+} // namespace
+
+ETK_REGISTER_KERNEL("aten::sum.IntList_out", sum_intlist_out);
+ETK_REGISTER_KERNEL("aten::mean.out", mean_out);
+ETK_REGISTER_KERNEL("aten::mean.dtype_out", mean_dtype_out);
+ETK_REGISTER_KERNEL("aten::amax.out", amax_out);
+ETK_REGISTER_KERNEL("aten::amin.out", amin_out);
+ETK_REGISTER_KERNEL("aten::argmax.out", argmax_out);
+ETK_REGISTER_KERNEL("aten::argmin.out", argmin_out);
+ETK_REGISTER_KERNEL("aten::var.correction_out", var_correction_out);
+ETK_REGISTER_KERNEL("aten::cumsum.out", cumsum_out);
+
+} // namespace kernels
+} // namespace executorch

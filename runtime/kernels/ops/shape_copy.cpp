@@ -1,0 +1,710 @@
+/*
+ * Functional view and data-movement kernels, element-size generic (every
+ * dtype) and dim-order aware; contiguous runs are memcpy'd:
+ * view_copy, permute_copy, t_copy, transpose_copy, expand_copy,
+ * slice_copy, select_copy, narrow_copy, squeeze_copy (dim/dims),
+ * unsqueeze_copy, cat, stack, split_copy, split_with_sizes_copy,
+ * unbind_copy (TensorList outs), constant_pad_nd, repeat.
+ */
+#include <cstring>
+
+#include <executorch/runtime/kernels/detail/shape_util.h>
+
+namespace executorch {
+namespace kernels {
+namespace {
+
+using namespace ::executorch::kernels::detail;
+using std::optional;
+
+// out[i] = in[base + sum_d i_d * src_strides[d]] over out's shape.
+void copy_view(const Tensor& in, const Tensor& out, int64_t base, const int64_t* src_strides) {
+  int64_t sizes[kMaxDim], ds[kMaxDim];
+  sizes64(out, sizes);
+  strides64(out, ds);
+  const size_t es = static_cast<size_t>(out.element_size());
+  strided_copy(static_cast<int>(out.dim()), sizes, out.dim_order().data(), out.mutable_data_ptr(),
+               ds, static_cast<const char*>(in.const_data_ptr()) + base * static_cast<int64_t>(es),
+               src_strides, es);
+}
+
+bool same_dtype_out(KernelRuntimeContext& ctx, const char* op, const Tensor& in,
+                    const Tensor& out) {
+  return check_same_dtype(ctx, op, "self", in, "out", out);
+}
+
+Tensor& view_copy_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<int64_t> size,
+                      Tensor& out) {
+  const char* op = "view_copy.out";
+  if (!same_dtype_out(ctx, op, self, out)) {
+    return out;
+  }
+  ETK_CHECK(ctx, size.size() <= kMaxDim, out, op, "argument 'size' has too many dims");
+  int64_t shape[kMaxDim];
+  int infer = -1;
+  int64_t known = 1;
+  for (size_t i = 0; i < size.size(); ++i) {
+    if (size[i] == -1) {
+      ETK_CHECK(ctx, infer < 0, out, op, "argument 'size' has more than one -1");
+      infer = static_cast<int>(i);
+      continue;
+    }
+    ETK_CHECK(ctx, size[i] >= 0, out, op, "argument 'size' has a negative entry %lld",
+              static_cast<long long>(size[i]));
+    shape[i] = size[i];
+    known *= size[i];
+  }
+  if (infer >= 0) {
+    ETK_CHECK(ctx, known != 0 && self.numel() % known == 0, out, op,
+              "argument 'size' cannot infer -1 for %zd elements", self.numel());
+    shape[infer] = self.numel() / known;
+    known *= shape[infer];
+  }
+  ETK_CHECK(ctx, known == self.numel(), out, op,
+            "argument 'size' has %lld elements but 'self' has %zd", static_cast<long long>(known),
+            self.numel());
+  if (!resize_out(ctx, op, out, ArrayRef<int64_t>(shape, size.size()))) {
+    return out;
+  }
+  copy_logical_order(self, out);
+  return out;
+}
+
+Tensor& permute_copy_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<int64_t> dims,
+                         Tensor& out) {
+  const char* op = "permute_copy.out";
+  if (!same_dtype_out(ctx, op, self, out)) {
+    return out;
+  }
+  ETK_CHECK(ctx, static_cast<ssize_t>(dims.size()) == self.dim(), out, op,
+            "argument 'dims' has %zu entries for rank %zd", dims.size(), self.dim());
+  bool seen[kMaxDim] = {false};
+  SizesType shape[kMaxDim];
+  int64_t ss[kMaxDim];
+  for (size_t i = 0; i < dims.size(); ++i) {
+    int64_t d;
+    if (!normalize_dim(ctx, op, "dims", dims[i], self.dim(), &d)) {
+      return out;
+    }
+    ETK_CHECK(ctx, !seen[d], out, op, "argument 'dims' repeats dim %lld", static_cast<long long>(d));
+    seen[d] = true;
+    shape[i] = self.sizes()[d];
+    ss[i] = self.strides()[d];
+  }
+  if (!resize_out(ctx, op, out, ArrayRef<SizesType>(shape, dims.size()))) {
+    return out;
+  }
+  copy_view(self, out, 0, ss);
+  return out;
+}
+
+Tensor& transpose_impl(const char* op, KernelRuntimeContext& ctx, const Tensor& self, int64_t d0,
+                       int64_t d1, Tensor& out) {
+  if (!same_dtype_out(ctx, op, self, out)) {
+    return out;
+  }
+  int64_t a = 0, b = 0;
+  if (self.dim() == 0) {
+    if (!resize_out_like(ctx, op, out, self)) {
+      return out;
+    }
+    copy_logical_order(self, out);
+    return out;
+  }
+  if (!normalize_dim(ctx, op, "dim0", d0, self.dim(), &a) ||
+      !normalize_dim(ctx, op, "dim1", d1, self.dim(), &b)) {
+    return out;
+  }
+  SizesType shape[kMaxDim];
+  int64_t ss[kMaxDim];
+  for (ssize_t i = 0; i < self.dim(); ++i) {
+    const ssize_t src = i == a ? b : (i == b ? a : i);
+    shape[i] = self.sizes()[src];
+    ss[i] = self.strides()[src];
+  }
+  if (!resize_out(ctx, op, out, ArrayRef<SizesType>(shape, static_cast<size_t>(self.dim())))) {
+    return out;
+  }
+  copy_view(self, out, 0, ss);
+  return out;
+}
+
+Tensor& transpose_copy_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t dim0,
+                           int64_t dim1, Tensor& out) {
+  return transpose_impl("transpose_copy.int_out", ctx, self, dim0, dim1, out);
+}
+
+Tensor& t_copy_out(KernelRuntimeContext& ctx, const Tensor& self, Tensor& out) {
+  ETK_CHECK(ctx, self.dim() <= 2, out, "t_copy.out", "argument 'self' must have rank <= 2");
+  if (self.dim() < 2) {
+    return transpose_impl("t_copy.out", ctx, self, 0, 0, out);
+  }
+  return transpose_impl("t_copy.out", ctx, self, 0, 1, out);
+}
+
+Tensor& expand_copy_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<int64_t> size,
+                        bool implicit, Tensor& out) {
+  (void)implicit;
+  const char* op = "expand_copy.out";
+  if (!same_dtype_out(ctx, op, self, out)) {
+    return out;
+  }
+  const ssize_t n = static_cast<ssize_t>(size.size());
+  ETK_CHECK(ctx, n >= self.dim() && n <= static_cast<ssize_t>(kMaxDim), out, op,
+            "argument 'size' has %zd entries, fewer than the rank %zd of 'self'", n, self.dim());
+  SizesType shape[kMaxDim];
+  int64_t ss[kMaxDim];
+  const ssize_t lead = n - self.dim();
+  for (ssize_t i = 0; i < n; ++i) {
+    if (i < lead) {
+      ETK_CHECK(ctx, size[i] >= 0, out, op, "argument 'size' entry %zd (%lld) is invalid for a new dim",
+                i, static_cast<long long>(size[i]));
+      shape[i] = static_cast<SizesType>(size[i]);
+      ss[i] = 0;
+      continue;
+    }
+    const int64_t have = self.sizes()[i - lead];
+    const int64_t want = size[i] == -1 ? have : size[i];
+    ETK_CHECK(ctx, want == have || have == 1, out, op,
+              "argument 'size' entry %zd (%lld) cannot expand size %lld", i,
+              static_cast<long long>(size[i]), static_cast<long long>(have));
+    shape[i] = static_cast<SizesType>(want);
+    ss[i] = (have == 1 && want != 1) ? 0 : self.strides()[i - lead];
+  }
+  if (!resize_out(ctx, op, out, ArrayRef<SizesType>(shape, static_cast<size_t>(n)))) {
+    return out;
+  }
+  copy_view(self, out, 0, ss);
+  return out;
+}
+
+// Clamps a slice [start, end) of a dim of size `len` PyTorch-style.
+void clamp_slice(int64_t len, optional<int64_t> start, optional<int64_t> end, int64_t* s,
+                 int64_t* e) {
+  int64_t a = start.has_value() ? *start : 0;
+  int64_t b = end.has_value() ? *end : len;
+  if (a < 0) {
+    a += len;
+  }
+  if (b < 0) {
+    b += len;
+  }
+  a = a < 0 ? 0 : (a > len ? len : a);
+  b = b < a ? a : (b > len ? len : b);
+  *s = a;
+  *e = b;
+}
+
+// Copies self's [start, start + len*step) along dim into out (already sized).
+void copy_slice(const Tensor& self, int64_t dim, int64_t start, int64_t step, const Tensor& out) {
+  int64_t ss[kMaxDim];
+  strides64(self, ss);
+  const int64_t base = start * ss[dim];
+  ss[dim] *= step;
+  copy_view(self, out, base, ss);
+}
+
+bool resize_with_dim(KernelRuntimeContext& ctx, const char* op, const Tensor& self, int64_t dim,
+                     int64_t len, const Tensor& out) {
+  SizesType shape[kMaxDim];
+  for (ssize_t i = 0; i < self.dim(); ++i) {
+    shape[i] = i == dim ? static_cast<SizesType>(len) : self.sizes()[i];
+  }
+  return resize_out(ctx, op, out, ArrayRef<SizesType>(shape, static_cast<size_t>(self.dim())));
+}
+
+Tensor& slice_copy_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t dim,
+                       optional<int64_t> start, optional<int64_t> end, int64_t step,
+                       Tensor& out) {
+  const char* op = "slice_copy.Tensor_out";
+  int64_t d;
+  if (!same_dtype_out(ctx, op, self, out) ||
+      !ETK_EXPECT(ctx, self.dim() > 0, op, "argument 'self' must have rank >= 1") ||
+      !normalize_dim(ctx, op, "dim", dim, self.dim(), &d)) {
+    return out;
+  }
+  ETK_CHECK(ctx, step > 0, out, op, "argument 'step' must be positive, got %lld",
+            static_cast<long long>(step));
+  int64_t s, e;
+  clamp_slice(self.size(d), start, end, &s, &e);
+  const int64_t len = (e - s + step - 1) / step;
+  if (!resize_with_dim(ctx, op, self, d, len, out)) {
+    return out;
+  }
+  copy_slice(self, d, s, step, out);
+  return out;
+}
+
+Tensor& narrow_copy_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t dim, int64_t start,
+                        int64_t length, Tensor& out) {
+  const char* op = "narrow_copy.out";
+  int64_t d;
+  if (!same_dtype_out(ctx, op, self, out) ||
+      !ETK_EXPECT(ctx, self.dim() > 0, op, "argument 'self' must have rank >= 1") ||
+      !normalize_dim(ctx, op, "dim", dim, self.dim(), &d)) {
+    return out;
+  }
+  const int64_t len = self.size(d);
+  const int64_t s = start < 0 ? start + len : start;
+  ETK_CHECK(ctx, s >= 0 && length >= 0 && s + length <= len, out, op,
+            "arguments 'start' %lld / 'length' %lld out of range for size %lld",
+            static_cast<long long>(start), static_cast<long long>(length),
+            static_cast<long long>(len));
+  if (!resize_with_dim(ctx, op, self, d, length, out)) {
+    return out;
+  }
+  copy_slice(self, d, s, 1, out);
+  return out;
+}
+
+Tensor& select_copy_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t dim, int64_t index,
+                        Tensor& out) {
+  const char* op = "select_copy.int_out";
+  int64_t d;
+  if (!same_dtype_out(ctx, op, self, out) ||
+      !ETK_EXPECT(ctx, self.dim() > 0, op, "argument 'self' must have rank >= 1") ||
+      !normalize_dim(ctx, op, "dim", dim, self.dim(), &d)) {
+    return out;
+  }
+  const int64_t len = self.size(d);
+  const int64_t i = index < 0 ? index + len : index;
+  ETK_CHECK(ctx, i >= 0 && i < len, out, op, "argument 'index' %lld out of range for size %lld",
+            static_cast<long long>(index), static_cast<long long>(len));
+  SizesType shape[kMaxDim];
+  int64_t ss[kMaxDim];
+  size_t n = 0;
+  for (ssize_t k = 0; k < self.dim(); ++k) {
+    if (k != d) {
+      shape[n] = self.sizes()[k];
+      ss[n] = self.strides()[k];
+      ++n;
+    }
+  }
+  if (!resize_out(ctx, op, out, ArrayRef<SizesType>(shape, n))) {
+    return out;
+  }
+  copy_view(self, out, i * self.strides()[d], ss);
+  return out;
+}
+
+// squeeze over a dim mask (only size-1 dims are removed).
+Tensor& squeeze_mask(const char* op, KernelRuntimeContext& ctx, const Tensor& self,
+                     const bool* mask, Tensor& out) {
+  SizesType shape[kMaxDim];
+  int64_t ss[kMaxDim];
+  size_t n = 0;
+  for (ssize_t k = 0; k < self.dim(); ++k) {
+    if (mask[k] && self.sizes()[k] == 1) {
+      continue;
+    }
+    shape[n] = self.sizes()[k];
+    ss[n] = self.strides()[k];
+    ++n;
+  }
+  if (!resize_out(ctx, op, out, ArrayRef<SizesType>(shape, n))) {
+    return out;
+  }
+  copy_view(self, out, 0, ss);
+  return out;
+}
+
+Tensor& squeeze_copy_dims_out(KernelRuntimeContext& ctx, const Tensor& self,
+                              ArrayRef<int64_t> dims, Tensor& out) {
+  const char* op = "squeeze_copy.dims_out";
+  if (!same_dtype_out(ctx, op, self, out)) {
+    return out;
+  }
+  bool mask[kMaxDim] = {false};
+  for (int64_t raw : dims) {
+    int64_t d;
+    if (!normalize_dim(ctx, op, "dim", raw, self.dim(), &d)) {
+      return out;
+    }
+    mask[d] = true;
+  }
+  return squeeze_mask(op, ctx, self, mask, out);
+}
+
+Tensor& squeeze_copy_dim_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t dim,
+                             Tensor& out) {
+  const char* op = "squeeze_copy.dim_out";
+  int64_t d;
+  if (!same_dtype_out(ctx, op, self, out) || !normalize_dim(ctx, op, "dim", dim, self.dim(), &d)) {
+    return out;
+  }
+  bool mask[kMaxDim] = {false};
+  mask[d] = true;
+  return squeeze_mask(op, ctx, self, mask, out);
+}
+
+Tensor& squeeze_copy_out(KernelRuntimeContext& ctx, const Tensor& self, Tensor& out) {
+  const char* op = "squeeze_copy.out";
+  if (!same_dtype_out(ctx, op, self, out)) {
+    return out;
+  }
+  bool mask[kMaxDim];
+  for (size_t i = 0; i < kMaxDim; ++i) {
+    mask[i] = true;
+  }
+  return squeeze_mask(op, ctx, self, mask, out);
+}
+
+Tensor& unsqueeze_copy_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t dim,
+                           Tensor& out) {
+  const char* op = "unsqueeze_copy.out";
+  int64_t d;
+  if (!same_dtype_out(ctx, op, self, out) ||
+      !normalize_dim(ctx, op, "dim", dim, self.dim() + 1, &d)) {
+    return out;
+  }
+  ETK_CHECK(ctx, self.dim() + 1 <= static_cast<ssize_t>(kMaxDim), out, op, "rank too large");
+  SizesType shape[kMaxDim];
+  int64_t ss[kMaxDim];
+  for (ssize_t k = 0, j = 0; k <= self.dim(); ++k) {
+    if (k == d) {
+      shape[k] = 1;
+      ss[k] = 0;
+    } else {
+      shape[k] = self.sizes()[j];
+      ss[k] = self.strides()[j];
+      ++j;
+    }
+  }
+  if (!resize_out(ctx, op, out, ArrayRef<SizesType>(shape, static_cast<size_t>(self.dim() + 1)))) {
+    return out;
+  }
+  copy_view(self, out, 0, ss);
+  return out;
+}
+
+// A legacy empty 1-D tensor ([0]) is skipped by cat when out has another rank.
+bool cat_skip(const Tensor& t, ssize_t out_rank) {
+  return t.dim() == 1 && t.numel() == 0 && out_rank != 1;
+}
+
+Tensor& cat_out(KernelRuntimeContext& ctx, TensorList tensors, int64_t dim, Tensor& out) {
+  const char* op = "cat.out";
+  ETK_CHECK(ctx, tensors.size() > 0, out, op, "argument 'tensors' is empty");
+  const Tensor* ref = nullptr;
+  for (const Tensor& t : tensors) {
+    if (!cat_skip(t, 2)) {
+      ref = &t;
+      break;
+    }
+  }
+  if (ref == nullptr) { // every input is a legacy empty tensor
+    const SizesType z[1] = {0};
+    (void)resize_out(ctx, op, out, ArrayRef<SizesType>(z, 1));
+    return out;
+  }
+  int64_t d;
+  if (!normalize_dim(ctx, op, "dim", dim, ref->dim(), &d)) {
+    return out;
+  }
+  ETK_CHECK(ctx, ref->dim() > 0, out, op, "zero-dimensional tensors cannot be concatenated");
+  SizesType shape[kMaxDim];
+  for (ssize_t i = 0; i < ref->dim(); ++i) {
+    shape[i] = ref->sizes()[i];
+  }
+  int64_t total = 0;
+  for (size_t k = 0; k < tensors.size(); ++k) {
+    const Tensor& t = tensors[k];
+    if (cat_skip(t, ref->dim())) {
+      continue;
+    }
+    ETK_CHECK(ctx, t.scalar_type() == out.scalar_type(), out, op,
+              "argument 'tensors'[%zu] has dtype %s, out has %s", k, dtype_name(t.scalar_type()),
+              dtype_name(out.scalar_type()));
+    ETK_CHECK(ctx, t.dim() == ref->dim(), out, op, "argument 'tensors'[%zu] has rank %zd, expected %zd",
+              k, t.dim(), ref->dim());
+    for (ssize_t i = 0; i < t.dim(); ++i) {
+      ETK_CHECK(ctx, i == d || t.sizes()[i] == shape[i], out, op,
+                "argument 'tensors'[%zu] size %d at dim %zd does not match %d", k, t.sizes()[i], i,
+                shape[i]);
+    }
+    total += t.sizes()[d];
+  }
+  shape[d] = static_cast<SizesType>(total);
+  if (!resize_out(ctx, op, out, ArrayRef<SizesType>(shape, static_cast<size_t>(ref->dim())))) {
+    return out;
+  }
+  const int64_t es = out.element_size();
+  int64_t ds[kMaxDim];
+  strides64(out, ds);
+  int64_t at = 0;
+  for (const Tensor& t : tensors) {
+    if (cat_skip(t, ref->dim())) {
+      continue;
+    }
+    int64_t sizes[kMaxDim], ss[kMaxDim];
+    sizes64(t, sizes);
+    strides64(t, ss);
+    strided_copy(static_cast<int>(t.dim()), sizes, out.dim_order().data(),
+                 static_cast<char*>(out.mutable_data_ptr()) + at * ds[d] * es, ds,
+                 t.const_data_ptr(), ss, static_cast<size_t>(es));
+    at += t.sizes()[d];
+  }
+  return out;
+}
+
+Tensor& stack_out(KernelRuntimeContext& ctx, TensorList tensors, int64_t dim, Tensor& out) {
+  const char* op = "stack.out";
+  ETK_CHECK(ctx, tensors.size() > 0, out, op, "argument 'tensors' is empty");
+  const Tensor& ref = tensors[0];
+  int64_t d;
+  if (!normalize_dim(ctx, op, "dim", dim, ref.dim() + 1, &d)) {
+    return out;
+  }
+  SizesType shape[kMaxDim];
+  for (ssize_t i = 0, j = 0; i <= ref.dim(); ++i) {
+    shape[i] = i == d ? static_cast<SizesType>(tensors.size()) : ref.sizes()[j++];
+  }
+  for (size_t k = 0; k < tensors.size(); ++k) {
+    ETK_CHECK(ctx, tensors[k].scalar_type() == out.scalar_type(), out, op,
+              "argument 'tensors'[%zu] has dtype %s, out has %s", k,
+              dtype_name(tensors[k].scalar_type()), dtype_name(out.scalar_type()));
+    ETK_CHECK(ctx, tensors[k].sizes() == ref.sizes(), out, op,
+              "argument 'tensors'[%zu] has a different shape", k);
+  }
+  if (!resize_out(ctx, op, out, ArrayRef<SizesType>(shape, static_cast<size_t>(ref.dim() + 1)))) {
+    return out;
+  }
+  const int64_t es = out.element_size();
+  int64_t ds_full[kMaxDim];
+  strides64(out, ds_full);
+  int64_t ds[kMaxDim];
+  DimOrderType order[kMaxDim];
+  for (ssize_t i = 0, j = 0; i <= ref.dim(); ++i) {
+    if (i != d) {
+      ds[j++] = ds_full[i];
+    }
+  }
+  // Walk order: out's dim order with the stacked dim removed.
+  for (ssize_t i = 0, j = 0; i <= ref.dim(); ++i) {
+    const int64_t o = out.dim_order()[i];
+    if (o != d) {
+      order[j++] = static_cast<DimOrderType>(o > d ? o - 1 : o);
+    }
+  }
+  for (size_t k = 0; k < tensors.size(); ++k) {
+    const Tensor& t = tensors[k];
+    int64_t sizes[kMaxDim], ss[kMaxDim];
+    sizes64(t, sizes);
+    strides64(t, ss);
+    strided_copy(static_cast<int>(t.dim()), sizes, order,
+                 static_cast<char*>(out.mutable_data_ptr()) +
+                     static_cast<int64_t>(k) * ds_full[d] * es,
+                 ds, t.const_data_ptr(), ss, static_cast<size_t>(es));
+  }
+  return out;
+}
+
+// Splits self along dim into outs of the given sizes.
+void split_impl(const char* op, KernelRuntimeContext& ctx, const Tensor& self,
+                const int64_t* sizes, size_t n, int64_t dim, TensorList out) {
+  int64_t d;
+  if (!ETK_EXPECT(ctx, self.dim() > 0, op, "argument 'self' must have rank >= 1") ||
+      !normalize_dim(ctx, op, "dim", dim, self.dim(), &d)) {
+    return;
+  }
+  ETK_CHECK(ctx, out.size() == n, , op, "argument 'out' has %zu tensors, expected %zu",
+            out.size(), n);
+  int64_t total = 0;
+  for (size_t i = 0; i < n; ++i) {
+    ETK_CHECK(ctx, sizes[i] >= 0, , op, "split size %lld is negative",
+              static_cast<long long>(sizes[i]));
+    total += sizes[i];
+  }
+  ETK_CHECK(ctx, total == self.size(d), , op,
+            "split sizes sum to %lld but dim %lld of 'self' has size %zd",
+            static_cast<long long>(total), static_cast<long long>(d), self.size(d));
+  int64_t at = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const Tensor& o = out[i];
+    ETK_CHECK(ctx, o.scalar_type() == self.scalar_type(), , op,
+              "argument 'out'[%zu] has dtype %s, expected %s", i, dtype_name(o.scalar_type()),
+              dtype_name(self.scalar_type()));
+    if (!resize_with_dim(ctx, op, self, d, sizes[i], o)) {
+      return;
+    }
+    copy_slice(self, d, at, 1, o);
+    at += sizes[i];
+  }
+}
+
+void split_with_sizes_copy_out(KernelRuntimeContext& ctx, const Tensor& self,
+                               ArrayRef<int64_t> split_sizes, int64_t dim, TensorList out) {
+  split_impl("split_with_sizes_copy.out", ctx, self, split_sizes.data(), split_sizes.size(), dim,
+             out);
+}
+
+void split_copy_tensor_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t split_size,
+                           int64_t dim, TensorList out) {
+  const char* op = "split_copy.Tensor_out";
+  int64_t d;
+  if (!ETK_EXPECT(ctx, self.dim() > 0, op, "argument 'self' must have rank >= 1") ||
+      !normalize_dim(ctx, op, "dim", dim, self.dim(), &d)) {
+    return;
+  }
+  const int64_t len = self.size(d);
+  ETK_CHECK(ctx, split_size > 0 || (split_size == 0 && len == 0), , op,
+            "argument 'split_size' must be positive");
+  const size_t n = out.size();
+  ETK_CHECK(ctx, n <= 4096, , op, "too many splits");
+  int64_t sizes[4096];
+  int64_t rem = len;
+  for (size_t i = 0; i < n; ++i) {
+    sizes[i] = rem < split_size ? rem : split_size;
+    rem -= sizes[i];
+  }
+  split_impl(op, ctx, self, sizes, n, d, out);
+}
+
+void unbind_copy_int_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t dim,
+                         TensorList out) {
+  const char* op = "unbind_copy.int_out";
+  int64_t d;
+  if (!ETK_EXPECT(ctx, self.dim() > 0, op, "argument 'self' must have rank >= 1") ||
+      !normalize_dim(ctx, op, "dim", dim, self.dim(), &d)) {
+    return;
+  }
+  ETK_CHECK(ctx, static_cast<int64_t>(out.size()) == self.size(d), , op,
+            "argument 'out' has %zu tensors, dim has size %zd", out.size(), self.size(d));
+  for (size_t i = 0; i < out.size(); ++i) {
+    Tensor& o = const_cast<Tensor&>(out[i]);
+    select_copy_out(ctx, self, d, static_cast<int64_t>(i), o);
+    if (ctx.failure_state() != Error::Ok) {
+      return;
+    }
+  }
+}
+
+Tensor& constant_pad_nd_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<int64_t> pad,
+                            const Scalar& value, Tensor& out) {
+  const char* op = "constant_pad_nd.out";
+  if (!same_dtype_out(ctx, op, self, out)) {
+    return out;
+  }
+  ETK_CHECK(ctx, pad.size() % 2 == 0 && static_cast<ssize_t>(pad.size() / 2) <= self.dim(), out,
+            op, "argument 'pad' must have an even length of at most 2 * rank");
+  const ssize_t r = self.dim();
+  int64_t lo[kMaxDim] = {0}, hi[kMaxDim] = {0};
+  for (size_t i = 0; i < pad.size() / 2; ++i) {
+    lo[r - 1 - static_cast<ssize_t>(i)] = pad[2 * i];
+    hi[r - 1 - static_cast<ssize_t>(i)] = pad[2 * i + 1];
+  }
+  int64_t shape[kMaxDim];
+  for (ssize_t i = 0; i < r; ++i) {
+    shape[i] = self.sizes()[i] + lo[i] + hi[i];
+    ETK_CHECK(ctx, shape[i] >= 0, out, op, "argument 'pad' makes dim %zd negative", i);
+  }
+  if (!resize_out(ctx, op, out, ArrayRef<int64_t>(shape, static_cast<size_t>(r)))) {
+    return out;
+  }
+  ET_SWITCH_REALHBBF16_TYPES(out.scalar_type(), ctx, op, CTYPE, [&]() {
+    const CTYPE v = scalar_to<CTYPE>(value);
+    CTYPE* o = out.mutable_data_ptr<CTYPE>();
+    for (ssize_t i = 0; i < out.numel(); ++i) {
+      o[i] = v;
+    }
+  });
+  if (ctx.failure_state() != Error::Ok) {
+    return out;
+  }
+  int64_t sizes[kMaxDim], ss[kMaxDim], ds[kMaxDim];
+  int64_t src = 0, dst = 0;
+  for (ssize_t i = 0; i < r; ++i) {
+    const int64_t cut_lo = lo[i] < 0 ? -lo[i] : 0, cut_hi = hi[i] < 0 ? -hi[i] : 0;
+    sizes[i] = self.sizes()[i] - cut_lo - cut_hi;
+    if (sizes[i] <= 0) {
+      return out;
+    }
+    ss[i] = self.strides()[i];
+    ds[i] = out.strides()[i];
+    src += cut_lo * ss[i];
+    dst += (lo[i] > 0 ? lo[i] : 0) * ds[i];
+  }
+  const int64_t es = out.element_size();
+  strided_copy(static_cast<int>(r), sizes, out.dim_order().data(),
+               static_cast<char*>(out.mutable_data_ptr()) + dst * es, ds,
+               static_cast<const char*>(self.const_data_ptr()) + src * es, ss,
+               static_cast<size_t>(es));
+  return out;
+}
+
+Tensor& repeat_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<int64_t> repeats,
+                   Tensor& out) {
+  const char* op = "repeat.out";
+  if (!same_dtype_out(ctx, op, self, out)) {
+    return out;
+  }
+  const ssize_t n = static_cast<ssize_t>(repeats.size());
+  ETK_CHECK(ctx, n >= self.dim() && n <= static_cast<ssize_t>(kMaxDim), out, op,
+            "argument 'repeats' must have at least rank(self) entries");
+  const ssize_t lead = n - self.dim();
+  int64_t shape[kMaxDim];
+  for (ssize_t i = 0; i < n; ++i) {
+    ETK_CHECK(ctx, repeats[i] >= 0, out, op, "argument 'repeats' has a negative entry");
+    shape[i] = repeats[i] * (i < lead ? 1 : self.sizes()[i - lead]);
+  }
+  if (!resize_out(ctx, op, out, ArrayRef<int64_t>(shape, static_cast<size_t>(n)))) {
+    return out;
+  }
+  if (out.numel() == 0) {
+    return out;
+  }
+  // Iterate over every repeat tile: out[tile + j] = self[j].
+  int64_t tiles = 1;
+  for (ssize_t i = 0; i < n; ++i) {
+    tiles *= repeats[i];
+  }
+  int64_t sizes[kMaxDim], ss[kMaxDim], ds[kMaxDim];
+  for (ssize_t i = 0; i < n; ++i) {
+    sizes[i] = i < lead ? 1 : self.sizes()[i - lead];
+    ss[i] = i < lead ? 0 : self.strides()[i - lead];
+    ds[i] = out.strides()[i];
+  }
+  const int64_t es = out.element_size();
+  int64_t idx[kMaxDim] = {0};
+  for (int64_t t = 0; t < tiles; ++t) {
+    int64_t off = 0;
+    for (ssize_t i = 0; i < n; ++i) {
+      off += idx[i] * sizes[i] * ds[i];
+    }
+    strided_copy(static_cast<int>(n), sizes, out.dim_order().data(),
+                 static_cast<char*>(out.mutable_data_ptr()) + off * es, ds, self.const_data_ptr(),
+                 ss, static_cast<size_t>(es));
+    for (ssize_t i = n - 1; i >= 0; --i) {
+      if (++idx[i] < repeats[i]) {
+        break;
+      }
+      idx[i] = 0;
+    }
+  }
+  return out;
+}
+
+} // namespace
+
+ETK_REGISTER_KERNEL("aten::view_copy.out", view_copy_out);
+ETK_REGISTER_KERNEL("aten::permute_copy.out", permute_copy_out);
+ETK_REGISTER_KERNEL("aten::transpose_copy.int_out", transpose_copy_out);
+ETK_REGISTER_KERNEL("aten::t_copy.out", t_copy_out);
+ETK_REGISTER_KERNEL("aten::expand_copy.out", expand_copy_out);
+ETK_REGISTER_KERNEL("aten::slice_copy.Tensor_out", slice_copy_out);
+ETK_REGISTER_KERNEL("aten::narrow_copy.out", narrow_copy_out);
+ETK_REGISTER_KERNEL("aten::select_copy.int_out", select_copy_out);
+ETK_REGISTER_KERNEL("aten::squeeze_copy.dims_out", squeeze_copy_dims_out);
+ETK_REGISTER_KERNEL("aten::squeeze_copy.dim_out", squeeze_copy_dim_out);
+ETK_REGISTER_KERNEL("aten::squeeze_copy.out", squeeze_copy_out);
+ETK_REGISTER_KERNEL("aten::unsqueeze_copy.out", unsqueeze_copy_out);
+ETK_REGISTER_KERNEL("aten::cat.out", cat_out);
+ETK_REGISTER_KERNEL("aten::stack.out", stack_out);
+ETK_REGISTER_KERNEL("aten::split_with_sizes_copy.out", split_with_sizes_copy_out);
+ETK_REGISTER_KERNEL("aten::split_copy.Tensor_out", split_copy_tensor_out);
+ETK_REGISTER_KERNEL("aten::unbind_copy.int_out", unbind_copy_int_out);
+ETK_REGISTER_KERNEL("aten::constant_pad_nd.out", constant_pad_nd_out);
+ETK_REGISTER_KERNEL("aten::repeat.out", repeat_out);
+
+} // namespace kernels
+} // namespace executorch

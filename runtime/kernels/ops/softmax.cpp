@@ -1,0 +1,170 @@
+/*
+ * _softmax.out and _log_softmax.out along one dim, any rank (0-dim
+ * included), float32/float64/float16/bfloat16 (computed in float or
+ * double). Max-subtracted; a slice that is entirely -inf gives 0 for softmax
+ * and -inf for log-softmax instead of NaN (safe softmax). Contiguous
+ * inputs; the inner loops are written to vectorize.
+ */
+#include <cmath>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+#include <executorch/runtime/kernels/detail/shape_util.h>
+
+namespace executorch {
+namespace kernels {
+namespace {
+
+using namespace ::executorch::kernels::detail;
+
+template <class T, bool kLog>
+void softmax_impl(const Tensor& in, const Tensor& out, int64_t dim) {
+  using C = std::conditional_t<std::is_same<T, double>::value, double, float>;
+  int64_t outer = 1, inner = 1;
+  const int64_t n = in.dim() == 0 ? 1 : in.size(dim);
+  for (int64_t i = 0; i < dim; ++i) {
+    outer *= in.size(i);
+  }
+  for (int64_t i = dim + 1; i < in.dim(); ++i) {
+    inner *= in.size(i);
+  }
+  const T* x = in.const_data_ptr<T>();
+  T* y = out.mutable_data_ptr<T>();
+  constexpr C kNegInf = -std::numeric_limits<C>::infinity();
+  if (inner == 1) {
+    std::vector<C> buf;
+    if (!std::is_same<T, C>::value) {
+      buf.resize(static_cast<size_t>(n));
+    }
+    for (int64_t o = 0; o < outer; ++o) {
+      const T* xp = x + o * n;
+      T* yp = y + o * n;
+      C mx = kNegInf;
+      for (int64_t i = 0; i < n; ++i) {
+        const C v = static_cast<C>(xp[i]);
+        mx = v > mx || std::isnan(v) ? v : mx;
+      }
+      if (mx == kNegInf) {
+        for (int64_t i = 0; i < n; ++i) {
+          yp[i] = static_cast<T>(kLog ? kNegInf : C(0));
+        }
+        continue;
+      }
+      C sum = 0;
+      if constexpr (std::is_same<T, C>::value) {
+        if (kLog) {
+          for (int64_t i = 0; i < n; ++i) {
+            sum += std::exp(xp[i] - mx);
+          }
+          const C ls = std::log(sum) + mx;
+          for (int64_t i = 0; i < n; ++i) {
+            yp[i] = xp[i] - ls;
+          }
+        } else {
+          for (int64_t i = 0; i < n; ++i) {
+            const C e = std::exp(xp[i] - mx);
+            yp[i] = e;
+            sum += e;
+          }
+          const C inv = C(1) / sum;
+          for (int64_t i = 0; i < n; ++i) {
+            yp[i] *= inv;
+          }
+        }
+      } else {
+        for (int64_t i = 0; i < n; ++i) {
+          buf[i] = std::exp(static_cast<C>(xp[i]) - mx);
+          sum += buf[i];
+        }
+        if (kLog) {
+          const C ls = std::log(sum) + mx;
+          for (int64_t i = 0; i < n; ++i) {
+            yp[i] = static_cast<T>(static_cast<C>(xp[i]) - ls);
+          }
+        } else {
+          for (int64_t i = 0; i < n; ++i) {
+            yp[i] = static_cast<T>(buf[i] / sum);
+          }
+        }
+      }
+    }
+    return;
+  }
+  // Strided along dim: process `inner` columns at once with row buffers.
+  std::vector<C> mx(static_cast<size_t>(inner)), sum(static_cast<size_t>(inner));
+  for (int64_t o = 0; o < outer; ++o) {
+    const T* xp = x + o * n * inner;
+    T* yp = y + o * n * inner;
+    for (int64_t j = 0; j < inner; ++j) {
+      mx[j] = kNegInf;
+      sum[j] = 0;
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      for (int64_t j = 0; j < inner; ++j) {
+        const C v = static_cast<C>(xp[i * inner + j]);
+        mx[j] = v > mx[j] || std::isnan(v) ? v : mx[j];
+      }
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      for (int64_t j = 0; j < inner; ++j) {
+        if (mx[j] != kNegInf) {
+          sum[j] += std::exp(static_cast<C>(xp[i * inner + j]) - mx[j]);
+        }
+      }
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      for (int64_t j = 0; j < inner; ++j) {
+        const C v = static_cast<C>(xp[i * inner + j]);
+        C r;
+        if (mx[j] == kNegInf) {
+          r = kLog ? kNegInf : C(0);
+        } else if (kLog) {
+          r = v - mx[j] - std::log(sum[j]);
+        } else {
+          r = std::exp(v - mx[j]) / sum[j];
+        }
+        yp[i * inner + j] = static_cast<T>(r);
+      }
+    }
+  }
+}
+
+template <bool kLog>
+Tensor& softmax_common(const char* op, KernelRuntimeContext& ctx, const Tensor& self, int64_t dim,
+                       bool half_to_float, Tensor& out) {
+  ETK_CHECK(ctx, !half_to_float, out, op, "argument 'half_to_float' = true is not supported");
+  int64_t d = 0;
+  if (!check_dtype_in(ctx, op, "self", self, dtypes::kFloatHBF16) ||
+      !check_same_dtype(ctx, op, "self", self, "out", out) ||
+      !check_contiguous(ctx, op, "self", self) || !check_contiguous(ctx, op, "out", out) ||
+      !normalize_dim(ctx, op, "dim", dim, self.dim(), &d) ||
+      !resize_out_like(ctx, op, out, self)) {
+    return out;
+  }
+  if (self.numel() == 0) {
+    return out;
+  }
+  ET_SWITCH_FLOATHBF16_TYPES(self.scalar_type(), ctx, op, CTYPE, [&]() {
+    softmax_impl<CTYPE, kLog>(self, out, d);
+  });
+  return out;
+}
+
+Tensor& softmax_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t dim,
+                    bool half_to_float, Tensor& out) {
+  return softmax_common<false>("_softmax.out", ctx, self, dim, half_to_float, out);
+}
+
+Tensor& log_softmax_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t dim,
+                        bool half_to_float, Tensor& out) {
+  return softmax_common<true>("_log_softmax.out", ctx, self, dim, half_to_float, out);
+}
+
+} // namespace
+
+ETK_REGISTER_KERNEL("aten::_softmax.out", softmax_out);
+ETK_REGISTER_KERNEL("aten::_log_softmax.out", log_softmax_out);
+
+} // namespace kernels
+} // namespace executorch

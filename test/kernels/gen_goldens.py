@@ -1,0 +1,286 @@
+#!/usr/bin/env python3
+"""Writes the per-operator golden cases of the CPU kernel library.
+
+Run in the zoo virtual environment (torch + executorch, created by `make zoo`):
+
+    build/zoo-venv/bin/python test/kernels/gen_goldens.py [--out test/fixtures/kernels]
+
+Every case names an operator by its registry key ("aten::add.out") and lists
+its schema arguments in order. The expected result comes from eager PyTorch
+calling that exact overload (torch.ops.<ns>.<op>.<overload>) with the same
+arguments and an out tensor of the requested dtype, so type promotion with
+an authoritative out dtype, broadcasting and rounding are PyTorch's.
+
+Output: one .npy per tensor (logical values, C order; bfloat16 is stored as
+raw uint16 with dtype "bfloat16" in the index) and index.json, read by the
+GoogleTest runner test/unit/kernels_elementwise/goldens_test.cpp through the
+kernel registry. `make check` never needs torch.
+
+Case files: cases_*.py next to this script; each defines cases(g) and calls
+g.case(...) with the argument helpers below (T, Out, I, F, B, NONE, IL, STR).
+"""
+import argparse
+import glob
+import importlib.util
+import json
+import os
+import shutil
+import sys
+
+import numpy as np
+import torch
+
+try:  # registers torch.ops.dim_order_ops.*
+    import executorch.exir.passes.dim_order_ops_registry  # noqa: F401
+except Exception:  # pragma: no cover - only the dim_order cases need it
+    pass
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+DTYPE_NAMES = {
+    torch.float32: "float32",
+    torch.float64: "float64",
+    torch.float16: "float16",
+    torch.bfloat16: "bfloat16",
+    torch.int64: "int64",
+    torch.int32: "int32",
+    torch.int16: "int16",
+    torch.int8: "int8",
+    torch.uint8: "uint8",
+    torch.bool: "bool",
+}
+
+CHANNELS_LAST = (0, 2, 3, 1)
+
+
+# ---------------------------------------------------------------------------
+# Argument helpers used by the case files
+
+class T:
+    """A tensor argument; dim_order gives its memory layout in the runtime."""
+
+    def __init__(self, t, dim_order=None):
+        self.t = t
+        self.dim_order = dim_order
+
+
+class Out:
+    """The out tensor: its dtype, layout and allocation.
+
+    shape: the allocated (initial) shape; default is the expected result's.
+    dynamic: allocate as DYNAMIC_BOUND; numel(shape) is its capacity, so the
+    kernel must resize it to the result's shape.
+    """
+
+    def __init__(self, dtype=torch.float32, dim_order=None, shape=None, dynamic=False):
+        self.dtype = dtype
+        self.dim_order = dim_order
+        self.shape = shape
+        self.dynamic = dynamic
+
+
+class _Val:
+    def __init__(self, kind, value):
+        self.kind = kind
+        self.value = value
+
+
+def I(v):  # noqa: E743 - Int EValue
+    return _Val("int", int(v))
+
+
+def F(v):  # Double EValue
+    return _Val("double", float(v))
+
+
+def B(v):  # Bool EValue
+    return _Val("bool", bool(v))
+
+
+NONE = _Val("none", None)
+
+
+def IL(v):  # int list
+    return _Val("intlist", [int(x) for x in v])
+
+
+def STR(s):
+    return _Val("string", str(s))
+
+
+def scalar(v):
+    """A Python number as the matching Scalar EValue."""
+    if isinstance(v, bool):
+        return B(v)
+    if isinstance(v, int):
+        return I(v)
+    return F(v)
+
+
+# ---------------------------------------------------------------------------
+
+class Gen:
+    def __init__(self, outdir):
+        self.outdir = outdir
+        self.cases = []
+        self.names = set()
+        self.nfiles = 0
+        self.current_file = None
+
+    def _save(self, t):
+        t = t.detach().contiguous()
+        name = "t%05d.npy" % self.nfiles
+        self.nfiles += 1
+        if t.dtype == torch.bfloat16:
+            arr = t.view(torch.int16).numpy().view(np.uint16)
+        else:
+            arr = t.numpy()
+        np.save(os.path.join(self.outdir, name), arr, allow_pickle=False)
+        return name
+
+    @staticmethod
+    def _torch_op(op):
+        ns, rest = op.split("::")
+        name, _, overload = rest.partition(".")
+        packet = getattr(getattr(torch.ops, ns), name)
+        return getattr(packet, overload or "default")
+
+    def case(self, label, op, *args, out=None, error=None, rtol=None, atol=None, ret=None):
+        """Adds one case.
+
+        op: the registry key, e.g. "aten::add.out". args: the schema
+        arguments before the out (T / scalar helpers); out: an Out (None for
+        an in-place op, whose result is argument `ret`, default 0).
+        error: expected failure ("InvalidArgument", ...); no torch call then.
+        """
+        name = "%s/%s" % (op, label)
+        if name in self.names:
+            raise ValueError("duplicate case " + name)
+        self.names.add(name)
+        enc_args = []
+        torch_args = []
+        for a in args:
+            if isinstance(a, T):
+                enc_args.append({
+                    "kind": "tensor",
+                    "file": self._save(a.t),
+                    "dtype": DTYPE_NAMES[a.t.dtype],
+                    "dim_order": list(a.dim_order) if a.dim_order is not None else None,
+                })
+                torch_args.append(a.t.clone())
+            elif isinstance(a, _Val):
+                v = a.value
+                if a.kind == "double":
+                    v = repr(float(v))  # strings keep inf/nan exact
+                enc_args.append({"kind": a.kind, "value": v})
+                torch_args.append(a.value)
+            else:
+                raise TypeError("argument of case %s: %r" % (name, a))
+        entry = {"name": name, "op": op, "args": enc_args}
+        if error is not None:
+            entry["error"] = error
+        if out is not None:
+            enc_out = {
+                "kind": "out",
+                "dtype": DTYPE_NAMES[out.dtype],
+                "dim_order": list(out.dim_order) if out.dim_order is not None else None,
+                "dynamic": bool(out.dynamic),
+            }
+            entry["ret"] = len(entry["args"])
+            entry["args"].append(enc_out)
+        else:
+            entry["ret"] = 0 if ret is None else ret
+        if error is None:
+            fn = self._torch_op(op)
+            schema_args = fn._schema.arguments
+            pos, kw = [], {}
+            for sa, v in zip(schema_args, torch_args):
+                if sa.kwarg_only:
+                    kw[sa.name] = v
+                else:
+                    pos.append(v)
+            if out is not None:
+                o = torch.empty(0, dtype=out.dtype)
+                fn(*pos, **kw, out=o)
+                result = o
+            else:
+                result = fn(*pos, **kw)
+                result = torch_args[entry["ret"]] if not isinstance(result, torch.Tensor) else result
+            entry["expect"] = {
+                "file": self._save(result),
+                "dtype": DTYPE_NAMES[result.dtype],
+                "shape": list(result.shape),
+            }
+            if out is not None:
+                shape = list(result.shape) if out.shape is None else list(out.shape)
+                if out.dynamic and _numel(shape) < result.numel():
+                    raise ValueError("%s: a dynamic out's shape sets its capacity; it must hold "
+                                     "the result (%d elements)" % (name, result.numel()))
+                entry["args"][-1]["shape"] = shape
+                entry["args"][-1]["capacity"] = max(_numel(shape), result.numel())
+            dt = result.dtype
+            default_tol = {
+                torch.float32: (1e-5, 1e-5),
+                torch.float64: (1e-10, 1e-12),
+                torch.float16: (1e-3, 1e-3),
+                torch.bfloat16: (1e-2, 1e-2),
+            }.get(dt, (0.0, 0.0))
+            entry["rtol"] = default_tol[0] if rtol is None else rtol
+            entry["atol"] = default_tol[1] if atol is None else atol
+        else:
+            if out is not None:
+                if out.shape is None:
+                    raise ValueError("error case %s needs Out(shape=...)" % name)
+                entry["args"][-1]["shape"] = list(out.shape)
+                entry["args"][-1]["capacity"] = _numel(out.shape)
+        entry["source"] = self.current_file
+        self.cases.append(entry)
+        return entry
+
+
+def _numel(shape):
+    n = 1
+    for s in shape:
+        n *= int(s)
+    return n
+
+
+def main():
+    # Case files `import gen_goldens`: make that this very module.
+    sys.modules.setdefault("gen_goldens", sys.modules[__name__])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", default=os.path.join(HERE, "..", "fixtures", "kernels"))
+    ap.add_argument("--only", help="run only cases_<ONLY>.py")
+    args = ap.parse_args()
+    outdir = os.path.abspath(args.out)
+    if os.path.isdir(outdir):
+        shutil.rmtree(outdir)
+    os.makedirs(outdir)
+    torch.manual_seed(0)
+    g = Gen(outdir)
+    files = sorted(glob.glob(os.path.join(HERE, "cases_*.py")))
+    if args.only:
+        files = [f for f in files if os.path.basename(f) == "cases_%s.py" % args.only]
+    for path in files:
+        modname = os.path.splitext(os.path.basename(path))[0]
+        spec = importlib.util.spec_from_file_location(modname, path)
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[modname] = mod
+        spec.loader.exec_module(mod)
+        g.current_file = os.path.basename(path)
+        torch.manual_seed(0)
+        mod.cases(g)
+    index = {
+        "format_version": 1,
+        "generator": "test/kernels/gen_goldens.py",
+        "torch": torch.__version__,
+        "cases": g.cases,
+    }
+    with open(os.path.join(outdir, "index.json"), "w") as f:
+        json.dump(index, f, indent=1, sort_keys=True)
+        f.write("\n")
+    print("wrote %d cases, %d tensors to %s" % (len(g.cases), g.nfiles, outdir))
+
+
+if __name__ == "__main__":
+    main()
