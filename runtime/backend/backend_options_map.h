@@ -40,7 +40,7 @@ class LoadBackendOptionsMap final {
       return Error::InvalidArgument;
     }
     for (size_t i = 0; i < size_; ++i) {
-      if (std::strcmp(entries_[i].backend_id, backend_id) == 0) {
+      if (id_equals(entries_[i].backend_id, backend_id)) {
         entries_[i].options = options;
         return Error::Ok;
       }
@@ -102,12 +102,34 @@ class LoadBackendOptionsMap final {
     Span<BackendOption> options;
   };
 
+  /*
+   * True if `backend_id` equals the stored id. Compares byte by byte and stops
+   * at the first difference or at the stored id's NUL (always within
+   * kMaxBackendIdLength), so it never reads past the end of either string.
+   * (Not strcmp: the ids looked up at load point into a program's
+   * flatbuffer, whose string accessors GCC sees as offsets into a 1-byte
+   * object, and strcmp on them trips -Wstringop-overread under -fsanitize.)
+   */
+  static bool id_equals(
+      const char (&stored)[kMaxBackendIdLength],
+      const char* backend_id) {
+    for (size_t k = 0; k < kMaxBackendIdLength; ++k) {
+      if (stored[k] != backend_id[k]) {
+        return false;
+      }
+      if (stored[k] == '\0') {
+        return true;
+      }
+    }
+    return false;
+  }
+
   const Entry* find(const char* backend_id) const {
     if (backend_id == nullptr) {
       return nullptr;
     }
     for (size_t i = 0; i < size_; ++i) {
-      if (std::strcmp(entries_[i].backend_id, backend_id) == 0) {
+      if (id_equals(entries_[i].backend_id, backend_id)) {
         return &entries_[i];
       }
     }

@@ -16,6 +16,11 @@ namespace runtime {
 
 template <typename T>
 class Result final {
+  // The stored type. A Result<const T> keeps a non-const T internally so the
+  // move constructor can move (or placement-new) into it; the accessors
+  // still hand out only `const T&`.
+  using Stored = std::remove_const_t<T>;
+
  public:
   typedef T value_type;
 
@@ -29,11 +34,11 @@ class Result final {
 
   /* implicit */ Result(const T& val) : value_(val), has_value_(true) {}
 
-  /* implicit */ Result(T&& val) : value_(std::move(val)), has_value_(true) {}
+  /* implicit */ Result(Stored&& val) : value_(std::move(val)), has_value_(true) {}
 
   Result(Result&& rhs) noexcept : has_value_(rhs.has_value_) {
     if (has_value_) {
-      new (&value_) T(std::move(rhs.value_));
+      new (&value_) Stored(std::move(rhs.value_));
     } else {
       new (&error_) Error(rhs.error_);
     }
@@ -41,7 +46,7 @@ class Result final {
 
   ~Result() {
     if (has_value_) {
-      value_.~T();
+      value_.~Stored();
     }
   }
 
@@ -90,7 +95,7 @@ class Result final {
   }
 
   union {
-    T value_;
+    Stored value_;
     Error error_;
   };
   bool has_value_;

@@ -307,7 +307,13 @@ Error Method::init(
 
   // Instructions and kernels.
   err = internal::build_chains(
-      ctx, s_plan, n_delegate_, kernel_registry_, &chains_, &n_chains_);
+      ctx,
+      s_plan,
+      n_delegate_,
+      kernel_registry_,
+      /*with_op_names=*/event_tracer_ != nullptr,
+      &chains_,
+      &n_chains_);
   if (err != Error::Ok) {
     return err;
   }

@@ -5,6 +5,7 @@
 #include <executorch/runtime/executor/method.h>
 
 #include <executorch/runtime/backend/backend_execution_context.h>
+#include <executorch/runtime/core/event_tracer_hooks.h>
 #include <executorch/runtime/executor/detail/delegate.h>
 #include <executorch/runtime/executor/detail/method_internal.h>
 #include <executorch/runtime/kernel/kernel_runtime_context.h>
@@ -34,6 +35,29 @@ const char* plan_name(const executorch_flatbuffer::ExecutionPlan* plan) {
 
 /// JumpFalse condition: Bool value, or Bool tensor (false if any element is
 /// false; an empty tensor is true).
+// Outputs the program does not memory-plan have no storage until the caller provides it
+// with set_output_data_ptr(); running without it would have kernels write through null.
+Error check_outputs_have_memory(const Method& method, const char* method_name) {
+  const size_t n_outputs = method.outputs_size();
+  for (size_t i = 0; i < n_outputs; ++i) {
+    const EValue& out = method.get_output(i);
+    if (!out.isTensor()) {
+      continue;
+    }
+    const auto& t = out.toTensor();
+    if (t.nbytes() > 0 && t.const_data_ptr() == nullptr) {
+      ET_LOG(
+          Error,
+          "execute: output %zu of method '%s' is not memory-planned and has no buffer; "
+          "give it one with set_output_data_ptr()",
+          i,
+          method_name);
+      return Error::InvalidState;
+    }
+  }
+  return Error::Ok;
+}
+
 Error read_condition(const EValue& cond, size_t value_index, bool* out) {
   if (cond.isBool()) {
     *out = cond.toBool();
@@ -82,10 +106,20 @@ Error Method::execute_instruction() {
   const Instruction& ins = chain.instructions[step_state_.instr_idx];
   size_t next = step_state_.instr_idx + 1;
   Error err = Error::Ok;
+  // Events the kernel or delegate reports are attributed to this instruction:
+  // chain index and, as upstream does, the instruction index as debug handle.
+  internal::event_tracer_set_chain_debug_handle(
+      event_tracer_,
+      static_cast<ChainID>(step_state_.chain_idx),
+      static_cast<DebugHandle>(step_state_.instr_idx));
   switch (ins.kind) {
     case Instruction::Kind::Kernel: {
       KernelRuntimeContext context(event_tracer_, temp_allocator_);
-      ins.kernel(context, ins.args);
+      {
+        // ins.op_name is set at load whenever the method has a tracer.
+        internal::EventTracerProfileOpScope scope(event_tracer_, ins.op_name);
+        ins.kernel(context, ins.args);
+      }
       err = context.failure_state();
       if (err != Error::Ok) {
         ET_LOG(
@@ -102,7 +136,12 @@ Error Method::execute_instruction() {
     case Instruction::Kind::Delegate: {
       BackendExecutionContext context(
           event_tracer_, temp_allocator_, plan_name(serialization_plan_));
-      err = delegates_[ins.a].Execute(context, ins.args);
+      {
+        // Named after the delegate's backend id.
+        internal::EventTracerProfileOpScope scope(
+            event_tracer_, delegates_[ins.a].id());
+        err = delegates_[ins.a].Execute(context, ins.args);
+      }
       if (err != Error::Ok) {
         ET_LOG(
             Error,
@@ -140,6 +179,8 @@ Error Method::execute_instruction() {
       break;
     }
   }
+  internal::event_tracer_set_chain_debug_handle(
+      event_tracer_, kUnsetChainId, kUnsetDebugHandle);
   // Kernel and delegate scratch never outlives the instruction.
   temp_allocator_->reset();
   if (err == Error::Ok) {
@@ -169,6 +210,13 @@ Error Method::execute() {
       return Error::InvalidArgument;
     }
   }
+  {
+    const Error err = check_outputs_have_memory(*this, plan_name(serialization_plan_));
+    if (err != Error::Ok) {
+      return err;
+    }
+  }
+  internal::event_tracer_create_event_block(event_tracer_, "Execute");
   temp_allocator_->reset();
   size_t executed = 0;
   for (size_t c = 0; c < n_chains_; ++c) {

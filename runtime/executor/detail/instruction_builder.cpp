@@ -112,10 +112,38 @@ Error build_args(
 struct Resolver {
   const fb::ExecutionPlan* plan;
   Span<const Kernel> kernel_registry;
+  MemoryAllocator* method_allocator;
+  bool with_op_names = false;
   std::vector<TensorMeta> metas;
   std::vector<uint8_t> reported; // per operator: already logged as missing
+  std::vector<const char*> op_names; // per operator (with_op_names only)
   size_t n_missing = 0;
 };
+
+/// The name of operator `op_index` as resolved (`formatted`, `len` chars) for
+/// the EventTracer: the flatbuffer's own string when there is no overload,
+/// else one copy in method memory per operator. Null on allocation failure.
+const char* op_name_for_tracer(
+    Resolver& r,
+    int32_t op_index,
+    const fb::Operator* op,
+    const char* formatted,
+    size_t len) {
+  const char*& slot = r.op_names[static_cast<size_t>(op_index)];
+  if (slot != nullptr) {
+    return slot;
+  }
+  if (op->overload() == nullptr || op->overload()->size() == 0) {
+    slot = op->name()->c_str();
+    return slot;
+  }
+  char* copy = allocate_array<char>(r.method_allocator, len + 1);
+  if (copy != nullptr) {
+    std::memcpy(copy, formatted, len + 1);
+  }
+  slot = copy;
+  return slot;
+}
 
 /// Resolves one KernelCall. A missing operator is logged (once per
 /// operator) and counted; *fn is then null and Ok is returned.
@@ -124,8 +152,10 @@ Error resolve_kernel(
     int32_t op_index,
     InstructionArgs args,
     Where w,
-    OpFunction* fn) {
+    OpFunction* fn,
+    const char** op_name) {
   *fn = nullptr;
+  *op_name = nullptr;
   const auto* ops = r.plan->operators();
   const size_t n_ops = ops ? ops->size() : 0;
   if (!detail::index_in_range(op_index, n_ops)) {
@@ -158,6 +188,12 @@ Error resolve_kernel(
         op->name()->c_str(),
         kOperatorNameBufSize - 1);
     return Error::Internal;
+  }
+  if (r.with_op_names) {
+    *op_name = op_name_for_tracer(r, op_index, op, name, static_cast<size_t>(len));
+    if (*op_name == nullptr) {
+      return Error::MemoryAllocationFailed;
+    }
   }
 
   // Kernel key: dtype and dim order of every argument that is a Tensor now.
@@ -224,6 +260,7 @@ Error build_instruction(
     return Error::InvalidProgram;
   }
   out->kernel = nullptr;
+  out->op_name = nullptr;
   out->args = InstructionArgs();
   out->a = 0;
   out->b = 0;
@@ -235,7 +272,8 @@ Error build_instruction(
       if (err != Error::Ok) {
         return err;
       }
-      return resolve_kernel(r, k->op_index(), out->args, w, &out->kernel);
+      return resolve_kernel(
+          r, k->op_index(), out->args, w, &out->kernel, &out->op_name);
     }
     case fb::InstructionArguments::DelegateCall: {
       const fb::DelegateCall* d = s->instr_args_as_DelegateCall();
@@ -303,6 +341,7 @@ Error build_chains(
     const fb::ExecutionPlan* plan,
     size_t n_delegates,
     Span<const Kernel> kernel_registry,
+    bool with_op_names,
     Chain** out_chains,
     size_t* out_n_chains) {
   const auto* s_chains = plan->chains();
@@ -318,7 +357,13 @@ Error build_chains(
   Resolver r;
   r.plan = plan;
   r.kernel_registry = kernel_registry;
-  r.reported.assign(plan->operators() ? plan->operators()->size() : 0, 0);
+  r.method_allocator = ctx.method_allocator;
+  r.with_op_names = with_op_names;
+  const size_t n_ops = plan->operators() ? plan->operators()->size() : 0;
+  r.reported.assign(n_ops, 0);
+  if (with_op_names) {
+    r.op_names.assign(n_ops, nullptr);
+  }
 
   for (size_t c = 0; c < n_chains; ++c) {
     const fb::Chain* s_chain = s_chains->Get(static_cast<flatbuffers::uoffset_t>(c));

@@ -23,6 +23,9 @@ namespace internal {
  * Missing operators are all logged (one line each, naming the operator)
  * before the load fails.
  *
+ * With `with_op_names` (the method has an EventTracer) every KernelCall also
+ * gets its operator name (Instruction::op_name), made once per operator.
+ *
  * @retval Error::InvalidProgram a missing chain/instruction, an index out of
  *     range, an unknown instruction kind.
  * @retval Error::OperatorMissing one or more operators have no kernel.
@@ -33,6 +36,7 @@ ET_NODISCARD Error build_chains(
     const executorch_flatbuffer::ExecutionPlan* plan,
     size_t n_delegates,
     Span<const Kernel> kernel_registry,
+    bool with_op_names,
     Chain** out_chains,
     size_t* out_n_chains);
 

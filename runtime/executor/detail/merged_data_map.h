@@ -21,17 +21,10 @@ class MergedDataMap final : public NamedDataMap {
   ET_NODISCARD Result<const TensorLayout> get_tensor_layout(
       std::string_view key) const override {
     Result<const TensorLayout> r = first_->get_tensor_layout(key);
-    if (r.ok()) {
-      return r.get();
+    if (r.ok() || r.error() != Error::NotFound) {
+      return r;
     }
-    if (r.error() != Error::NotFound) {
-      return r.error();
-    }
-    Result<const TensorLayout> r2 = second_->get_tensor_layout(key);
-    if (r2.ok()) {
-      return r2.get();
-    }
-    return r2.error();
+    return second_->get_tensor_layout(key);
   }
 
   ET_NODISCARD Result<FreeableBuffer> get_data(

@@ -35,6 +35,12 @@ struct Instruction {
   Kind kind;
   /// Kernel: the resolved function.
   OpFunction kernel;
+  /// Kernel: the operator name as resolved ("name.overload", or "name" when
+  /// the overload is empty), for the EventTracer. Set only when the Method
+  /// was loaded with a tracer (else null); points into the program's
+  /// operator table or, with an overload, into method memory (one copy per
+  /// operator).
+  const char* op_name;
   /// Kernel/Delegate: argument pointers into the value table.
   InstructionArgs args;
   /// Delegate: delegate index. Move: source. JumpFalse: condition value.

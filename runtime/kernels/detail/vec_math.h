@@ -33,7 +33,10 @@ inline float exp_f32(float x) {
   p = p * r + 1.6666665459e-1f;
   p = p * r + 5.0000001201e-1f;
   float y = p * (r * r) + r + 1.0f;
-  const int32_t bits = (static_cast<int32_t>(n) + 127) << 23;
+  // The exponent field is built in unsigned arithmetic: n can be far out of range (or NaN)
+  // for inputs the selects below replace, and a signed shift of those would be undefined.
+  const float n_clamped = n >= -127.0f ? (n <= 128.0f ? n : 128.0f) : -127.0f;  // NaN -> -127
+  const uint32_t bits = static_cast<uint32_t>(static_cast<int32_t>(n_clamped) + 127) << 23;
   float scale;
   std::memcpy(&scale, &bits, sizeof scale);
   y = y * scale;

@@ -39,7 +39,6 @@ using executorch::extension::MmapDataLoader;
 using executorch::runtime::Error;
 using executorch::runtime::EValue;
 using executorch::runtime::HierarchicalAllocator;
-using executorch::runtime::Kernel;
 using executorch::runtime::MemoryManager;
 using executorch::runtime::Method;
 using executorch::runtime::MethodMeta;
@@ -62,6 +61,8 @@ struct OwnedTensor {
 struct LoadedMethod {
   std::vector<std::vector<uint8_t>> planned;
   std::vector<Span<uint8_t>> spans;
+  // Storage for outputs the program leaves to the caller (not memory-planned).
+  std::vector<std::vector<std::max_align_t>> output_buffers;
   std::unique_ptr<HierarchicalAllocator> planned_memory;
   MallocMemoryAllocator method_alloc;
   MallocMemoryAllocator temp_alloc;
@@ -75,7 +76,6 @@ Error load_method(
     const char* name,
     executorch::runtime::EventTracer* tracer,
     const executorch::runtime::NamedDataMap* data_map,
-    Span<const Kernel> kernels,
     LoadedMethod* out) {
   for (size_t i = 0; i < meta.num_memory_planned_buffers(); ++i) {
     Result<int64_t> size = meta.memory_planned_buffer_size(i);
@@ -92,11 +92,25 @@ Error load_method(
   out->mm = std::make_unique<MemoryManager>(
       &out->method_alloc, out->planned_memory.get(), &out->temp_alloc);
   Result<Method> m =
-      program.load_method(name, out->mm.get(), tracer, data_map, nullptr, kernels);
+      program.load_method(name, out->mm.get(), tracer, data_map);
   if (!m.ok()) {
     return m.error();
   }
   out->method.emplace(std::move(m.get()));
+  for (size_t i = 0; i < meta.num_outputs(); ++i) {
+    auto info = meta.output_tensor_meta(i);
+    if (!info.ok() || info->is_memory_planned() || info->nbytes() == 0) {
+      continue;  // not a tensor, or the program provides its memory
+    }
+    const size_t nbytes = info->nbytes();
+    out->output_buffers.emplace_back(
+        (nbytes + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t));
+    const Error e = out->method->set_output_data_ptr(
+        out->output_buffers.back().data(), nbytes, i);
+    if (e != Error::Ok) {
+      return e;
+    }
+  }
   return Error::Ok;
 }
 
@@ -317,7 +331,8 @@ int run_iterations(
     Method& method,
     const std::vector<EValue>& inputs,
     const std::vector<std::string>& notes,
-    std::vector<uint64_t>* times) {
+    std::vector<uint64_t>* times,
+    et_run::OpTracer* tracer = nullptr) {
   for (size_t i = 0; i < inputs.size(); ++i) {
     const Error e = method.set_input(inputs[i], i);
     if (e != Error::Ok) {
@@ -331,6 +346,10 @@ int run_iterations(
     }
   }
   for (int w = 0; w < opt.warmup + opt.iterations; ++w) {
+    if (tracer != nullptr) {
+      // Operator events count only in the timed iterations.
+      tracer->set_enabled(w >= opt.warmup);
+    }
     const uint64_t t0 = now_ns();
     const Error e = method.execute();
     const uint64_t t1 = now_ns();
@@ -415,8 +434,7 @@ int run(const et_run::Options& opt) {
   auto lm = std::make_unique<LoadedMethod>();
   const uint64_t t_m0 = now_ns();
   Error e = load_method(
-      program, meta.get(), name.c_str(), opt.profile ? &tracer : nullptr, named, {},
-      lm.get());
+      program, meta.get(), name.c_str(), opt.profile ? &tracer : nullptr, named, lm.get());
   const uint64_t t_m1 = now_ns();
   if (e != Error::Ok) {
     return fail("loading method '" + name + "'", e);
@@ -447,13 +465,12 @@ int run(const et_run::Options& opt) {
                                                   : ".npy files");
 
   // ---- execute
-  tracer.set_enabled(true);
   std::vector<uint64_t> times;
-  int rc = run_iterations(opt, method, inputs, notes, &times);
+  int rc = run_iterations(opt, method, inputs, notes, &times, opt.profile ? &tracer : nullptr);
+  tracer.set_enabled(false);
   if (rc != 0) {
     return rc;
   }
-  tracer.set_enabled(false);
 
   // ---- outputs
   std::vector<EValue> outputs(method.outputs_size());
@@ -496,44 +513,10 @@ int run(const et_run::Options& opt) {
       opt.iterations,
       opt.iterations == 1 ? "" : "s");
 
-  // ---- profile
+  // ---- profile: the operator and delegate events the Method reported to the tracer.
   if (opt.profile) {
     std::printf("\n");
-    if (tracer.events() > 0) {
-      et_run::print_op_table(tracer.table(), opt.iterations, exec_total);
-    } else {
-      // The Method reported no operator events to the tracer: time the kernels by
-      // loading the method again with a timing copy of the kernel registry.
-      std::printf(
-          "(the runtime reported no operator events to the EventTracer; timing the kernels "
-          "through a wrapped kernel registry)\n");
-      et_run::KernelTimer timer;
-      auto lm2 = std::make_unique<LoadedMethod>();
-      e = load_method(program, meta.get(), name.c_str(), nullptr, named, timer.kernels(), lm2.get());
-      if (e != Error::Ok) {
-        return fail("loading method '" + name + "' for profiling", e);
-      }
-      std::vector<uint64_t> ptimes;
-      et_run::Options popt = opt;
-      popt.warmup = 0;
-      // Warm run untimed, then the timed ones.
-      rc = run_iterations(popt, *lm2->method, inputs, notes, &ptimes);
-      if (rc != 0) {
-        return rc;
-      }
-      ptimes.clear();
-      timer.set_enabled(true);
-      rc = run_iterations(popt, *lm2->method, inputs, notes, &ptimes);
-      timer.set_enabled(false);
-      if (rc != 0) {
-        return rc;
-      }
-      uint64_t ptotal = 0;
-      for (uint64_t t : ptimes) {
-        ptotal += t;
-      }
-      et_run::print_op_table(timer.table(), opt.iterations, ptotal);
-    }
+    et_run::print_op_table(tracer.table(), opt.iterations, exec_total);
   }
   return 0;
 }

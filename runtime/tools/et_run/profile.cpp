@@ -1,7 +1,6 @@
 #include "profile.h"
 
 #include <algorithm>
-#include <array>
 #include <chrono>
 #include <cstdio>
 #include <utility>
@@ -10,10 +9,6 @@ namespace et_run {
 
 using executorch::runtime::DebugHandle;
 using executorch::runtime::EventTracerEntry;
-using executorch::runtime::Kernel;
-using executorch::runtime::KernelRuntimeContext;
-using executorch::runtime::OpFunction;
-using executorch::runtime::Span;
 
 uint64_t now_ns() {
   return static_cast<uint64_t>(
@@ -86,77 +81,6 @@ void OpTracer::log_profiling_delegate(
   ++s.calls;
   s.total_ns += end_time - start_time;
   ++events_;
-}
-
-// ---- KernelTimer: a fixed pool of trampolines, one per wrapped kernel.
-
-namespace {
-
-constexpr size_t kSlots = 2048;
-
-struct Slot {
-  OpFunction fn = nullptr;
-  const char* name = nullptr;
-  uint64_t calls = 0;
-  uint64_t total_ns = 0;
-};
-
-Slot g_slots[kSlots];
-bool g_timing = false;
-
-template <size_t I>
-void trampoline(KernelRuntimeContext& ctx, Span<executorch::runtime::EValue*> args) {
-  Slot& s = g_slots[I];
-  if (!g_timing) {
-    s.fn(ctx, args);
-    return;
-  }
-  const uint64_t t0 = now_ns();
-  s.fn(ctx, args);
-  s.total_ns += now_ns() - t0;
-  ++s.calls;
-}
-
-template <size_t... I>
-constexpr std::array<OpFunction, sizeof...(I)> make_trampolines(std::index_sequence<I...>) {
-  return {{&trampoline<I>...}};
-}
-
-const std::array<OpFunction, kSlots> kTrampolines =
-    make_trampolines(std::make_index_sequence<kSlots>{});
-
-} // namespace
-
-KernelTimer::KernelTimer() {
-  Span<const Kernel> all = executorch::runtime::get_registered_kernels();
-  const size_t n = std::min(all.size(), kSlots);
-  unwrapped_ = all.size() - n;
-  kernels_.reserve(n);
-  for (size_t i = 0; i < n; ++i) {
-    g_slots[i].fn = all[i].op_;
-    g_slots[i].name = all[i].name_;
-    kernels_.emplace_back(all[i].name_, all[i].kernel_key_, kTrampolines[i]);
-  }
-}
-
-Span<const Kernel> KernelTimer::kernels() const {
-  return Span<const Kernel>(kernels_.data(), kernels_.size());
-}
-
-void KernelTimer::set_enabled(bool on) {
-  g_timing = on;
-}
-
-OpTable KernelTimer::table() const {
-  OpTable t;
-  for (size_t i = 0; i < kernels_.size(); ++i) {
-    if (g_slots[i].calls != 0) {
-      OpStats& s = t[g_slots[i].name];
-      s.calls += g_slots[i].calls;
-      s.total_ns += g_slots[i].total_ns;
-    }
-  }
-  return t;
 }
 
 // ---- table

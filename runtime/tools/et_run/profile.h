@@ -1,11 +1,7 @@
-// Per-operator timing for et_run --profile.
-//
-// Two sources, one table:
-//  - OpTracer, an EventTracer given to load_method: operator events the Method reports
-//    through start_profiling/end_profiling;
-//  - KernelTimer, a copy of the kernel registry whose entries call the real kernels through
-//    timing trampolines, passed to load_method as its kernel list. Used when the Method
-//    reports no operator events.
+// Per-operator timing for et_run --profile: OpTracer, an EventTracer given to load_method,
+// collects the events the Method reports around each KernelCall (named "name.overload") and
+// DelegateCall (named after the backend id), plus any delegate events a backend logs itself
+// ("delegate:<name>").
 #pragma once
 
 #include <cstdint>
@@ -15,7 +11,6 @@
 
 #include <executorch/runtime/core/event_tracer.h>
 #include <executorch/runtime/core/span.h>
-#include <executorch/runtime/kernel/operator_registry.h>
 
 namespace et_run {
 
@@ -68,21 +63,6 @@ class OpTracer final : public executorch::runtime::EventTracer {
   OpTable table_;
   uint64_t events_ = 0;
   bool enabled_ = false;
-};
-
-class KernelTimer final {
- public:
-  /// Wraps every registered kernel (up to the trampoline count).
-  KernelTimer();
-  executorch::runtime::Span<const executorch::runtime::Kernel> kernels() const;
-  void set_enabled(bool on);
-  /// Per-operator totals of the wrapped kernels.
-  OpTable table() const;
-  size_t unwrapped() const { return unwrapped_; }
-
- private:
-  std::vector<executorch::runtime::Kernel> kernels_;
-  size_t unwrapped_ = 0;
 };
 
 /// Prints the table (operator, calls, total, mean, share), sorted by total time.
