@@ -35,29 +35,6 @@ const char* plan_name(const executorch_flatbuffer::ExecutionPlan* plan) {
 
 /// JumpFalse condition: Bool value, or Bool tensor (false if any element is
 /// false; an empty tensor is true).
-// Outputs the program does not memory-plan have no storage until the caller provides it
-// with set_output_data_ptr(); running without it would have kernels write through null.
-Error check_outputs_have_memory(const Method& method, const char* method_name) {
-  const size_t n_outputs = method.outputs_size();
-  for (size_t i = 0; i < n_outputs; ++i) {
-    const EValue& out = method.get_output(i);
-    if (!out.isTensor()) {
-      continue;
-    }
-    const auto& t = out.toTensor();
-    if (t.nbytes() > 0 && t.const_data_ptr() == nullptr) {
-      ET_LOG(
-          Error,
-          "execute: output %zu of method '%s' is not memory-planned and has no buffer; "
-          "give it one with set_output_data_ptr()",
-          i,
-          method_name);
-      return Error::InvalidState;
-    }
-  }
-  return Error::Ok;
-}
-
 Error read_condition(const EValue& cond, size_t value_index, bool* out) {
   if (cond.isBool()) {
     *out = cond.toBool();
@@ -208,12 +185,6 @@ Error Method::execute() {
           i,
           plan_name(serialization_plan_));
       return Error::InvalidArgument;
-    }
-  }
-  {
-    const Error err = check_outputs_have_memory(*this, plan_name(serialization_plan_));
-    if (err != Error::Ok) {
-      return err;
     }
   }
   internal::event_tracer_create_event_block(event_tracer_, "Execute");

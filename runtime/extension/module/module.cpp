@@ -566,6 +566,20 @@ Error Module::load_method(
     return method.error();
   }
   holder.method = std::make_unique<Method>(std::move(method.get()));
+  const runtime::MethodMeta meta = holder.method->method_meta();
+  for (size_t i = 0; i < meta.num_outputs(); ++i) {
+    auto info = meta.output_tensor_meta(i);
+    if (!info.ok() || info->is_memory_planned() || info->nbytes() == 0) {
+      continue;  // not a tensor, or the program provides its memory
+    }
+    const size_t nbytes = info->nbytes();
+    holder.output_buffers.emplace_back(
+        (nbytes + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t));
+    if (holder.method->set_output_data_ptr(
+            holder.output_buffers.back().data(), nbytes, i) != Error::Ok) {
+      holder.output_buffers.pop_back();  // e.g. a view of another value: not ours to back
+    }
+  }
   methods_.emplace(method_name, std::move(holder));
   return Error::Ok;
 }

@@ -382,6 +382,9 @@ class ET_API Module {
     std::unique_ptr<runtime::MemoryManager> memory_manager;
     std::unique_ptr<Method> method;
     std::vector<Kernel> kernel_registry;
+    // Storage for outputs the program leaves unplanned, so execute() works without
+    // set_output(); set_output() can still point them at the caller's memory.
+    std::vector<std::vector<std::max_align_t>> output_buffers;
   };
 
   ET_NODISCARD runtime::Error load_program(

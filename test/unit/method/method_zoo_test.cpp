@@ -211,30 +211,6 @@ TEST_F(ZooTest, RunnableMethodsMatchGoldens) {
   }
 }
 
-// An output the program leaves unplanned has no storage until the caller gives it one;
-// executing without it is refused instead of letting a kernel write through null.
-TEST_F(ZooTest, UnplannedOutputWithoutBufferIsRefused) {
-  const std::vector<uint8_t> bytes = read_file(kZoo + "/unplanned_io.pte");
-  if (bytes.empty()) {
-    GTEST_SKIP() << "no unplanned_io fixture";
-  }
-  auto l = test::load(bytes, "forward");
-  ASSERT_EQ(l->method_error, Error::Ok);
-  const float data[8] = {1, 2, 3, 4, 5, 6, 7, 8};
-  TensorImpl::SizesType sizes[2] = {2, 4};
-  TensorImpl a(ScalarType::Float, 2, sizes, const_cast<float*>(data));
-  TensorImpl b(ScalarType::Float, 2, sizes, const_cast<float*>(data));
-  ASSERT_EQ(l->method->set_input(EValue(Tensor(&a)), 0), Error::Ok);
-  ASSERT_EQ(l->method->set_input(EValue(Tensor(&b)), 1), Error::Ok);
-  test::clear_logs();
-  EXPECT_EQ(l->method->execute(), Error::InvalidState);
-  EXPECT_NE(test::logs().find("set_output_data_ptr"), std::string::npos) << test::logs();
-
-  float out[8] = {};
-  ASSERT_EQ(l->method->set_output_data_ptr(out, sizeof out, 0), Error::Ok);
-  ASSERT_EQ(l->method->execute(), Error::Ok);
-}
-
 TEST_F(ZooTest, DelegatedProgramsNeedTheirBackend) {
   size_t seen = 0;
   for (const auto& prog : manifest()["programs"].arr) {

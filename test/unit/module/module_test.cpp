@@ -246,6 +246,19 @@ TEST(Module, ForwardWithPerMethodKernels) {
                 read_npy_f32(zoo("data/constant_methods/forward.call0.out0.npy")));
 }
 
+// The program leaves its input and output unplanned: Module backs the output itself, so
+// forward() works without set_output() (it used to run kernels into a null buffer).
+TEST(Module, UnplannedOutputNeedsNoSetOutput) {
+  Module module(zoo("unplanned_io.pte"));
+  ASSERT_EQ(module.load_forward(nullptr, nullptr, nullptr, test_kernels()), Error::Ok);
+  auto x = read_npy_f32(zoo("data/unplanned_io/forward.call0.in0.npy"));
+  auto y = read_npy_f32(zoo("data/unplanned_io/forward.call0.in1.npy"));
+  auto out = module.forward({from_blob(x.data(), {2, 4}), from_blob(y.data(), {2, 4})});
+  ASSERT_TRUE(out.ok()) << static_cast<int>(out.error());
+  expect_floats(out->at(0).toTensor(),
+                read_npy_f32(zoo("data/unplanned_io/forward.call0.out0.npy")));
+}
+
 TEST(Module, MultiMethodExecuteMatchesReference) {
   for (bool share : {false, true}) {
     Module module(zoo("multi_method.pte"), Module::LoadMode::Mmap, nullptr,
