@@ -26,8 +26,16 @@
 #   EXECUTORCH_VERSION              the package version (from executorch-config-version.cmake)
 #   executorch_<component>_FOUND
 #
-# A consumer target built in its build tree finds libexecutorch.so.1 through CMake's default
-# build RPATH (the imported location's directory); no LD_LIBRARY_PATH is needed.
+# Components (find_package(executorch REQUIRED COMPONENTS kernels)):
+#   kernels   executorch::kernels, libexecutorch_kernels.so.1: the CPU kernels, registering from
+#             static initializers; linked under a scoped --no-as-needed, since nothing names them
+# A requested component that is unknown or not installed fails the configure, naming it.
+#
+# Every program linking executorch::runtime (shared) gets DT_RUNPATH (never DT_RPATH, so
+# LD_LIBRARY_PATH can still override) with $ORIGIN, $ORIGIN/../lib and this package's lib
+# directory, in that order: it runs in place without LD_LIBRARY_PATH, and a copy deployed with the
+# libraries beside it (or in ../lib) uses those. This works on CMake 3.24 to 4.x under Makefiles and
+# Ninja (see the response file below).
 #
 # Calling find_package(executorch) again (another directory, other components) is safe: targets
 # are created once, variables are refilled for every caller.
@@ -85,8 +93,27 @@ if(EXECUTORCH_FOUND AND NOT TARGET executorch::runtime)
     INTERFACE_INCLUDE_DIRECTORIES "${_executorch_includedir}"
     INTERFACE_COMPILE_FEATURES "cxx_std_17")
   if(_executorch_runtime_kind STREQUAL "SHARED")
+    # RUNPATH for every consumer: DT_RUNPATH (so LD_LIBRARY_PATH still wins), $ORIGIN and
+    # $ORIGIN/../lib first (a deployed copy prefers the libraries beside it), then this package's
+    # lib directory (runs in place, and after `cmake --install`, which drops CMake's own build
+    # RPATH). $ORIGIN goes through a linker response file: written into a link option, CMake
+    # < 3.28 mangles it per generator ($$ORIGIN under Makefiles, "$" under Ninja) and no escaping
+    # is right for both, while no generator looks inside the file. It lives in the consumer's
+    # build tree, so nothing is written into the package.
+    set(_executorch_rsp "${CMAKE_BINARY_DIR}/CMakeFiles/executorch-origin-rpath.rsp")
+    set(_executorch_rsp_text "--enable-new-dtags -rpath=$ORIGIN:$ORIGIN/../lib\n")
+    if(EXISTS "${_executorch_rsp}")
+      file(READ "${_executorch_rsp}" _executorch_rsp_old)
+    else()
+      set(_executorch_rsp_old "")
+    endif()
+    if(NOT _executorch_rsp_old STREQUAL _executorch_rsp_text)
+      file(WRITE "${_executorch_rsp}" "${_executorch_rsp_text}")
+    endif()
     set_target_properties(executorch::runtime PROPERTIES
-      IMPORTED_SONAME "libexecutorch.so.${_executorch_soversion}")
+      IMPORTED_SONAME "libexecutorch.so.${_executorch_soversion}"
+      INTERFACE_LINK_OPTIONS
+        "LINKER:--enable-new-dtags;LINKER:@${_executorch_rsp};LINKER:-rpath,${_executorch_libdir}")
   else()
     # Backends and kernels register from static initializers, which an ordinary archive link
     # drops: take every member. The archive's own needs follow it.
@@ -107,7 +134,22 @@ endif()
 foreach(_executorch_c IN LISTS _executorch_known_components)
   set(_executorch_c_lib
     "${_executorch_libdir}/lib${_executorch_component_${_executorch_c}_library}.so.${_executorch_soversion}")
-  if(EXECUTORCH_FOUND AND EXISTS "${_executorch_c_lib}")
+  set(_executorch_c_static
+    "${_executorch_libdir}/lib${_executorch_component_${_executorch_c}_library}.a")
+  if(EXECUTORCH_FOUND AND _executorch_runtime_kind STREQUAL "STATIC"
+     AND EXISTS "${_executorch_c_static}")
+    # Static install (make SHARED=0): the component's archive, whole (registration-only).
+    if(NOT TARGET executorch::${_executorch_c})
+      add_library(executorch::${_executorch_c} STATIC IMPORTED)
+      set_target_properties(executorch::${_executorch_c} PROPERTIES
+        IMPORTED_LOCATION "${_executorch_c_static}"
+        INTERFACE_LINK_LIBRARIES executorch::runtime
+        INTERFACE_LINK_OPTIONS
+          "LINKER:--whole-archive,${_executorch_c_static},--no-whole-archive")
+    endif()
+    list(APPEND EXECUTORCH_LIBRARIES executorch::${_executorch_c})
+  elseif(EXECUTORCH_FOUND AND _executorch_runtime_kind STREQUAL "SHARED"
+         AND EXISTS "${_executorch_c_lib}")
     if(NOT TARGET executorch::${_executorch_c})
       add_library(executorch::${_executorch_c} SHARED IMPORTED)
       get_filename_component(_executorch_c_soname "${_executorch_c_lib}" NAME)
@@ -136,7 +178,7 @@ foreach(_executorch_c IN LISTS executorch_FIND_COMPONENTS)
       set(_executorch_why
         "unknown component '${_executorch_c}' (known components: ${_executorch_known}).")
     else()
-      set(_executorch_why "component '${_executorch_c}' is not installed: lib${_executorch_component_${_executorch_c}_library}.so.${_executorch_soversion} is not in ${_executorch_libdir}.")
+      set(_executorch_why "component '${_executorch_c}' is not installed: lib${_executorch_component_${_executorch_c}_library}.so.${_executorch_soversion} (or .a) is not in ${_executorch_libdir}.")
     endif()
     if(executorch_FIND_REQUIRED_${_executorch_c})
       set(EXECUTORCH_FOUND FALSE)
@@ -171,7 +213,8 @@ foreach(_executorch_c IN LISTS _executorch_known_components)
   unset(_executorch_component_${_executorch_c}_library)
 endforeach()
 foreach(_executorch_v IN ITEMS libdir_rel includedir_rel soversion known_components libdir
-        includedir shared static reasons runtime_kind runtime_location c c_lib c_soname why known)
+        includedir shared static reasons runtime_kind runtime_location c c_lib c_static c_soname
+        why known rsp rsp_text rsp_old)
   unset(_executorch_${_executorch_v})
 endforeach()
 unset(_executorch_v)

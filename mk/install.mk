@@ -2,7 +2,8 @@
 #
 # install writes, under $(DESTDIR):
 #   $(LIBDIR)        libexecutorch.so.$(VERSION) + libexecutorch.so.$(VERSION_MAJOR) + libexecutorch.so
-#                    (ln -sfn chain), or libexecutorch.a under SHARED=0
+#                    (ln -sfn chain), or libexecutorch.a under SHARED=0; the same for the kernel
+#                    library libexecutorch_kernels (the CMake component `kernels`)
 #   $(INCLUDEDIR)    executorch/runtime/... and executorch/extension/...: every .h of the public
 #                    source dirs except those in a detail/ directory, mode 0644
 #   $(PKGCONFIGDIR)  executorch.pc, from pkg/executorch.pc.in
@@ -26,11 +27,11 @@ INST_CMAKE_CONFIG := cmake/executorch-config.cmake
 INST_CMAKE_VERSION := cmake/executorch-config-version.cmake
 
 ifeq ($(SHARED),1)
-INST_SHARED_LIBS += $(RT_REAL)
+INST_SHARED_LIBS += $(RT_REAL) $(KERNELS_REAL)
 INST_PC_LIBS := -lexecutorch
 INST_PC_NOTE := \# Shared library. Programs need -Wl,-rpath,<libdir> (or LD_LIBRARY_PATH) unless libdir is a default loader path.
 else
-INST_STATIC_LIBS += $(RT_STATIC)
+INST_STATIC_LIBS += $(RT_STATIC) $(KERNELS_STATIC)
 # Backends and kernels register from static initializers: a plain -lexecutorch drops them.
 INST_PC_LIBS := -Wl,--whole-archive,-lexecutorch,--no-whole-archive -ldl -pthread
 INST_PC_NOTE := \# Static library (make SHARED=0): Libs takes the whole archive (--whole-archive), since backends and kernels register from static initializers a plain -lexecutorch would drop.

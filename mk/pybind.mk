@@ -11,8 +11,8 @@
 # libexecutorch_kernels.so.1 as shared libraries under a scoped --no-as-needed (it references
 # nothing of the kernels library), exports only PyInit__C (pybind/pybind.map) and, unlike the
 # runtime, is linked without -z defs (the Py* symbols come from the interpreter).
-# SHARED=0 builds no extension (a static runtime inside _C would be a second registry); the
-# wheel issue decides what a static build ships.
+# SHARED=0 builds, on request (`make SHARED=0 python` or `wheel`, not `all`), a self-contained
+# extension with the static runtime and kernels inside (see the else branch below).
 #
 # `make python` builds and stages; PYTHONPATH=$(O)/python makes the package importable.
 
@@ -85,8 +85,28 @@ $(PY_INCLUDE_LINK): | $(INCLUDE_STAMP)
 	@mkdir -p $(@D)
 	$(Q)ln -sfn ../../include $@
 else
-python:
-	@echo "python: the extension needs the shared runtime (SHARED=1); nothing built"
+# SHARED=0 (the static wheel, `make SHARED=0 wheel`): _C takes the whole static archives
+# (registration runs from static initializers), so it is self-contained, one registry inside the
+# extension, and pybind/pybind.map keeps everything but PyInit__C local. No lib/ links are staged:
+# there is no libexecutorch.so.1. Not part of `all` (a static build needs no Python); `python`
+# and `wheel` build it.
+ALL_OBJS += $(PY_OBJS)
+PY_OUTPUTS := $(PY_EXT) $(PY_STAGED_FILES) $(PY_INCLUDE_LINK)
+python: $(PY_OUTPUTS)
+
+$(PY_OBJS): ET_CPPFLAGS += -isystem $(PY_INCLUDES) -isystem $(PY_PYBIND11_INCLUDE) \
+                           -DET_PY_VERSION='"$(VERSION)"'
+$(PY_OBJS): mk/pybind.mk | $(PY_DEPS_STAMP)
+
+$(PY_EXT): $(PY_OBJS) $(PY_MAP) $(RT_STATIC) $(KERNELS_STATIC)
+	$(quiet) LD $@
+	@mkdir -p $(@D)
+	$(Q)$(CXX) -shared -Wl,--version-script=$(PY_MAP) $(ET_LDFLAGS) $(LDFLAGS) -o $@ $(PY_OBJS) \
+	  -Wl,--whole-archive $(KERNELS_STATIC) $(RT_STATIC) -Wl,--no-whole-archive -ldl $(LDLIBS)
+
+$(PY_INCLUDE_LINK): | $(INCLUDE_STAMP)
+	@mkdir -p $(@D)
+	$(Q)ln -sfn ../../include $@
 endif
 
 $(PY_STAGED_FILES): $(PY_PKG)/%: $(PY_PKG_SRC)/%

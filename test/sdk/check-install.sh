@@ -186,7 +186,7 @@ t_fail "A: find_package(executorch 0.9) fails" 'compatible with requested versio
 t_fail "A: find_package(executorch 1.1) fails (newer than ours)" 'compatible with requested version "1.1"' probe -DFIND_ARGS=1.1
 t_fail "A: find_package(executorch 0.1...<1.0) fails" 'compatible with requested version range' probe "-DFIND_ARGS=0.1...<1.0"
 t_fail "A: a 32-bit consumer is rejected" "$ET_VERSION (64bit)" probe -DFIND_ARGS=1.0 -DFAKE_SIZEOF_VOID_P=4
-t_fail "A: COMPONENTS kernels fails naming it (not built yet)" "component 'kernels' is not installed" \
+t "A: COMPONENTS kernels is found (libexecutorch_kernels is installed)" \
   probe "-DFIND_ARGS=1.0;COMPONENTS;kernels"
 t_fail "A: an unknown component fails naming it" "unknown component 'bogus'" \
   probe "-DFIND_ARGS=1.0;COMPONENTS;bogus"
