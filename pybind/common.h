@@ -24,6 +24,8 @@
 #include <executorch/runtime/executor/method_meta.h>
 #include <executorch/runtime/executor/program.h>
 
+#include "op_profiler.h"
+
 namespace etpy {
 
 namespace py = pybind11;
@@ -104,6 +106,8 @@ struct MethodState {
   std::unique_ptr<rt::Method> method;
   std::vector<SlotInfo> inputs;
   std::vector<SlotInfo> outputs;
+  // Set when loaded with profile=True; receives the Method's per-operator events.
+  std::unique_ptr<OpProfiler> profiler;
   // Serializes calls on this Method (taken with the GIL released).
   std::mutex mu;
 };

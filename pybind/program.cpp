@@ -244,11 +244,14 @@ rt::MethodMeta get_meta(const ProgramState& p, const std::string& name) {
 }
 
 std::shared_ptr<MethodState> load_method(const std::shared_ptr<ProgramState>& p,
-                                         const std::string& name) {
+                                         const std::string& name, bool profile) {
   rt::MethodMeta meta = get_meta(*p, name);
   auto st = std::make_shared<MethodState>();
   st->program = p;
   st->name = name;
+  if (profile) {
+    st->profiler = std::make_unique<OpProfiler>();
+  }
   {
     py::gil_scoped_release nogil;
     LogCapture log;
@@ -272,8 +275,8 @@ std::shared_ptr<MethodState> load_method(const std::shared_ptr<ProgramState>& p,
         rt::Span<rt::Span<uint8_t>>(st->planned_spans.data(), st->planned_spans.size()));
     st->memory_manager =
         std::make_unique<rt::MemoryManager>(&st->method_allocator, st->planned.get());
-    auto method = p->program->load_method(name.c_str(), st->memory_manager.get(), nullptr,
-                                          p->data_map.get());
+    auto method = p->program->load_method(name.c_str(), st->memory_manager.get(),
+                                          st->profiler.get(), p->data_map.get());
     if (!method.ok()) {
       py::gil_scoped_acquire gil;
       fail(method.error(), "loading method '" + name + "'", &log);
@@ -419,6 +422,25 @@ void bind_program(py::module_& m) {
            "Runs the method on a sequence of inputs; returns the outputs as a list.")
       .def("__call__", [](MethodState& s, const py::args& args) { return run_method(s, args); },
            "method(*inputs): runs the method; returns the outputs as a list.")
+      .def("profile_results",
+           [](MethodState& s) {
+             if (!s.profiler) {
+               throw py::value_error("method '" + s.name +
+                                     "' was not loaded with profile=True");
+             }
+             std::lock_guard<std::mutex> lock(s.mu);
+             py::list rows;
+             for (const auto& r : s.profiler->rows()) {
+               rows.append(py::make_tuple(r.name, r.calls, r.total_ns));
+             }
+             return rows;
+           },
+           "Per-operator (name, calls, total_ns) since load or the last reset_profile().")
+      .def("reset_profile",
+           [](MethodState& s) {
+             std::lock_guard<std::mutex> lock(s.mu);
+             if (s.profiler) s.profiler->reset();
+           })
       .def("_fixed_input", &fixed_input, py::arg("index"),
            "The value a non-tensor input was fixed to at export (None for tensors).")
       .def("__repr__", [](const MethodState& s) {
@@ -434,7 +456,8 @@ void bind_program(py::module_& m) {
              return MethodMetaView{p, get_meta(*p, name)};
            },
            py::arg("name"))
-      .def("load_method", &load_method, py::arg("name") = "forward")
+      .def("load_method", &load_method, py::arg("name") = "forward", py::kw_only(),
+           py::arg("profile") = false)
       .def("num_methods", [](const ProgramState& p) { return p.program->num_methods(); })
       .def("get_method_name",
            [](const ProgramState& p, size_t i) {

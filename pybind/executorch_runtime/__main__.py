@@ -69,7 +69,7 @@ def _run(args) -> int:
     print(f"methods: {', '.join(names)}")
     name = args.method or ("forward" if "forward" in names else names[0])
     t0 = time.perf_counter()
-    method = program.load_method(name)
+    method = program.load_method(name, profile=args.profile)
     t_method = (time.perf_counter() - t0) * 1e3
     meta = method.meta
     if args.input:
@@ -99,9 +99,19 @@ def _run(args) -> int:
         f" (min {min(times):.3f} ms, max {max(times):.3f} ms)"
     )
     if args.profile:
-        print("profile: per-operator profiling is not available through the Python bindings; "
-              "use et_run --profile", file=sys.stderr)
+        _print_profile(method.profile_results(), sum(times) * 1e6)
     return 0
+
+
+def _print_profile(rows, execute_ns: float) -> None:
+    """The per-operator table: operator, calls, total and mean time, share of execute time."""
+    rows = sorted(rows, key=lambda r: r[2], reverse=True)
+    print("profile (per operator, all iterations):")
+    print(f"  {'operator':<48} {'calls':>7} {'total ms':>10} {'mean us':>10} {'share':>7}")
+    for name, calls, total_ns in rows:
+        share = 100.0 * total_ns / execute_ns if execute_ns > 0 else 0.0
+        mean_us = total_ns / calls / 1e3 if calls else 0.0
+        print(f"  {name:<48} {calls:>7} {total_ns / 1e6:>10.3f} {mean_us:>10.2f} {share:>6.1f}%")
 
 
 def main(argv=None) -> int:

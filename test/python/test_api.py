@@ -231,3 +231,31 @@ def test_missing_backend_is_named(et):
     with pytest.raises(et.Error) as e:
         p.load_method("forward")
     assert "XnnpackBackend" in str(e.value)
+
+
+def test_profile_counts_every_operator_call(et):
+    import json
+    manifest = json.load(open(zoo_path("manifest.json")))
+    mlp = next(p for p in manifest["programs"] if p["name"] == "mlp")
+    kinds = mlp["methods"][0]["instruction_kinds"]
+    m = et.load(zoo_path("mlp.pte")).load_method("forward", profile=True)
+    x = np.ones((4, 16), dtype=np.float32)
+    m(x)
+    m(x)
+    rows = m.profile_results()
+    names = {r[0] for r in rows}
+    assert names == set(mlp["operators"])
+    assert sum(r[1] for r in rows) == 2 * kinds["KernelCall"]
+    assert all(r[2] > 0 for r in rows)
+    m.reset_profile()
+    assert m.profile_results() == []
+    with pytest.raises(ValueError, match="profile=True"):
+        et.load(zoo_path("mlp.pte")).load_method("forward").profile_results()
+
+
+def test_cli_run_profile_prints_table(et):
+    r = subprocess.run([sys.executable, "-m", "executorch_runtime", "run", zoo_path("mlp.pte"),
+                        "--profile", "--iterations", "3"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert "profile (per operator" in r.stdout
+    assert "aten::addmm.out" in r.stdout
