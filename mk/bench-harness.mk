@@ -30,7 +30,7 @@ $(BENCH_HARNESS_BIN): $(BENCH_HARNESS_OBJS) $(RT_LIBS) $(KERNELS_LIBS)
 
 # What a run needs of ours: the driver, the staged bindings (when mk/pybind.mk is there) and the
 # compute benchmark whose output the harness parses (when mk/bench-compute.mk is there).
-BENCH_OURS := $(BENCH_HARNESS_BIN) $(if $(filter python,$(ALL_TARGETS)),python) \
+BENCH_OURS := $(BENCH_HARNESS_BIN) $(if $(PY_OUTPUTS),python) \
               $(if $(BENCH_SGEMM_BIN),$(BENCH_SGEMM_BIN))
 
 # matplotlib (for the chart) goes into the zoo venv, pinned in bench/harness/requirements.txt.
