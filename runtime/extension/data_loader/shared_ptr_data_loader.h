@@ -10,6 +10,7 @@
 #include <cstring>
 #include <memory>
 
+#include <executorch/extension/data_loader/buffer_data_loader.h>
 #include <executorch/runtime/core/data_loader.h>
 #include <executorch/runtime/core/error.h>
 #include <executorch/runtime/core/result.h>
@@ -22,54 +23,32 @@ namespace extension {
 class SharedPtrDataLoader final : public executorch::runtime::DataLoader {
  public:
   SharedPtrDataLoader(std::shared_ptr<void> data, size_t size)
-      : data_(std::move(data)), size_(size) {}
+      : data_(std::move(data)), view_(data_.get(), size) {}
 
+  // Owning the bytes is all this adds: every read is the buffer loader's.
   ET_NODISCARD
   executorch::runtime::Result<executorch::runtime::FreeableBuffer> load(
       size_t offset,
       size_t size,
-      ET_UNUSED const DataLoader::SegmentInfo& segment_info) const override {
-    ET_CHECK_OR_RETURN_ERROR(
-        offset <= size_ && size <= size_ - offset,
-        InvalidArgument,
-        "range [%zu, +%zu) outside the %zu-byte buffer",
-        offset,
-        size,
-        size_);
-    auto* base = static_cast<uint8_t*>(data_.get());
-    return executorch::runtime::FreeableBuffer(
-        base == nullptr ? nullptr : base + offset, size, /*free_fn=*/nullptr);
+      const DataLoader::SegmentInfo& segment_info) const override {
+    return view_.load(offset, size, segment_info);
   }
 
   ET_NODISCARD executorch::runtime::Result<size_t> size() const override {
-    return size_;
+    return view_.size();
   }
 
   ET_NODISCARD executorch::runtime::Error load_into(
       size_t offset,
       size_t size,
-      ET_UNUSED const SegmentInfo& segment_info,
+      const SegmentInfo& segment_info,
       void* buffer) const override {
-    ET_CHECK_OR_RETURN_ERROR(
-        buffer != nullptr || size == 0,
-        InvalidArgument,
-        "load_into: destination is null");
-    ET_CHECK_OR_RETURN_ERROR(
-        offset <= size_ && size <= size_ - offset,
-        InvalidArgument,
-        "range [%zu, +%zu) outside the %zu-byte buffer",
-        offset,
-        size,
-        size_);
-    if (size > 0) {
-      std::memcpy(buffer, static_cast<uint8_t*>(data_.get()) + offset, size);
-    }
-    return executorch::runtime::Error::Ok;
+    return view_.load_into(offset, size, segment_info, buffer);
   }
 
  private:
-  const std::shared_ptr<void> data_;
-  const size_t size_;
+  const std::shared_ptr<void> data_;  // declared first: view_ points into it
+  BufferDataLoader view_;
 };
 
 } // namespace extension
