@@ -186,6 +186,21 @@ void make_strided_loop_raw(
 template <size_t N>
 bool make_strided_loop(const Tensor* const (&ops)[N], StridedLoop<N>* loop) {
   const Tensor& out = *ops[0];
+  // Common case first: every input has the output's exact sizes and strides. Tensors are
+  // dense, so the whole walk is one contiguous run; planning it costs more than a small op.
+  bool same_layout = true;
+  for (size_t k = 1; k < N && same_layout; ++k) {
+    same_layout = ops[k]->sizes() == out.sizes() && ops[k]->strides() == out.strides();
+  }
+  if (same_layout) {
+    loop->ndim = 1;
+    loop->numel = out.numel();
+    loop->size[0] = loop->numel;
+    for (size_t k = 0; k < N; ++k) {
+      loop->stride[k][0] = 1;
+    }
+    return true;
+  }
   const int rank = static_cast<int>(out.dim());
   int64_t sizes[kMaxDim];
   int64_t strides[N][kMaxDim];
@@ -224,6 +239,10 @@ void for_each_run(const StridedLoop<N>& L, F&& f) {
   for (size_t k = 0; k < N; ++k) {
     inner[k] = L.stride[k][last];
     off[k] = 0;
+  }
+  if (L.ndim == 1) {
+    f(static_cast<const int64_t*>(off), n, static_cast<const int64_t*>(inner));
+    return;
   }
   int64_t idx[kMaxDim] = {0};
   const int64_t runs = L.numel / n;
