@@ -12,7 +12,8 @@
 // inputs (not timed), runs the first execution (timed) and checks its outputs against the
 // goldens, then prints one JSON line. Commands, one per line, each answered by one JSON line:
 //   run N      N executions, each timed  -> {"times_ms": [...]}
-//   profile N  N executions with a per-event tracer attached -> {"events": [[name, count, ms]...]}
+//   profile N  N executions of a second Module that has an EventTracer attached (the one `run`
+//              times has none) -> {"events": [[name, count, ms per execution]...]}
 //   rss        -> {"peak_rss_kb": .., "rss_kb": ..}
 //   quit
 #include <algorithm>
@@ -241,7 +242,8 @@ bool compare(const EValue& out, const Spec& g, double atol, double rtol, double*
   return ok;
 }
 
-// Aggregates whatever profiling events the runtime emits, by name.
+// Aggregates the profiling events the runtime emits, by name. It is attached only to the Module
+// that `profile` runs, never to the one whose times `run` reports.
 class CollectingTracer : public executorch::runtime::EventTracer {
  public:
   struct Agg {
@@ -249,15 +251,15 @@ class CollectingTracer : public executorch::runtime::EventTracer {
     double ms = 0;
   };
   std::map<std::string, Agg> events;
-  bool active = false;
 
   void create_event_block(const char*) override {}
   executorch::runtime::EventTracerEntry start_profiling(
       const char* name, executorch::runtime::ChainID chain_id,
       executorch::runtime::DebugHandle debug_handle) override {
     executorch::runtime::EventTracerEntry e{};
-    e.event_id = static_cast<int64_t>(names_.size());
-    names_.push_back(name ? name : "?");
+    // The entry carries a pointer to the aggregate (std::map nodes do not move), so the end
+    // of the event needs no lookup and nothing grows per event.
+    e.event_id = static_cast<int64_t>(reinterpret_cast<intptr_t>(&events[name ? name : "?"]));
     e.chain_id = chain_id;
     e.debug_handle = debug_handle;
     e.start_time = static_cast<decltype(e.start_time)>(now_ns());
@@ -272,32 +274,56 @@ class CollectingTracer : public executorch::runtime::EventTracer {
     end_profiling(e);
   }
   void log_profiling_delegate(const char* name, executorch::runtime::DebugHandle,
-                              et_timestamp_t start,
-                              et_timestamp_t end, const void*,
+                              et_timestamp_t start, et_timestamp_t end, const void*,
                               size_t) override {
-    if (!active) return;
-    Agg& a = events[name ? name : "?"];
-    a.count++;
-    a.ms += static_cast<double>(end - start) * 1e-6;
+    add(events[name ? name : "?"], static_cast<int64_t>(end - start));
   }
   void end_profiling(executorch::runtime::EventTracerEntry e) override {
-    if (!active || e.event_id < 0 || static_cast<size_t>(e.event_id) >= names_.size()) return;
-    Agg& a = events[names_[static_cast<size_t>(e.event_id)]];
-    a.count++;
-    a.ms += static_cast<double>(now_ns() - static_cast<int64_t>(e.start_time)) * 1e-6;
+    if (e.event_id == 0) return;
+    add(*reinterpret_cast<Agg*>(static_cast<intptr_t>(e.event_id)),
+        now_ns() - static_cast<int64_t>(e.start_time));
   }
   void track_allocation(executorch::runtime::AllocatorID, size_t) override {}
   executorch::runtime::AllocatorID track_allocator(const char*) override { return 0; }
   void log_evalue(const EValue&, executorch::runtime::LoggedEValueType) override {}
 
  private:
+  static void add(Agg& a, int64_t ns) {
+    a.count++;
+    a.ms += static_cast<double>(ns) * 1e-6;
+  }
   static int64_t now_ns() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(
                std::chrono::steady_clock::now().time_since_epoch())
         .count();
   }
-  std::vector<std::string> names_;
 };
+
+// The Module under test, or (with a tracer) the separate one that `profile` runs.
+std::unique_ptr<Module> open_module(const std::string& pte, const std::string& data,
+                                    std::unique_ptr<executorch::runtime::EventTracer> tracer) {
+  return data.empty()
+             ? std::make_unique<Module>(pte, Module::LoadMode::Mmap, std::move(tracer))
+             : std::make_unique<Module>(pte, data, Module::LoadMode::Mmap, std::move(tracer));
+}
+
+// Outputs the program leaves unplanned (alloc_graph_output=False) get buffers from the caller,
+// as an application would provide them: at their serialized (upper-bound) sizes.
+std::vector<TensorPtr> provide_unplanned_outputs(Module& module, const std::string& method) {
+  std::vector<TensorPtr> out_buffers;
+  auto meta = module.method_meta(method);
+  if (!meta.ok()) return out_buffers;
+  for (size_t i = 0; i < meta->num_outputs(); ++i) {
+    auto ti = meta->output_tensor_meta(i);
+    if (!ti.ok() || ti->is_memory_planned()) continue;
+    std::vector<executorch::aten::SizesType> sizes(ti->sizes().begin(), ti->sizes().end());
+    out_buffers.push_back(executorch::extension::make_tensor_ptr(
+        std::move(sizes), std::vector<uint8_t>(ti->nbytes()), ti->scalar_type()));
+    if (module.set_output(method, EValue(*out_buffers.back()), i) != executorch::runtime::Error::Ok)
+      die("set_output failed for output " + std::to_string(i));
+  }
+  return out_buffers;
+}
 
 }  // namespace
 
@@ -323,14 +349,10 @@ int main(int argc, char** argv) {
   if (pte.empty()) die("--pte is required");
   const long rss_before = proc_status_kb("VmRSS");
 
-  // Load: file to first method ready.
-  auto tracer_owned = std::make_unique<CollectingTracer>();
-  CollectingTracer* tracer = tracer_owned.get();
+  // Load: file to first method ready. The measured Module has no EventTracer: with one attached
+  // every instruction pays two clock reads and a callback, which is what `profile` is for.
   double t0 = now_ms(), c0 = cpu_ms();
-  std::unique_ptr<Module> module =
-      data.empty() ? std::make_unique<Module>(pte, Module::LoadMode::Mmap, std::move(tracer_owned))
-                   : std::make_unique<Module>(pte, data, Module::LoadMode::Mmap,
-                                              std::move(tracer_owned));
+  std::unique_ptr<Module> module = open_module(pte, data, nullptr);
   auto err = module->load_method(method);
   double load_ms = now_ms() - t0, load_cpu_ms = cpu_ms() - c0;
   if (err != executorch::runtime::Error::Ok) {
@@ -338,22 +360,7 @@ int main(int argc, char** argv) {
     std::snprintf(buf, sizeof buf, "load_method failed: error 0x%x", static_cast<unsigned>(err));
     die(buf);
   }
-
-  // Outputs the program leaves unplanned (alloc_graph_output=False) get buffers from the
-  // caller, as an application would provide them: at their serialized (upper-bound) sizes.
-  std::vector<TensorPtr> out_buffers;
-  if (auto meta = module->method_meta(method); meta.ok()) {
-    for (size_t i = 0; i < meta->num_outputs(); ++i) {
-      auto ti = meta->output_tensor_meta(i);
-      if (!ti.ok() || ti->is_memory_planned()) continue;
-      std::vector<executorch::aten::SizesType> sizes(ti->sizes().begin(), ti->sizes().end());
-      out_buffers.push_back(executorch::extension::make_tensor_ptr(
-          std::move(sizes), std::vector<uint8_t>(ti->nbytes()), ti->scalar_type()));
-      if (module->set_output(method, EValue(*out_buffers.back()), i) !=
-          executorch::runtime::Error::Ok)
-        die("set_output failed for output " + std::to_string(i));
-    }
-  }
+  std::vector<TensorPtr> out_buffers = provide_unplanned_outputs(*module, method);
 
   std::vector<OwnedValue> owned;
   std::vector<EValue> values;
@@ -392,45 +399,47 @@ int main(int argc, char** argv) {
     std::string op;
     long n = 0;
     cmd >> op >> n;
-    if (op == "run" || op == "profile") {
-      tracer->active = op == "profile";
-      tracer->events.clear();
-      std::string out = op == "run" ? "{\"times_ms\": [" : "{\"events\": [";
-      std::string cpu = "], \"cpu_ms\": [";
+    if (op == "run") {
+      std::string out = "{\"times_ms\": [", cpu = "], \"cpu_ms\": [";
       bool failed = false;
-      for (long k = 0; k < n; ++k) {
+      for (long k = 0; k < n && !failed; ++k) {
         double s = now_ms(), cs = cpu_ms();
-        auto r = module->execute(method, values);
+        failed = !module->execute(method, values).ok();
         double e = now_ms() - s, ce = cpu_ms() - cs;
-        if (!r.ok()) {
-          failed = true;
-          break;
-        }
-        if (op == "run") {
-          char buf[32];
-          std::snprintf(buf, sizeof buf, "%s%.6f", k ? ", " : "", e);
-          out += buf;
-          std::snprintf(buf, sizeof buf, "%s%.6f", k ? ", " : "", ce);
-          cpu += buf;
-        }
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%s%.6f", k ? ", " : "", e);
+        out += buf;
+        std::snprintf(buf, sizeof buf, "%s%.6f", k ? ", " : "", ce);
+        cpu += buf;
       }
-      if (op == "run") out += cpu;
-      tracer->active = false;
-      if (failed) {
-        std::printf("{\"error\": \"execute failed during %s\"}\n", op.c_str());
+      if (failed)
+        std::printf("{\"error\": \"execute failed during run\"}\n");
+      else
+        std::printf("%s%s]}\n", out.c_str(), cpu.c_str());
+    } else if (op == "profile") {
+      // A second Module on the same file, with the tracer attached; one untraced warm-up call.
+      auto traced = std::make_unique<CollectingTracer>();
+      CollectingTracer* tracer = traced.get();
+      std::unique_ptr<Module> profiled = open_module(pte, data, std::move(traced));
+      bool failed = profiled->load_method(method) != executorch::runtime::Error::Ok;
+      std::vector<TensorPtr> profiled_outputs;
+      if (!failed) profiled_outputs = provide_unplanned_outputs(*profiled, method);
+      failed = failed || !profiled->execute(method, values).ok();
+      tracer->events.clear();
+      for (long k = 0; k < n && !failed; ++k) failed = !profiled->execute(method, values).ok();
+      if (failed || n <= 0) {
+        std::printf("{\"error\": \"execute failed during profile\"}\n");
       } else {
-        if (op == "profile") {
-          bool first = true;
-          for (const auto& kv : tracer->events) {
-            char buf[64];
-            std::snprintf(buf, sizeof buf, "\", %ld, %.6f]", kv.second.count,
-                          kv.second.ms / static_cast<double>(n));
-            out += (first ? "[\"" : ", [\"") + json_escape(kv.first) + buf;
-            first = false;
-          }
+        std::string out = "{\"events\": [";
+        bool first = true;
+        for (const auto& kv : tracer->events) {
+          char buf[64];
+          std::snprintf(buf, sizeof buf, "\", %ld, %.6f]", kv.second.count,
+                        kv.second.ms / static_cast<double>(n));
+          out += (first ? "[\"" : ", [\"") + json_escape(kv.first) + buf;
+          first = false;
         }
-        out += "]}";
-        std::printf("%s\n", out.c_str());
+        std::printf("%s]}\n", out.c_str());
       }
     } else if (op == "rss") {
       std::printf("{\"peak_rss_kb\": %ld, \"rss_kb\": %ld}\n", proc_status_kb("VmHWM"),
