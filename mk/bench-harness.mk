@@ -28,10 +28,11 @@ $(BENCH_HARNESS_BIN): $(BENCH_HARNESS_OBJS) $(RT_LIBS) $(KERNELS_LIBS)
 	$(Q)$(CXX) $(ET_LDFLAGS) $(LDFLAGS) -o $@ $(BENCH_HARNESS_OBJS) $(KERNELS_LINK) $(RT_LINK) \
 	  -Wl,--enable-new-dtags -Wl,-rpath,'$$ORIGIN/../../lib' $(LDLIBS)
 
-# What a run needs of ours: the driver, the staged bindings (when mk/pybind.mk is there) and the
-# compute benchmark whose output the harness parses (when mk/bench-compute.mk is there).
+# What a run needs of ours: the driver, the staged bindings (when mk/pybind.mk is there), and the
+# benchmarks whose output the harness parses: compute (mk/bench-compute.mk), dispatch and
+# load (mk/bench.mk).
 BENCH_OURS := $(BENCH_HARNESS_BIN) $(if $(PY_OUTPUTS),python) \
-              $(if $(BENCH_SGEMM_BIN),$(BENCH_SGEMM_BIN))
+              $(if $(BENCH_SGEMM_BIN),$(BENCH_SGEMM_BIN)) $(BENCH_RT_BINS)
 
 # matplotlib (for the chart) goes into the zoo venv, pinned in bench/harness/requirements.txt.
 # `make bench` creates the zoo venv when it is the default one ($(O)/zoo-venv, mk/zoo.mk); a
