@@ -590,7 +590,7 @@ def profile_slowest(envr: Env, items, results) -> Dict[str, Any]:
     if best is None:
         return {"status": "not available", "why": "our C++ runtime ran no model"}
     out = {"model": best["name"], "steady_cpu_ms": best_t,
-           "reproduce": f"make O={os.path.relpath(envr.build, REPO)} && {os.path.relpath(envr.build, REPO)}/bin/et_run --profile "
+           "reproduce": f"make O={os.path.relpath(envr.build, REPO)} && {os.path.relpath(envr.build, REPO)}/bin/et_run --profile --warmup 5 --iterations 20 "
                         f"{os.path.relpath(best['spec']['pte'], REPO)}"}
     # et_bench loads a second Module with an EventTracer attached and aggregates its events.
     w = envr.start("ours-cpp", best["spec"], "profile")
