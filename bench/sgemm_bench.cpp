@@ -7,7 +7,9 @@
 //    with its fraction of that level's peak and of the best level's peak;
 //  - a naive triple loop on the same data, as the reference the speed-up is quoted against;
 //  - a few convolution shapes from MobileNetV2-like networks against a naive direct loop.
-// Usage: sgemm_bench [--size N] [--rounds R]
+//  - with --shapes FILE, the shapes listed there (the zoo's, bench/harness/data/zoo_shapes.txt)
+//    through the kernels' own entry points at the best ISA (bench/shape_file_bench.cpp).
+// Usage: sgemm_bench [--size N] [--rounds R] [--shapes FILE]
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -24,6 +26,8 @@
 #include <executorch/runtime/kernels/compute/gemm.h>
 #include <executorch/runtime/kernels/compute/isa.h>
 
+#include "compute_bench_util.h"
+#include "shape_file_bench.h"
 #include "fma_peak.h"
 
 #if defined(__SSE2__)
@@ -31,26 +35,9 @@
 #endif
 
 using namespace executorch::kernels::compute;
+using namespace compute_bench;
 
 namespace {
-
-// This thread's CPU time: on a shared 2-core machine (parallel builds, other benchmarks) the
-// wall clock also counts time the thread was descheduled, which says nothing about the code.
-// On an idle machine the two agree. Cache interference from neighbours still shows.
-double now_s() {
-  timespec ts;
-  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-  }
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 // Baseline SSE2 peak lives here (this TU is baseline); the AVX ones are in their own TUs.
 float fma_peak_baseline_impl(int64_t iters, float x) {
@@ -96,42 +83,6 @@ double peak_gflops(Isa isa) {
   return static_cast<double>(flops) * iters / t * 1e-9;
 }
 
-void naive_sgemm(int64_t m, int64_t n, int64_t k, const float* a, const float* b, float* c) {
-  // The textbook i-j-p loop; the reference "what you get without blocking".
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t j = 0; j < n; ++j) {
-      float s = 0.0f;
-      for (int64_t p = 0; p < k; ++p) s += a[i * k + p] * b[p * n + j];
-      c[i * n + j] = s;
-    }
-}
-
-void naive_conv(const Conv2dParams& p, const float* x, const float* w, const float* bias,
-                float* y) {
-  int64_t oh = conv2d_out_h(p), ow = conv2d_out_w(p);
-  int64_t cig = p.in_channels / p.groups, cog = p.out_channels / p.groups;
-  for (int64_t nb = 0; nb < p.batch; ++nb)
-    for (int64_t oc = 0; oc < p.out_channels; ++oc) {
-      int64_t g = oc / cog;
-      for (int64_t yy = 0; yy < oh; ++yy)
-        for (int64_t xx = 0; xx < ow; ++xx) {
-          float s = bias ? bias[oc] : 0.0f;
-          for (int64_t ic = 0; ic < cig; ++ic)
-            for (int64_t r = 0; r < p.kernel_h; ++r) {
-              int64_t iy = yy * p.stride_h - p.pad_h + r * p.dilation_h;
-              if (iy < 0 || iy >= p.in_h) continue;
-              for (int64_t q = 0; q < p.kernel_w; ++q) {
-                int64_t ix = xx * p.stride_w - p.pad_w + q * p.dilation_w;
-                if (ix < 0 || ix >= p.in_w) continue;
-                s += x[((nb * p.in_channels + g * cig + ic) * p.in_h + iy) * p.in_w + ix] *
-                     w[((oc * cig + ic) * p.kernel_h + r) * p.kernel_w + q];
-              }
-            }
-          y[((nb * p.out_channels + oc) * oh + yy) * ow + xx] = s;
-        }
-    }
-}
-
 template <typename F>
 double time_best_of_reps(F&& f, double min_s) {
   // Repeats f until min_s has passed and returns seconds per call for this round.
@@ -145,21 +96,16 @@ double time_best_of_reps(F&& f, double min_s) {
   return t / reps;
 }
 
-std::vector<float> random_vec(size_t n, std::mt19937& rng) {
-  std::uniform_real_distribution<float> d(-1.0f, 1.0f);
-  std::vector<float> v(n);
-  for (auto& x : v) x = d(rng);
-  return v;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   int64_t size = 512;
   int rounds = 7;
+  const char* shapes = nullptr;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (std::strcmp(argv[i], "--size") == 0) size = std::atoll(argv[i + 1]);
     if (std::strcmp(argv[i], "--rounds") == 0) rounds = std::atoi(argv[i + 1]);
+    if (std::strcmp(argv[i], "--shapes") == 0) shapes = argv[i + 1];
   }
   std::vector<Isa> isas;
   for (int l = 0; l <= static_cast<int>(detected_isa()); ++l) isas.push_back(static_cast<Isa>(l));
@@ -280,5 +226,6 @@ int main(int argc, char** argv) {
     std::printf("  %-24s %8.3f (%6.1f) %8.3f (%6.1f) %7.1fx\n", cs.name, b_s * 1e3,
                 flops / b_s * 1e-9, n_s * 1e3, flops / n_s * 1e-9, n_s / b_s);
   }
-  return 0;
+  // Short batches: the zoo's shapes take nanoseconds to microseconds per call.
+  return shapes ? run_shape_file(shapes, std::max(3, rounds), rounds > 1 ? 0.01 : 0.002) : 0;
 }

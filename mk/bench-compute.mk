@@ -1,8 +1,10 @@
 # make bench-sgemm: single-core FMA peak, SGEMM 512^3 per ISA level and a naive reference,
-# plus convolution shapes; prints a table. Not part of `make check` (timing on a shared CI
+# plus convolution shapes and, with BENCH_ARGS="--shapes bench/harness/data/zoo_shapes.txt", the
+# zoo's own shapes; prints tables. Not part of `make check` (timing on a shared CI
 # machine is noise, and it takes a few seconds). Included from mk/test-compute.mk.
 
-BENCH_SGEMM_SRCS := bench/sgemm_bench.cpp bench/fma_peak_avx2.cpp bench/fma_peak_avx512.cpp
+BENCH_SGEMM_SRCS := bench/sgemm_bench.cpp bench/shape_file_bench.cpp bench/fma_peak_avx2.cpp \
+                    bench/fma_peak_avx512.cpp
 BENCH_SGEMM_OBJS := $(BENCH_SGEMM_SRCS:%.cpp=$(O)/%.o)
 BENCH_SGEMM_BIN := $(O)/bench/sgemm_bench
 ALL_OBJS += $(BENCH_SGEMM_OBJS)

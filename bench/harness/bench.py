@@ -48,6 +48,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 ZOO = REPO / "test" / "fixtures" / "zoo"
 CHAIN_DIR = HERE / "data"
+ZOO_SHAPES = HERE / "data" / "zoo_shapes.txt"  # bench/harness/zoo_shapes.py writes it
 
 RUNTIMES = ["ours-cpp", "ours-py", "upstream", "eager"]
 LABELS = {"ours-cpp": "ours C++", "ours-py": "ours Python", "upstream": "upstream Python",
@@ -362,6 +363,8 @@ def sgemm_micro(envr: Env, quick: bool) -> Dict[str, Any]:
     if not binp.exists():
         return {"status": "not available", "why": f"{binp} not built (make bench-sgemm)"}
     argv = [str(binp)] + (["--size", "128", "--rounds", "1"] if quick else ["--rounds", "7"])
+    if ZOO_SHAPES.exists():
+        argv += ["--shapes", str(ZOO_SHAPES)]
     if envr.cpu is not None:
         argv = ["taskset", "-c", str(envr.cpu)] + argv if shutil.which("taskset") else argv
     r = run_cmd(argv, env=envr.base_env)
@@ -389,6 +392,34 @@ def parse_sgemm(out: Dict[str, Any]) -> Dict[str, Any]:
     out["sgemm"], out["conv"] = sg, conv
     if out["status"] == "ok" and not sg:
         out["status"], out["why"] = "error", "could not parse the SGEMM table"
+    if "--shapes" in out.get("command", ""):
+        out["zoo_shapes"] = parse_zoo_shapes(r["stdout"])
+        if out["status"] == "ok" and len(out["zoo_shapes"]) != len(read_zoo_shapes()):
+            out["status"], out["why"] = "error", (f"{len(out['zoo_shapes'])} zoo shape results for "
+                                                  f"{len(read_zoo_shapes())} shapes in {ZOO_SHAPES.name}")
+    return out
+
+
+def read_zoo_shapes() -> List[Dict[str, Any]]:
+    """The shape file (bench/harness/zoo_shapes.py writes it): kind, numbers, description, users."""
+    rows = []
+    for line in ZOO_SHAPES.read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        head, desc, users = (line.split("|") + ["", ""])[:3]
+        kind, *nums = head.split()
+        rows.append({"kind": kind, "nums": [int(x) for x in nums], "desc": desc.strip(), "users": users.strip()})
+    return rows
+
+
+def parse_zoo_shapes(stdout: str) -> List[Dict[str, Any]]:
+    """sgemm_bench's per-shape lines, joined with the shape file's descriptions by index."""
+    shapes = read_zoo_shapes()
+    out = []
+    for m in re.finditer(r"^\s+\[\s*(\d+)\] (gemm|conv) ([\d ]+?)\s+([\d.]+) \(\s*([\d.]+)\)\s*$", stdout, re.M):
+        i = int(m.group(1))
+        if i < len(shapes) and [int(x) for x in m.group(3).split()] == shapes[i]["nums"]:
+            out.append({**shapes[i], "us": float(m.group(4)), "gflops": float(m.group(5))})
     return out
 
 
@@ -401,7 +432,8 @@ def t(fn, budget):
     for _ in range(args["rounds"]):
         n = 0; s = time.process_time()
         while True:
-            fn(); n += 1
+            for _ in range(8): fn()  # eight calls per clock read: the read costs about a small call's time
+            n += 8
             e = time.process_time() - s
             if e > budget: break
         best.append(e / n)
@@ -420,6 +452,17 @@ with torch.inference_mode():
         oh = f().shape[-1]
         fl = 2.0 * co * oh * oh * (ci // groups) * k * k
         s = t(f, args["budget"]); out["conv"][name] = {"ms": s * 1e3, "gflops": fl / s * 1e-9}
+    out["zoo"] = []
+    for kind, v in args["zoo"]:
+        if kind == "gemm":
+            m_, n_, k_ = v; a = torch.randn(m_, k_); w = torch.randn(n_, k_)
+            f = lambda: F.linear(a, w); fl = 2.0 * m_ * n_ * k_
+        else:
+            nb, ci, h, wd, co, kh, kw, sh, sw, ph, pw, dh, dw, g = v
+            x = torch.randn(nb, ci, h, wd); w = torch.randn(co, ci // g, kh, kw); bias = torch.randn(co)
+            f = lambda: F.conv2d(x, w, bias, stride=(sh, sw), padding=(ph, pw), dilation=(dh, dw), groups=g)
+            o = f(); fl = 2.0 * o.numel() * (ci // g) * kh * kw
+        s = t(f, args["budget"]); out["zoo"].append({"us": s * 1e6, "gflops": fl / s * 1e-9})
 print(json.dumps(out))
 """
 
@@ -428,7 +471,8 @@ def torch_compute_ref(envr: Env, sg: Dict[str, Any], quick: bool) -> Dict[str, A
     if not envr.has_venv:
         return {"status": "skipped: no zoo venv"}
     args = {"size": (sg.get("size") or [512])[0], "rounds": 1 if quick else 5, "budget": 0.02 if quick else 0.1,
-            "conv": [c["shape"] for c in sg.get("conv", [])]}
+            "conv": [c["shape"] for c in sg.get("conv", [])],
+            "zoo": [[z["kind"], z["nums"]] for z in sg.get("zoo_shapes", [])]}
     argv = [str(envr.venv_python), "-c", TORCH_REF, json.dumps(args)]
     if envr.cpu is not None and shutil.which("taskset"):
         argv = ["taskset", "-c", str(envr.cpu)] + argv
@@ -827,8 +871,28 @@ def write_report(path: Path, data: Dict[str, Any], commands: List[str]) -> None:
                 L.append(f"| {c['shape']} | {c['ms']:.3f} | {c['gflops']:.1f} | {100 * c['gflops'] / best_peak:.1f}% | "
                          f"{e.get('ms', float('nan')):.3f} | {e.get('gflops', float('nan')):.1f} | {ratio} |")
             L.append("")
-        L += ["Note: these convolution shapes are sgemm_bench's (MobileNetV2 at 224x224); the zoo's models run "
-              "the same operator kinds at 16x16 and 32x32, whose end-to-end cost is in the model tables above.", ""]
+        L += ["Note: these convolution shapes are sgemm_bench's (MobileNetV2 at 224x224); the zoo's own shapes "
+              "follow.", ""]
+        zs = sg.get("zoo_shapes") or []
+        ez = (tr.get("zoo") or []) if tr.get("status") == "ok" else []
+        if zs:
+            best_peak = sg["sgemm"][-1]["peak"]
+            L += ["#### The zoo's shapes", "",
+                  f"Every `nn.Linear` and `nn.Conv2d` call the zoo's models make (recorded by "
+                  f"`bench/harness/zoo_shapes.py` into `{os.path.relpath(ZOO_SHAPES, REPO)}`), timed through the "
+                  "compute core's own entry points (`sgemm`, `conv2d_nchw`: what the kernels call, best ISA) in "
+                  "batches long enough to hide the clock, medians; eager is `F.linear` / `F.conv2d` on the same "
+                  "shapes, one thread (its time includes PyTorch's per-call dispatch, which at these sizes is most "
+                  "of it). Linear is `x[M,K] * W[N,K]^T`.", "",
+                  "| shape | used by (calls per model) | ours µs | GFLOP/s | % of peak | eager µs | ours / eager time |",
+                  "|---|---|---|---|---|---|---|"]
+            for i, z in enumerate(zs):
+                e = ez[i] if i < len(ez) else {}
+                ratio = f"{z['us'] / e['us']:.2f}" if e.get("us") else "-"
+                eu = f"{e['us']:.2f}" if e.get("us") else "-"
+                L.append(f"| {z['desc']} | {z['users']} | {z['us']:.2f} | {z['gflops']:.1f} | "
+                         f"{100 * z['gflops'] / best_peak:.1f}% | {eu} | {ratio} |")
+            L.append("")
 
     im = data.get("imports", {})
     L += ["### Import time", "", "Fresh interpreter per sample, interleaved; time of the `import` statement alone "
@@ -993,7 +1057,8 @@ def main() -> int:
     cmds = ["make bench            # full run: writes bench/RESULTS.md and bench/latency.png",
             "make bench-quick      # what make check runs (tiny counts)",
             "python3 " + " ".join([os.path.relpath(__file__, REPO)] + sys.argv[1:]),
-            "build/zoo-venv/bin/python bench/harness/make_chain.py   # re-export the dispatch chains"]
+            "build/zoo-venv/bin/python bench/harness/make_chain.py   # re-export the dispatch chains",
+            "build/zoo-venv/bin/python bench/harness/zoo_shapes.py   # re-record the zoo's linear/conv shapes"]
     data["commands"] = cmds
     jpath.write_text(json.dumps(data, indent=1, default=str))
     write_report(out, data, cmds)
@@ -1026,8 +1091,11 @@ def main() -> int:
         if envr.available(rt) is None:
             expect("per_instr_ns" in dispatch[rt], f"dispatch / {rt}: {dispatch[rt].get('why')}")
     expect(sg.get("status") in ("ok", "not available"), f"sgemm: {sg.get('why')}")
+    if sg.get("status") == "ok" and ZOO_SHAPES.exists():
+        expect(len(sg.get("zoo_shapes") or []) == len(read_zoo_shapes()), "sgemm: zoo shapes missing")
     if envr.has_venv and sg.get("status") == "ok":
-        expect(tr.get("status") == "ok", f"torch reference: {tr.get('why')}")
+        expect(tr.get("status") == "ok" and len(tr.get("zoo") or []) == len(sg.get("zoo_shapes") or []),
+               f"torch reference: {tr.get('why') or 'zoo shapes missing'}")
     for k, v in imports.items():
         if not k.startswith("_"):
             expect(v.get("import_ms") is not None, f"import {k}: {v.get('error')}")
