@@ -10,6 +10,7 @@
 //
 // The first pc block applies the caller's beta; later ones accumulate (beta = 1). Packing is
 // done in baseline code: it is O(mk + kn) against O(mnk) compute and bound by memory anyway.
+// Skinny products (a few rows or columns) skip all of this for one dot product per output.
 #include "gemm.h"
 
 #include <cstring>
@@ -135,6 +136,47 @@ void sgemm_unpacked(int64_t m, int64_t n, int64_t k, float alpha, const float* a
   }
 }
 
+// Whether the product is skinny enough that one dot product per output, on A's rows as stored,
+// beats the tiled path. A rough cycle model (it only has to order the two): the tiled path
+// packs A and B (about a cycle per float) and runs every padded tile (mr cycles per k step:
+// 2*mr vector FMAs at two per cycle); a dot costs k / (lanes) plus a reduction, and a B column
+// that is not contiguous is gathered first. The zoo's late ResNet convolutions (64 x 1 outputs,
+// k = 576) and one-row linears (1 x 10) are the products this is for.
+bool dots_pay(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, bool b_cols_contiguous) {
+  const int64_t lanes = kern.nr / 2;  // every kernel's tile is two vectors wide
+  const int64_t tiles = ((m + kern.mr - 1) / kern.mr) * ((n + kern.nr - 1) / kern.nr);
+  const int64_t tiled = tiles * k * kern.mr + (round_up(m, kern.mr) + round_up(n, kern.nr)) * k;
+  const int64_t dots = m * n * (16 + k / lanes) + (b_cols_contiguous ? 0 : n * k);
+  return dots < tiled;
+}
+
+// C = alpha * A B + beta * C as m * n dot products. A's rows must be contiguous (acs == 1); a B
+// column that is not (brs != 1) is gathered into a stack buffer, kChunk floats at a time.
+void run_dots(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float alpha,
+              const float* a, int64_t ars, const float* b, int64_t brs, int64_t bcs, float beta,
+              float* c, int64_t ldc) {
+  constexpr int64_t kChunk = 512;
+  alignas(64) float column[kChunk];
+  for (int64_t j = 0; j < n; ++j) {
+    const float* bj = b + j * bcs;
+    const int64_t step = brs == 1 ? k : kChunk;
+    for (int64_t p0 = 0; p0 < k; p0 += step) {
+      const int64_t len = min64(step, k - p0);
+      const float* y = bj + p0;
+      if (brs != 1) {
+        for (int64_t p = 0; p < len; ++p) column[p] = bj[(p0 + p) * brs];
+        y = column;
+      }
+      for (int64_t i = 0; i < m; ++i) {
+        float* cij = c + i * ldc + j;
+        const float v = alpha * kern.dot(len, a + i * ars + p0, y);
+        // The first chunk applies beta (and never reads C when beta is 0); later ones add.
+        *cij = p0 > 0 ? *cij + v : (beta == 0.0f ? v : v + beta * *cij);
+      }
+    }
+  }
+}
+
 void run(const SgemmUkernel& kern, Trans ta, Trans tb, int64_t m, int64_t n, int64_t k,
          float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta,
          float* c, int64_t ldc, void* workspace, size_t workspace_bytes) {
@@ -148,6 +190,10 @@ void run(const SgemmUkernel& kern, Trans ta, Trans tb, int64_t m, int64_t n, int
   const int64_t acs = ta == Trans::kNo ? 1 : lda;
   const int64_t brs = tb == Trans::kNo ? ldb : 1;
   const int64_t bcs = tb == Trans::kNo ? 1 : ldb;
+  if (acs == 1 && dots_pay(kern, m, n, k, brs == 1)) {
+    run_dots(kern, m, n, k, alpha, a, ars, b, brs, bcs, beta, c, ldc);
+    return;
+  }
 
   int64_t a_floats, b_floats;
   packed_sizes(kern, m, n, k, &a_floats, &b_floats);

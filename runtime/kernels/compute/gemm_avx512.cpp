@@ -53,10 +53,40 @@ void ukernel_14x32(int64_t kc, const float* a, const float* b, float* c, int64_t
   }
 }
 
+// Four independent accumulators hide the FMA latency; the tail is one masked step.
+float dot_avx512(int64_t k, const float* x, const float* y) {
+  __m512 s0 = _mm512_setzero_ps(), s1 = _mm512_setzero_ps();
+  __m512 s2 = _mm512_setzero_ps(), s3 = _mm512_setzero_ps();
+  int64_t p = 0;
+  for (; p + 64 <= k; p += 64) {
+    s0 = _mm512_fmadd_ps(_mm512_loadu_ps(x + p), _mm512_loadu_ps(y + p), s0);
+    s1 = _mm512_fmadd_ps(_mm512_loadu_ps(x + p + 16), _mm512_loadu_ps(y + p + 16), s1);
+    s2 = _mm512_fmadd_ps(_mm512_loadu_ps(x + p + 32), _mm512_loadu_ps(y + p + 32), s2);
+    s3 = _mm512_fmadd_ps(_mm512_loadu_ps(x + p + 48), _mm512_loadu_ps(y + p + 48), s3);
+  }
+  for (; p + 16 <= k; p += 16) {
+    s0 = _mm512_fmadd_ps(_mm512_loadu_ps(x + p), _mm512_loadu_ps(y + p), s0);
+  }
+  if (p < k) {
+    const __mmask16 m = static_cast<__mmask16>((1u << (k - p)) - 1u);
+    s1 = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m, x + p), _mm512_maskz_loadu_ps(m, y + p), s1);
+  }
+  // Horizontal sum through memory: GCC 12's own headers for the 512 -> 256 bit extractions
+  // (and _mm512_reduce_add_ps) trip -Wuninitialized (GCC bug 105593).
+  alignas(64) float lanes[16];
+  _mm512_store_ps(lanes, _mm512_add_ps(_mm512_add_ps(s0, s1), _mm512_add_ps(s2, s3)));
+  const __m256 q = _mm256_add_ps(_mm256_load_ps(lanes), _mm256_load_ps(lanes + 8));
+  __m128 h = _mm_add_ps(_mm256_castps256_ps128(q), _mm256_extractf128_ps(q, 1));
+  h = _mm_add_ps(h, _mm_movehl_ps(h, h));
+  h = _mm_add_ss(h, _mm_shuffle_ps(h, h, 1));
+  return _mm_cvtss_f32(h);
+}
+
 }  // namespace
 
 // kc * nr * 4 = 24 KiB B micro-panel in a 32 KiB L1; mc * kc * 4 = 336 KiB A block in L2.
-const SgemmUkernel kSgemmAvx512 = {kMr, kNr, 448, 192, 4096, ukernel_14x32, "avx512-14x32"};
+const SgemmUkernel kSgemmAvx512 = {kMr, kNr, 448, 192, 4096, ukernel_14x32, dot_avx512,
+                                   "avx512-14x32"};
 
 }  // namespace compute
 }  // namespace kernels

@@ -26,6 +26,9 @@ struct SgemmUkernel {
   int kc;  // depth per block: one B micro-panel (kc x nr) stays in L1
   int nc;  // columns of B packed per block (multiple of nr): the B block stays in L2/L3
   void (*run)(int64_t kc, const float* a, const float* b, float* c, int64_t ldc, float beta);
+  // sum_{p<k} x[p] * y[p], unaligned inputs, any k >= 0: the driver's path for skinny products
+  // (a few rows or columns), where a padded register tile would mostly compute zeros.
+  float (*dot)(int64_t k, const float* x, const float* y);
   const char* name;
 };
 

@@ -128,6 +128,27 @@ TEST_P(SgemmTest, SmallShapesAllTransposes) {
       }
 }
 
+TEST_P(SgemmTest, SkinnyProducts) {
+  // A few rows or columns: the driver's dot-product path (gemm.cpp, dots_pay). Shapes from the
+  // zoo's late ResNet convolutions (64 x 1 and 32 x 4 outputs) and one-row linears, plus depths
+  // past the 512-float chunk in which a strided B column is gathered, with padded rows.
+  const Case cases[] = {
+      {64, 1, 576, Trans::kNo, Trans::kNo, 1.0f, 0.0f},
+      {32, 4, 288, Trans::kNo, Trans::kNo, 1.0f, 0.0f},
+      {1, 10, 256, Trans::kNo, Trans::kYes, 1.0f, 0.0f},
+      {1, 10, 64, Trans::kNo, Trans::kYes, 0.5f, 1.0f},
+      {16, 3, 1300, Trans::kNo, Trans::kNo, -2.0f, 0.25f, 3, 5, 2},
+      {2, 40, 1030, Trans::kNo, Trans::kYes, 1.0f, -1.0f, 1, 7, 0},
+      {3, 2, 513, Trans::kNo, Trans::kNo, 1.0f, 1.0f, 0, 1, 4},
+      {64, 2, 17, Trans::kYes, Trans::kNo, 1.0f, 0.0f},  // transposed A: always tiled
+  };
+  for (const Case& cs : cases) {
+    check_case(GetParam(), cs, rng_, false);
+    check_case(GetParam(), cs, rng_, true);
+    if (cs.beta == 0.0f) check_case(GetParam(), cs, rng_, false, /*nan_c=*/true);
+  }
+}
+
 TEST_P(SgemmTest, TilesAndBlockEdges) {
   // Sizes around every kernel's mr (6, 14) and nr (8, 16, 32), and across the cache blocks:
   // k past kc (192/256: several depth blocks, beta applied once), m past mc (264/448), n past
