@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <memory>
 #include <random>
 #include <sstream>
 #include <string>
@@ -61,49 +62,65 @@ bool parse_line(const std::string& line, Shape* s) {
   return (s->kind == "gemm" && s->nums.size() == 3) || (s->kind == "conv" && s->nums.size() == 14);
 }
 
-// Runs one shape: checks the result against the naive loop, then times `rounds` batches.
-// Returns {seconds per call, FLOPs per call}, or a negative time on a wrong result.
-std::pair<double, double> run_shape(const Shape& s, int rounds, double batch_s, std::mt19937& rng) {
-  std::vector<double> t;
+// One shape, ready to time: its buffers, the call, and the FLOPs of one call.
+struct Prepared {
+  std::vector<float> a, b, bias, c;
+  std::vector<unsigned char> ws;
+  Conv2dParams p;
+  int64_t m = 0, n = 0, k = 0;
+  bool conv = false;
+  double flops = 0;
+  int64_t reps = 1;
+  std::vector<double> seconds;
+
+  void call() {
+    if (conv) {
+      conv2d_nchw(p, a.data(), b.data(), bias.data(), c.data(), ws.data(), ws.size());
+    } else {
+      sgemm(Trans::kNo, Trans::kYes, m, n, k, 1.0f, a.data(), k, b.data(), k, 0.0f, c.data(), n);
+    }
+  }
+};
+
+// Allocates the shape's data and checks one call against the naive loop; false if the result
+// is wrong or the parameters invalid.
+bool prepare(const Shape& s, std::mt19937& rng, Prepared* out) {
+  Prepared& q = *out;
   if (s.kind == "gemm") {
-    const int64_t m = s.nums[0], n = s.nums[1], k = s.nums[2];
-    std::vector<float> a = random_vec(m * k, rng), w = random_vec(n * k, rng), wt(k * n);
-    for (int64_t j = 0; j < n; ++j)
-      for (int64_t p = 0; p < k; ++p) wt[p * n + j] = w[j * k + p];
-    std::vector<float> c(m * n), ref(m * n);
-    auto call = [&] {
-      sgemm(Trans::kNo, Trans::kYes, m, n, k, 1.0f, a.data(), k, w.data(), k, 0.0f, c.data(), n);
-    };
-    call();
-    naive_sgemm(m, n, k, a.data(), wt.data(), ref.data());
-    for (int64_t i = 0; i < m * n; ++i)
-      if (std::fabs(c[i] - ref[i]) > 1e-3f * std::sqrt(static_cast<float>(k))) return {-1, 0};
-    const int64_t reps = calibrate(call, batch_s);
-    for (int r = 0; r < rounds; ++r) t.push_back(seconds_per_call(call, reps));
-    return {median(t), 2.0 * m * n * k};
+    q.m = s.nums[0]; q.n = s.nums[1]; q.k = s.nums[2];
+    q.a = random_vec(q.m * q.k, rng);
+    q.b = random_vec(q.n * q.k, rng);  // W[N,K], nn.Linear's layout
+    q.c.assign(q.m * q.n, 0.0f);
+    q.flops = 2.0 * q.m * q.n * q.k;
+    std::vector<float> wt(q.k * q.n), ref(q.m * q.n);
+    for (int64_t j = 0; j < q.n; ++j)
+      for (int64_t p = 0; p < q.k; ++p) wt[p * q.n + j] = q.b[j * q.k + p];
+    q.call();
+    naive_sgemm(q.m, q.n, q.k, q.a.data(), wt.data(), ref.data());
+    for (size_t i = 0; i < ref.size(); ++i)
+      if (std::fabs(q.c[i] - ref[i]) > 1e-3f * std::sqrt(static_cast<float>(q.k))) return false;
+    return true;
   }
   const std::vector<int64_t>& v = s.nums;
-  Conv2dParams p;
+  Conv2dParams& p = q.p;
   p.batch = v[0]; p.in_channels = v[1]; p.in_h = v[2]; p.in_w = v[3]; p.out_channels = v[4];
   p.kernel_h = v[5]; p.kernel_w = v[6]; p.stride_h = v[7]; p.stride_w = v[8];
   p.pad_h = v[9]; p.pad_w = v[10]; p.dilation_h = v[11]; p.dilation_w = v[12]; p.groups = v[13];
-  if (!conv2d_params_valid(p)) return {-1, 0};
+  if (!conv2d_params_valid(p)) return false;
+  q.conv = true;
   const int64_t oh = conv2d_out_h(p), ow = conv2d_out_w(p), cig = p.in_channels / p.groups;
-  std::vector<float> x = random_vec(p.batch * p.in_channels * p.in_h * p.in_w, rng);
-  std::vector<float> w = random_vec(p.out_channels * cig * p.kernel_h * p.kernel_w, rng);
-  std::vector<float> bias = random_vec(p.out_channels, rng);
-  std::vector<float> y(p.batch * p.out_channels * oh * ow), ref(y.size());
-  std::vector<unsigned char> ws(conv2d_workspace_size(p) + 64);
-  auto call = [&] {
-    conv2d_nchw(p, x.data(), w.data(), bias.data(), y.data(), ws.data(), ws.size());
-  };
-  call();
-  naive_conv(p, x.data(), w.data(), bias.data(), ref.data());
-  for (size_t i = 0; i < y.size(); ++i)
-    if (std::fabs(y[i] - ref[i]) > 1e-3f) return {-1, 0};
-  const int64_t reps = calibrate(call, batch_s);
-  for (int r = 0; r < rounds; ++r) t.push_back(seconds_per_call(call, reps));
-  return {median(t), 2.0 * p.batch * p.out_channels * oh * ow * cig * p.kernel_h * p.kernel_w};
+  q.a = random_vec(p.batch * p.in_channels * p.in_h * p.in_w, rng);
+  q.b = random_vec(p.out_channels * cig * p.kernel_h * p.kernel_w, rng);
+  q.bias = random_vec(p.out_channels, rng);
+  q.c.assign(p.batch * p.out_channels * oh * ow, 0.0f);
+  q.ws.resize(conv2d_workspace_size(p) + 64);
+  q.flops = 2.0 * p.batch * p.out_channels * oh * ow * cig * p.kernel_h * p.kernel_w;
+  std::vector<float> ref(q.c.size());
+  q.call();
+  naive_conv(p, q.a.data(), q.b.data(), q.bias.data(), ref.data());
+  for (size_t i = 0; i < ref.size(); ++i)
+    if (std::fabs(q.c[i] - ref[i]) > 1e-3f) return false;
+  return true;
 }
 
 }  // namespace
@@ -125,18 +142,28 @@ int run_shape_file(const char* path, int rounds, double batch_s) {
     }
     shapes.push_back(s);
   }
-  std::printf("\nshapes from %s, best ISA (%s), %d rounds: us per call (GFLOP/s), medians\n", path,
-              isa_name(detected_isa()), rounds);
   std::mt19937 rng(7);
+  std::vector<std::unique_ptr<Prepared>> ready;
   for (size_t i = 0; i < shapes.size(); ++i) {
-    auto [sec, flops] = run_shape(shapes[i], rounds, batch_s, rng);
-    if (sec < 0) {
+    ready.push_back(std::make_unique<Prepared>());
+    if (!prepare(shapes[i], rng, ready.back().get())) {
       std::fprintf(stderr, "shape [%zu] %s %s: wrong result or invalid parameters\n", i,
                    shapes[i].kind.c_str(), shapes[i].text.c_str());
       return 1;
     }
+    Prepared* q = ready.back().get();
+    q->reps = calibrate([q] { q->call(); }, batch_s);
+  }
+  // Interleaved like the rest of the benchmark: every shape once per round, so a slow spell
+  // of a shared machine hits all shapes alike instead of a few of them.
+  for (int r = 0; r < rounds; ++r)
+    for (auto& q : ready) q->seconds.push_back(seconds_per_call([&q] { q->call(); }, q->reps));
+  std::printf("\nshapes from %s, best ISA (%s), %d interleaved rounds: us per call (GFLOP/s), "
+              "medians\n", path, isa_name(detected_isa()), rounds);
+  for (size_t i = 0; i < ready.size(); ++i) {
+    const double sec = median(ready[i]->seconds);
     std::printf("  [%2zu] %s %-40s %10.3f (%7.2f)\n", i, shapes[i].kind.c_str(),
-                shapes[i].text.c_str(), sec * 1e6, flops / sec * 1e-9);
+                shapes[i].text.c_str(), sec * 1e6, ready[i]->flops / sec * 1e-9);
   }
   return 0;
 }

@@ -150,11 +150,14 @@ bool dots_pay(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, bool b_
   return dots < tiled;
 }
 
-// C = alpha * A B + beta * C as m * n dot products. A's rows must be contiguous (acs == 1); a B
-// column that is not (brs != 1) is gathered into a stack buffer, kChunk floats at a time.
-void run_dots(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float alpha,
-              const float* a, int64_t ars, const float* b, int64_t brs, int64_t bcs, float beta,
-              float* c, int64_t ldc) {
+// C = alpha * A B + beta * C as m * n dot products. A's rows must be contiguous (acs == 1); a
+// B column that is not (brs != 1) is gathered into a stack buffer, kChunk floats at a time.
+// Kept out of line: inlined, its buffer and loops changed run()'s frame and cost the tiled
+// path of small products a few percent.
+__attribute__((noinline)) void run_dots(const SgemmUkernel& kern, int64_t m, int64_t n,
+                                        int64_t k, float alpha, const float* a, int64_t ars,
+                                        const float* b, int64_t brs, int64_t bcs, float beta,
+                                        float* c, int64_t ldc) {
   constexpr int64_t kChunk = 512;
   alignas(64) float column[kChunk];
   for (int64_t j = 0; j < n; ++j) {
