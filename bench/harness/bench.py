@@ -188,6 +188,10 @@ class Env:
             for flag, vals in (("--input", spec["inputs"]), ("--golden", spec["goldens"])):
                 for d in vals:
                     argv += [flag, value_arg(d)]
+            # Python dlopens extensions with RTLD_NOW, so the Python runtimes bind every symbol
+            # of their libraries at import, before the timed load. The same for the C++ driver:
+            # otherwise its load alone would include lazy PLT binding (about 25 us on mlp).
+            env["LD_BIND_NOW"] = "1"
             return argv, env
         worker = str(HERE / "worker.py")
         if rt == "ours-py":
@@ -714,6 +718,8 @@ def write_report(path: Path, data: Dict[str, Any], commands: List[str]) -> None:
           "builder and seed.",
           "- Single thread everywhere: every worker pinned to one core, OMP/MKL/OpenBLAS threads 1, upstream's "
           "threadpool reset to 1 thread.",
+          "- Symbols bound at start everywhere: Python dlopens extensions with RTLD_NOW, so the C++ driver runs "
+          "with `LD_BIND_NOW=1`; otherwise only its load time would include lazy symbol binding.",
           f"- Each runtime runs in its own process (peak RSS = the process's VmHWM, interpreter and imports "
           f"included). Per program: {data['cfg']['sets']} set(s) of fresh processes started one after the other "
           f"(load and first execution timed at start), then {data['cfg']['warmup']} warm-up calls and "
