@@ -617,6 +617,9 @@ def others_micro(envr: Env, quick: bool) -> Dict[str, Any]:
         else:
             argv = [str(path)] + (["--quick"] if quick else [])
             shown = [os.path.relpath(path, REPO)] + argv[1:]
+        if envr.cpu is not None and shutil.which("taskset"):  # pinned, like every other worker
+            argv = ["taskset", "-c", str(envr.cpu)] + argv
+            shown = ["taskset", "-c", str(envr.cpu)] + shown
         r = run_cmd(argv, env=env, timeout=600)
         v = {"status": "ok" if r["rc"] == 0 else "error", "command": " ".join(shown),
              "raw": r["stdout"][-6000:], "why": r["stderr"][-500:] if r["rc"] else None}
