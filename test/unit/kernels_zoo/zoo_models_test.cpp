@@ -26,6 +26,7 @@
 
 #include "../common/json.h"
 #include "../common/npy.h"
+#include "../common/zoo_fixture.h"
 
 using executorch::aten::ScalarType;
 using executorch::aten::Tensor;
@@ -43,19 +44,9 @@ using executorch::runtime::Span;
 
 namespace {
 
-const std::string kZoo =
-    std::getenv("ET_ZOO_DIR") ? std::getenv("ET_ZOO_DIR") : "test/fixtures/zoo";
-
-const test::Json& manifest() {
-  static test::Json m;
-  static bool loaded = test::read_json(kZoo + "/manifest.json", &m);
-  (void)loaded;
-  return m;
-}
-
 std::vector<std::string> program_names() {
   std::vector<std::string> names;
-  for (const auto& p : manifest()["programs"].arr) {
+  for (const auto& p : test::zoo_manifest()["programs"].arr) {
     if (!p["delegated"].b) {
       names.push_back(p["name"].str);
     }
@@ -67,7 +58,7 @@ std::vector<std::string> program_names() {
 }
 
 const test::Json* find_program(const std::string& name) {
-  for (const auto& p : manifest()["programs"].arr) {
+  for (const auto& p : test::zoo_manifest()["programs"].arr) {
     if (p["name"].str == name) {
       return &p;
     }
@@ -110,34 +101,6 @@ double element(const Tensor& t, int64_t i) {
   }
 }
 
-struct Input {
-  test::Npy npy;
-  std::unique_ptr<TensorImpl> impl;
-  EValue value;
-};
-
-bool make_input(const test::Json& d, Input* in, std::string* err) {
-  const std::string kind = d["kind"].str;
-  if (kind == "tensor") {
-    if (!test::read_npy(kZoo + "/" + d["file"].str, &in->npy, err)) {
-      return false;
-    }
-    in->impl = std::make_unique<TensorImpl>(in->npy.dtype,
-                                            static_cast<ssize_t>(in->npy.shape.size()),
-                                            in->npy.shape.data(), in->npy.data.data());
-    in->value = EValue(Tensor(in->impl.get()));
-  } else if (kind == "int") {
-    in->value = EValue(static_cast<int64_t>(d["value"].num));
-  } else if (kind == "double") {
-    in->value = EValue(d["value"].num);
-  } else if (kind == "bool") {
-    in->value = EValue(d["value"].b);
-  } else {
-    in->value = EValue();
-  }
-  return true;
-}
-
 // Compares one output; returns the max abs error (tensors) and counts mismatches.
 double compare(const EValue& got, const test::Json& want, double atol, double rtol,
                const std::string& where) {
@@ -149,7 +112,7 @@ double compare(const EValue& got, const test::Json& want, double atol, double rt
     }
     test::Npy npy;
     std::string err;
-    EXPECT_TRUE(test::read_npy(kZoo + "/" + want["file"].str, &npy, &err)) << err;
+    EXPECT_TRUE(test::read_npy(test::zoo_dir() + "/" + want["file"].str, &npy, &err)) << err;
     const Tensor& t = got.toTensor();
     EXPECT_EQ(t.scalar_type(), npy.dtype) << where;
     EXPECT_EQ(static_cast<size_t>(t.dim()), npy.shape.size()) << where;
@@ -203,10 +166,10 @@ class KernelsZoo : public ::testing::TestWithParam<std::string> {};
 TEST_P(KernelsZoo, AllMethodsMatchGoldens) {
   const test::Json* prog = find_program(GetParam());
   if (prog == nullptr) {
-    GTEST_SKIP() << "no zoo manifest at " << kZoo;
+    GTEST_SKIP() << "no zoo manifest at " << test::zoo_dir();
   }
   const std::string name = (*prog)["name"].str;
-  auto loader = FileDataLoader::from((kZoo + "/" + (*prog)["file"].str).c_str());
+  auto loader = FileDataLoader::from((test::zoo_dir() + "/" + (*prog)["file"].str).c_str());
   ASSERT_TRUE(loader.ok()) << name;
   auto program = Program::load(&loader.get());
   ASSERT_TRUE(program.ok()) << name << ": Program::load error "
@@ -214,7 +177,7 @@ TEST_P(KernelsZoo, AllMethodsMatchGoldens) {
   std::unique_ptr<FileDataLoader> ptd_loader;
   std::unique_ptr<FlatTensorDataMap> data_map;
   if ((*prog)["data_files"].size() > 0) {
-    auto l = FileDataLoader::from((kZoo + "/" + (*prog)["data_files"][0].str).c_str());
+    auto l = FileDataLoader::from((test::zoo_dir() + "/" + (*prog)["data_files"][0].str).c_str());
     ASSERT_TRUE(l.ok());
     ptd_loader = std::make_unique<FileDataLoader>(std::move(l.get()));
     auto m = FlatTensorDataMap::load(ptd_loader.get());
@@ -263,10 +226,10 @@ TEST_P(KernelsZoo, AllMethodsMatchGoldens) {
     for (size_t c = 0; c < calls.size(); ++c) {
       const std::string where = where0 + " call " + std::to_string(c);
       const auto& ins = calls[c]["inputs"].arr;
-      std::vector<Input> inputs(ins.size());
+      std::vector<test::ZooValue> inputs(ins.size());
       for (size_t i = 0; i < ins.size(); ++i) {
         std::string err;
-        ASSERT_TRUE(make_input(ins[i], &inputs[i], &err)) << where << ": " << err;
+        ASSERT_TRUE(test::make_zoo_value(ins[i], &inputs[i], &err)) << where << ": " << err;
         ASSERT_EQ(method->set_input(inputs[i].value, i), Error::Ok) << where << " input " << i;
       }
       const Error e = method->execute();

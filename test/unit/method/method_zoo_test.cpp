@@ -18,6 +18,7 @@
 
 #include "../common/json.h"
 #include "../common/npy.h"
+#include "../common/zoo_fixture.h"
 #include "program_builder.h"
 #include "test_support.h"
 
@@ -28,18 +29,6 @@ using executorch::runtime::Error;
 using executorch::runtime::EValue;
 
 namespace {
-
-// The fixtures, relative to the repository root (where `make check` runs);
-// ET_ZOO_DIR overrides.
-const std::string kZoo =
-    std::getenv("ET_ZOO_DIR") ? std::getenv("ET_ZOO_DIR") : "test/fixtures/zoo";
-
-const test::Json& manifest() {
-  static test::Json m;
-  static bool loaded = test::read_json(kZoo + "/manifest.json", &m);
-  (void)loaded;
-  return m;
-}
 
 std::vector<uint8_t> read_file(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
@@ -65,43 +54,11 @@ class ZooTest : public ::testing::Test {
   void SetUp() override {
     test::register_test_kernels();
     test::clear_logs();
-    if (manifest().type != test::Json::Type::Object) {
-      GTEST_SKIP() << "no zoo manifest at " << kZoo;
+    if (test::zoo_manifest().type != test::Json::Type::Object) {
+      GTEST_SKIP() << "no zoo manifest at " << test::zoo_dir();
     }
   }
 };
-
-/// An input of one call, kept alive while the method runs (unplanned inputs
-/// are shared, not copied).
-struct Input {
-  test::Npy npy;
-  std::unique_ptr<TensorImpl> impl;
-  EValue value;
-};
-
-bool make_input(const test::Json& d, Input* in, std::string* err) {
-  const std::string kind = d["kind"].str;
-  if (kind == "tensor") {
-    if (!test::read_npy(kZoo + "/" + d["file"].str, &in->npy, err)) {
-      return false;
-    }
-    in->impl = std::make_unique<TensorImpl>(
-        in->npy.dtype,
-        static_cast<ssize_t>(in->npy.shape.size()),
-        in->npy.shape.data(),
-        in->npy.data.data());
-    in->value = EValue(Tensor(in->impl.get()));
-  } else if (kind == "int") {
-    in->value = EValue(static_cast<int64_t>(d["value"].num));
-  } else if (kind == "double") {
-    in->value = EValue(d["value"].num);
-  } else if (kind == "bool") {
-    in->value = EValue(d["value"].b);
-  } else {
-    in->value = EValue();
-  }
-  return true;
-}
 
 void expect_output(const EValue& got, const test::Json& want, double atol, double rtol,
                    const std::string& where) {
@@ -110,7 +67,7 @@ void expect_output(const EValue& got, const test::Json& want, double atol, doubl
     ASSERT_TRUE(got.isTensor()) << where;
     test::Npy npy;
     std::string err;
-    ASSERT_TRUE(test::read_npy(kZoo + "/" + want["file"].str, &npy, &err)) << err;
+    ASSERT_TRUE(test::read_npy(test::zoo_dir() + "/" + want["file"].str, &npy, &err)) << err;
     const Tensor& t = got.toTensor();
     ASSERT_EQ(t.scalar_type(), npy.dtype) << where;
     ASSERT_EQ(static_cast<size_t>(t.dim()), npy.shape.size()) << where;
@@ -146,11 +103,11 @@ void expect_output(const EValue& got, const test::Json& want, double atol, doubl
 TEST_F(ZooTest, RunnableMethodsMatchGoldens) {
   size_t methods_run = 0;
   std::set<std::string> programs_run;
-  for (const auto& prog : manifest()["programs"].arr) {
+  for (const auto& prog : test::zoo_manifest()["programs"].arr) {
     if (prog["delegated"].b || prog["data_files"].size() > 0) {
       continue;
     }
-    const std::vector<uint8_t> bytes = read_file(kZoo + "/" + prog["file"].str);
+    const std::vector<uint8_t> bytes = read_file(test::zoo_dir() + "/" + prog["file"].str);
     const double atol = prog["tolerance"]["atol"].num;
     const double rtol = prog["tolerance"]["rtol"].num;
     for (const auto& meth : prog["methods"].arr) {
@@ -178,10 +135,10 @@ TEST_F(ZooTest, RunnableMethodsMatchGoldens) {
       for (size_t c = 0; c < calls.size(); ++c) {
         const std::string where = where0 + " call " + std::to_string(c);
         const auto& ins = calls[c]["inputs"].arr;
-        std::vector<Input> inputs(ins.size());
+        std::vector<test::ZooValue> inputs(ins.size());
         for (size_t i = 0; i < ins.size(); ++i) {
           std::string err;
-          ASSERT_TRUE(make_input(ins[i], &inputs[i], &err)) << where << ": " << err;
+          ASSERT_TRUE(test::make_zoo_value(ins[i], &inputs[i], &err)) << where << ": " << err;
           ASSERT_EQ(l->method->set_input(inputs[i].value, i), Error::Ok)
               << where << " input " << i;
         }
@@ -202,7 +159,7 @@ TEST_F(ZooTest, RunnableMethodsMatchGoldens) {
   EXPECT_GE(methods_run, 4u);
   for (const char* name : {"stateful", "prim_inputs", "constant_methods"}) {
     bool in_zoo = false;
-    for (const auto& prog : manifest()["programs"].arr) {
+    for (const auto& prog : test::zoo_manifest()["programs"].arr) {
       in_zoo = in_zoo || prog["name"].str == name;
     }
     if (in_zoo) {
@@ -213,11 +170,11 @@ TEST_F(ZooTest, RunnableMethodsMatchGoldens) {
 
 TEST_F(ZooTest, DelegatedProgramsNeedTheirBackend) {
   size_t seen = 0;
-  for (const auto& prog : manifest()["programs"].arr) {
+  for (const auto& prog : test::zoo_manifest()["programs"].arr) {
     if (!prog["delegated"].b) {
       continue;
     }
-    const std::vector<uint8_t> bytes = read_file(kZoo + "/" + prog["file"].str);
+    const std::vector<uint8_t> bytes = read_file(test::zoo_dir() + "/" + prog["file"].str);
     for (const auto& meth : prog["methods"].arr) {
       if (meth["backend_ids"].size() == 0) {
         continue;
@@ -239,11 +196,11 @@ TEST_F(ZooTest, DelegatedProgramsNeedTheirBackend) {
 
 TEST_F(ZooTest, MissingOperatorsAreAllNamed) {
   size_t seen = 0;
-  for (const auto& prog : manifest()["programs"].arr) {
+  for (const auto& prog : test::zoo_manifest()["programs"].arr) {
     if (prog["delegated"].b || prog["data_files"].size() > 0) {
       continue;
     }
-    const std::vector<uint8_t> bytes = read_file(kZoo + "/" + prog["file"].str);
+    const std::vector<uint8_t> bytes = read_file(test::zoo_dir() + "/" + prog["file"].str);
     for (const auto& meth : prog["methods"].arr) {
       if (runnable(meth)) {
         continue;
@@ -268,12 +225,12 @@ TEST_F(ZooTest, MissingOperatorsAreAllNamed) {
 
 TEST_F(ZooTest, ExternalConstantsNeedTheirDataMap) {
   bool found = false;
-  for (const auto& prog : manifest()["programs"].arr) {
+  for (const auto& prog : test::zoo_manifest()["programs"].arr) {
     if (prog["data_files"].size() == 0) {
       continue;
     }
     found = true;
-    const std::vector<uint8_t> bytes = read_file(kZoo + "/" + prog["file"].str);
+    const std::vector<uint8_t> bytes = read_file(test::zoo_dir() + "/" + prog["file"].str);
     // Without the .ptd: the external constants cannot be resolved.
     auto without = test::load(bytes);
     ASSERT_EQ(without->program_error, Error::Ok);
@@ -282,7 +239,7 @@ TEST_F(ZooTest, ExternalConstantsNeedTheirDataMap) {
     // With it, values parse; the load then fails only on the model kernels
     // this test binary does not carry (or succeeds if it needs none).
     auto loader = executorch::extension::FileDataLoader::from(
-        (kZoo + "/" + prog["data_files"][0].str).c_str());
+        (test::zoo_dir() + "/" + prog["data_files"][0].str).c_str());
     ASSERT_TRUE(loader.ok());
     auto map = executorch::extension::FlatTensorDataMap::load(&loader.get());
     ASSERT_TRUE(map.ok());

@@ -15,12 +15,15 @@
 #include <executorch/extension/flat_tensor/flat_tensor_data_map.h>
 #include <executorch/runtime/executor/program.h>
 
-#include "json_lite.h"
+#include "../common/json.h"
+#include "../common/zoo_fixture.h"
 #include "test_util.h"
 
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
-using namespace et_test;
+using namespace et_test;  // test_util.h
+using test::Json;
+using test::zoo_dir;
 using executorch::extension::FileDataLoader;
 using executorch::extension::FlatTensorDataMap;
 using executorch::extension::MmapDataLoader;
@@ -28,15 +31,6 @@ using executorch::runtime::DataLoader;
 using executorch::runtime::Tag;
 
 namespace {
-
-#ifndef ET_ZOO_DIR
-#define ET_ZOO_DIR "test/fixtures/zoo"
-#endif
-
-std::string zoo_dir() {
-  const char* env = std::getenv("ET_ZOO_DIR");
-  return env != nullptr ? env : ET_ZOO_DIR;
-}
 
 bool read_file(const std::string& path, std::string* out) {
   std::ifstream in(path, std::ios::binary);
@@ -84,7 +78,7 @@ void check_io(
     ASSERT_EQ(ti->sizes().size(), v["shape"].arr.size()) << where << " io " << i;
     if (!dynamic) {
       for (size_t d = 0; d < ti->sizes().size(); ++d) {
-        EXPECT_EQ(ti->sizes()[d], v["shape"].arr[d].i()) << where << " io " << i << " dim " << d;
+        EXPECT_EQ(ti->sizes()[d], static_cast<int64_t>(v["shape"].arr[d].num)) << where << " io " << i << " dim " << d;
       }
     }
   }
@@ -106,16 +100,16 @@ void check_program(const Json& entry, DataLoader* loader, Verification v) {
     const std::string mw = where + " " + m["name"].str;
     auto meta = prog->method_meta(m["name"].str.c_str());
     ASSERT_TRUE(meta.ok()) << mw;
-    EXPECT_EQ(meta->num_inputs(), static_cast<size_t>(m["num_inputs"].i())) << mw;
-    EXPECT_EQ(meta->num_outputs(), static_cast<size_t>(m["num_outputs"].i())) << mw;
+    EXPECT_EQ(meta->num_inputs(), static_cast<size_t>(m["num_inputs"].num)) << mw;
+    EXPECT_EQ(meta->num_outputs(), static_cast<size_t>(m["num_outputs"].num)) << mw;
     if (m.has("num_instructions")) {
-      EXPECT_EQ(meta->num_instructions(), static_cast<size_t>(m["num_instructions"].i())) << mw;
+      EXPECT_EQ(meta->num_instructions(), static_cast<size_t>(m["num_instructions"].num)) << mw;
     }
     const Json& ncbs = m["non_const_buffer_sizes"];
-    if (ncbs.kind == Json::Array && !ncbs.arr.empty()) {
+    if (ncbs.type == Json::Type::Array && !ncbs.arr.empty()) {
       ASSERT_EQ(meta->num_memory_planned_buffers(), ncbs.arr.size() - 1) << mw;
       for (size_t j = 0; j + 1 < ncbs.arr.size(); ++j) {
-        EXPECT_EQ(meta->memory_planned_buffer_size(j).get(), ncbs.arr[j + 1].i()) << mw;
+        EXPECT_EQ(meta->memory_planned_buffer_size(j).get(), static_cast<int64_t>(ncbs.arr[j + 1].num)) << mw;
       }
     }
     for (const Json& b : m["backend_ids"].arr) {
@@ -147,11 +141,11 @@ void check_program(const Json& entry, DataLoader* loader, Verification v) {
 class Zoo : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string text;
-    if (!read_file(zoo_dir() + "/manifest.json", &text)) {
+    const std::string path = zoo_dir() + "/manifest.json";
+    if (!std::ifstream(path)) {
       GTEST_SKIP() << "no zoo manifest in " << zoo_dir();
     }
-    manifest_ = Json::parse(text);
+    ASSERT_TRUE(test::read_json(path, &manifest_)) << "malformed " << path;
   }
   Json manifest_;
 };
