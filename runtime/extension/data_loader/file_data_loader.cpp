@@ -53,16 +53,8 @@ Result<FreeableBuffer> FileDataLoader::load(
     size_t offset,
     size_t size,
     ET_UNUSED const DataLoader::SegmentInfo& segment_info) const {
-  ET_CHECK_OR_RETURN_ERROR(
-      fd_ >= 0, InvalidState, "FileDataLoader used after move");
-  ET_CHECK_OR_RETURN_ERROR(
-      detail::range_in_file(offset, size, file_size_),
-      InvalidArgument,
-      "range [%zu, +%zu) outside '%s' (%zu bytes)",
-      offset,
-      size,
-      file_name_,
-      file_size_);
+  ET_CHECK_OK_OR_RETURN_ERROR(detail::check_load_range(
+      "FileDataLoader", fd_, file_name_, file_size_, offset, size));
   if (size == 0) {
     return FreeableBuffer(nullptr, 0, /*free_fn=*/nullptr);
   }
@@ -99,14 +91,8 @@ Error FileDataLoader::load_into(
       buffer != nullptr || size == 0,
       InvalidArgument,
       "load_into: destination is null");
-  ET_CHECK_OR_RETURN_ERROR(
-      detail::range_in_file(offset, size, file_size_),
-      InvalidArgument,
-      "range [%zu, +%zu) outside '%s' (%zu bytes)",
-      offset,
-      size,
-      file_name_,
-      file_size_);
+  ET_CHECK_OK_OR_RETURN_ERROR(detail::check_load_range(
+      "FileDataLoader", fd_, file_name_, file_size_, offset, size));
   if (size == 0) {
     return Error::Ok;
   }

@@ -69,28 +69,12 @@ MmapDataLoader::~MmapDataLoader() {
   }
 }
 
-Error MmapDataLoader::validate_input(size_t offset, size_t size) const {
-  ET_CHECK_OR_RETURN_ERROR(
-      fd_ >= 0, InvalidState, "MmapDataLoader used after move");
-  ET_CHECK_OR_RETURN_ERROR(
-      detail::range_in_file(offset, size, file_size_),
-      InvalidArgument,
-      "range [%zu, +%zu) outside '%s' (%zu bytes)",
-      offset,
-      size,
-      file_name_,
-      file_size_);
-  return Error::Ok;
-}
-
 Result<FreeableBuffer> MmapDataLoader::load(
     size_t offset,
     size_t size,
     ET_UNUSED const DataLoader::SegmentInfo& segment_info) const {
-  Error err = validate_input(offset, size);
-  if (err != Error::Ok) {
-    return err;
-  }
+  ET_CHECK_OK_OR_RETURN_ERROR(detail::check_load_range(
+      "MmapDataLoader", fd_, file_name_, file_size_, offset, size));
   if (size == 0) {
     return FreeableBuffer(nullptr, 0, /*free_fn=*/nullptr);
   }
@@ -154,10 +138,8 @@ Error MmapDataLoader::load_into(
       buffer != nullptr || size == 0,
       InvalidArgument,
       "load_into: destination is null");
-  Error err = validate_input(offset, size);
-  if (err != Error::Ok) {
-    return err;
-  }
+  ET_CHECK_OK_OR_RETURN_ERROR(detail::check_load_range(
+      "MmapDataLoader", fd_, file_name_, file_size_, offset, size));
   if (size == 0) {
     return Error::Ok;
   }

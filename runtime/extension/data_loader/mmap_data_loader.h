@@ -98,10 +98,6 @@ class ET_API MmapDataLoader final : public executorch::runtime::DataLoader {
   MmapDataLoader& operator=(const MmapDataLoader&) = delete;
   MmapDataLoader& operator=(MmapDataLoader&&) = delete;
 
-  ET_NODISCARD executorch::runtime::Error validate_input(
-      size_t offset,
-      size_t size) const;
-
   const char* file_name_; // owned (strdup)
   size_t file_size_;
   size_t page_size_;

@@ -17,6 +17,25 @@ namespace detail {
 
 using executorch::runtime::Error;
 
+Error check_load_range(
+    const char* loader,
+    int fd,
+    const char* name,
+    size_t file_size,
+    size_t offset,
+    size_t size) {
+  ET_CHECK_OR_RETURN_ERROR(fd >= 0, InvalidState, "%s used after move", loader);
+  ET_CHECK_OR_RETURN_ERROR(
+      range_in_file(offset, size, file_size),
+      InvalidArgument,
+      "range [%zu, +%zu) outside '%s' (%zu bytes)",
+      offset,
+      size,
+      name,
+      file_size);
+  return Error::Ok;
+}
+
 Error open_regular_file(
     const char* path,
     int* fd_out,

@@ -25,6 +25,17 @@ inline bool range_in_file(size_t offset, size_t size, size_t file_size) {
   return offset <= file_size && size <= file_size - offset;
 }
 
+/// The checks every load of the file and mmap loaders starts with: the loader was not moved
+/// from (fd >= 0; InvalidState, naming `loader`) and the range lies inside the file
+/// (InvalidArgument, naming the file).
+executorch::runtime::Error check_load_range(
+    const char* loader,
+    int fd,
+    const char* name,
+    size_t file_size,
+    size_t offset,
+    size_t size);
+
 /// Reads exactly `size` bytes at `offset` into `dst` (positional reads in
 /// chunks <= INT32_MAX, retrying on EINTR). AccessFailed on error or EOF.
 executorch::runtime::Error read_fully(
