@@ -397,10 +397,11 @@ def parse_sgemm(out: Dict[str, Any]) -> Dict[str, Any]:
     if out["status"] == "ok" and not sg:
         out["status"], out["why"] = "error", "could not parse the SGEMM table"
     if "--shapes" in out.get("command", ""):
-        out["zoo_shapes"] = parse_zoo_shapes(r["stdout"])
-        if out["status"] == "ok" and len(out["zoo_shapes"]) != len(read_zoo_shapes()):
+        shapes = read_zoo_shapes()
+        out["zoo_shapes"] = parse_zoo_shapes(r["stdout"], shapes)
+        if out["status"] == "ok" and len(out["zoo_shapes"]) != len(shapes):
             out["status"], out["why"] = "error", (f"{len(out['zoo_shapes'])} zoo shape results for "
-                                                  f"{len(read_zoo_shapes())} shapes in {ZOO_SHAPES.name}")
+                                                  f"{len(shapes)} shapes in {ZOO_SHAPES.name}")
     return out
 
 
@@ -416,9 +417,8 @@ def read_zoo_shapes() -> List[Dict[str, Any]]:
     return rows
 
 
-def parse_zoo_shapes(stdout: str) -> List[Dict[str, Any]]:
+def parse_zoo_shapes(stdout: str, shapes: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
     """sgemm_bench's per-shape lines, joined with the shape file's descriptions by index."""
-    shapes = read_zoo_shapes()
     out = []
     for m in re.finditer(r"^\s+\[\s*(\d+)\] (gemm|conv) ([\d ]+?)\s+([\d.]+) \(\s*([\d.]+)\)\s*$", stdout, re.M):
         i = int(m.group(1))
