@@ -35,25 +35,11 @@ PY_LIB_DEVLINKS := $(PY_PKG)/lib/libexecutorch.so $(PY_PKG)/lib/libexecutorch_ke
 PY_INCLUDE_LINK := $(PY_PKG)/include
 
 # Python and pybind11 headers as system headers (the project's -Werror does not apply to
-# them). The pybind11 path falls back to where the pip step below installs it, so a fresh
-# machine gets the right flags in the same make run that installs it.
+# them). The pybind11 path falls back to where the dependency step (mk/deps.sh) installs it,
+# so a fresh machine gets the right flags in the same make run that installs it.
 PY_INCLUDES := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["include"])' 2>/dev/null)
 PY_PYBIND11_INCLUDE := $(shell $(PYTHON) -c 'import pybind11; print(pybind11.get_include())' 2>/dev/null || \
                          $(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"] + "/pybind11/include")')
-
-# Fresh-machine bootstrap of the Python side (pinned), stamped like mk/deps.mk.
-PY_PIP_PINS := pybind11==3.1.0 numpy==2.4.6 pytest==9.0.3
-PY_DEPS_STAMP := $(O)/.py-deps-ok
-$(PY_DEPS_STAMP): | $(DEPS_STAMP)
-	@mkdir -p $(@D)
-	$(Q)if ! $(PYTHON) -c 'import pybind11, numpy, pytest' 2>/dev/null; then \
-	  echo "  PIP     $(PY_PIP_PINS)"; \
-	  $(PYTHON) -m pip install --disable-pip-version-check -q $(PY_PIP_PINS) || exit 1; \
-	fi
-	$(Q)test -f '$(PY_INCLUDES)/Python.h' || \
-	  { echo "Python.h not found in '$(PY_INCLUDES)': install the Python development headers" \
-	         "(Debian: apt-get install python3-dev)" >&2; exit 1; }
-	@touch $@
 
 .PHONY: python
 ifeq ($(SHARED),1)
@@ -64,7 +50,8 @@ python: $(PY_OUTPUTS)
 
 $(PY_OBJS): ET_CPPFLAGS += -isystem $(PY_INCLUDES) -isystem $(PY_PYBIND11_INCLUDE) \
                            -DET_PY_VERSION='"$(VERSION)"'
-$(PY_OBJS): mk/pybind.mk | $(PY_DEPS_STAMP)
+$(PY_OBJS): mk/pybind.mk
+ALL_LINKED += $(PY_EXT)
 
 $(PY_EXT): $(PY_OBJS) $(PY_MAP) $(RT_LIBS) $(KERNELS_LIBS)
 	$(quiet) LD $@
@@ -96,7 +83,8 @@ python: $(PY_OUTPUTS)
 
 $(PY_OBJS): ET_CPPFLAGS += -isystem $(PY_INCLUDES) -isystem $(PY_PYBIND11_INCLUDE) \
                            -DET_PY_VERSION='"$(VERSION)"'
-$(PY_OBJS): mk/pybind.mk | $(PY_DEPS_STAMP)
+$(PY_OBJS): mk/pybind.mk
+ALL_LINKED += $(PY_EXT)
 
 $(PY_EXT): $(PY_OBJS) $(PY_MAP) $(RT_STATIC) $(KERNELS_STATIC)
 	$(quiet) LD $@
