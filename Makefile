@@ -5,20 +5,23 @@ MAKEFLAGS += --no-builtin-rules
 .DELETE_ON_ERROR:
 .SUFFIXES:
 
+# Every fragment is named: a missing one stops make instead of silently dropping a product.
 include mk/config.mk
 include mk/flags.mk
 include mk/deps.mk
+include mk/shared-lib.mk
 include mk/runtime.mk
-include $(wildcard mk/kernels.mk)
-include $(wildcard mk/tools.mk)
-include $(wildcard mk/pybind.mk)
-include $(wildcard mk/install.mk)
+include mk/kernels.mk
+include mk/tools.mk
+include mk/pybind.mk
+include mk/install.mk
 include mk/check.mk
-include $(wildcard mk/zoo.mk)
-include $(wildcard mk/wheel.mk)
-include $(wildcard mk/bench.mk)
-include $(wildcard mk/bench-*.mk)
-# Last: its object prerequisites and dependency includes need the complete ALL_OBJS.
+include mk/zoo.mk
+include mk/wheel.mk
+include mk/bench.mk
+include mk/bench-compute.mk
+include mk/bench-harness.mk
+# Last: the object, link and check prerequisites need the complete ALL_OBJS, ALL_LINKED, CHECKS.
 include mk/rules.mk
 
 .PHONY: all clean help
@@ -30,6 +33,7 @@ clean:
 help:
 	@echo 'Targets:'
 	@echo '  all        build libexecutorch.so.1 and the tools (default)'
+	@echo '  deps       install the Debian and Python packages the build and tests need'
 	@echo '  check      build and run every test; ends with "N passed, N failed"'
 	@echo '  install    install into $$(DESTDIR)$$(PREFIX) (PREFIX=$(PREFIX))'
 	@echo '  uninstall  remove exactly what install wrote'

@@ -1,7 +1,7 @@
 # make bench-sgemm: single-core FMA peak, SGEMM 512^3 per ISA level and a naive reference,
 # plus convolution shapes and, with BENCH_ARGS="--shapes bench/harness/data/zoo_shapes.txt", the
 # zoo's own shapes; prints tables. Not part of `make check` (timing on a shared CI
-# machine is noise, and it takes a few seconds). Included from mk/test-compute.mk.
+# machine is noise, and it takes a few seconds).
 
 BENCH_SGEMM_SRCS := bench/sgemm_bench.cpp bench/shape_file_bench.cpp bench/fma_peak_avx2.cpp \
                     bench/fma_peak_avx512.cpp
@@ -11,8 +11,8 @@ ALL_OBJS += $(BENCH_SGEMM_OBJS)
 
 $(O)/bench/fma_peak_avx2.o: ET_CXXFLAGS += $(KERNELS_COMPUTE_ISA_AVX2)
 $(O)/bench/fma_peak_avx512.o: ET_CXXFLAGS += $(KERNELS_COMPUTE_ISA_AVX512)
-$(BENCH_SGEMM_OBJS): $(FLAGS_STAMP) mk/bench-compute.mk | $(INCLUDE_STAMP) $(DEPS_STAMP)
--include $(BENCH_SGEMM_OBJS:.o=.d)
+$(BENCH_SGEMM_OBJS): mk/bench-compute.mk
+ALL_LINKED += $(BENCH_SGEMM_BIN)
 
 $(BENCH_SGEMM_BIN): $(BENCH_SGEMM_OBJS) $(KERNELS_COMPUTE_OBJS)
 	$(quiet) LD $@

@@ -1,4 +1,4 @@
-# The side-by-side benchmark harness (bench/harness/, issue 8). Included by the top Makefile's
+# The side-by-side benchmark harness (bench/harness/). Included by the top Makefile's
 # `include $(wildcard mk/bench-*.mk)`, after mk/check.mk.
 #
 #   make bench        full run: every zoo program on our C++ runtime (bench/harness/et_bench),
@@ -19,6 +19,7 @@ BENCH_HARNESS_FILES := $(BENCH_PY) bench/harness/worker.py bench/harness/plot.py
 ALL_OBJS += $(BENCH_HARNESS_OBJS)
 
 $(BENCH_HARNESS_OBJS): mk/bench-harness.mk
+ALL_LINKED += $(BENCH_HARNESS_BIN)
 
 # The driver links the runtime and (scoped --no-as-needed) the kernel library: it references
 # no symbol of the kernels, their static initializers register them.

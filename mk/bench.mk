@@ -1,4 +1,4 @@
-# make bench-runtime: the runtime's speed figures (issue 4), not part of `make check`.
+# make bench-runtime: the runtime's speed figures, not part of `make check`.
 #   bench/dispatch_bench  ns per instruction of Method::execute on a generated chain of 1,000
 #                         tiny KernelCalls, against a direct loop calling the same kernel
 #   bench/load_bench      a generated ~20 MB .pte through MmapDataLoader + load_method: time,
@@ -11,6 +11,7 @@ BENCH_RT_BINS := $(BENCH_RT_SRCS:%.cpp=$(O)/%)
 ALL_OBJS += $(BENCH_RT_OBJS)
 
 $(BENCH_RT_OBJS): mk/bench.mk
+ALL_LINKED += $(BENCH_RT_BINS)
 
 $(BENCH_RT_BINS): $(O)/bench/%: $(O)/bench/%.o $(RT_LIBS)
 	$(quiet) LD $@

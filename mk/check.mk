@@ -13,6 +13,7 @@ UNIT_$(1)_OBJS := $$(UNIT_$(1)_SRCS:%.cpp=$(O)/%.o)
 UNIT_$(1)_BIN := $(O)/test/unit/$(1)/test_$(1)
 ALL_OBJS += $$(UNIT_$(1)_OBJS)
 UNIT_BINS += $$(UNIT_$(1)_BIN)
+ALL_LINKED += $$(UNIT_$(1)_BIN)
 $$(UNIT_$(1)_BIN): $$(UNIT_$(1)_OBJS) $(RT_LIBS)
 	$$(quiet) LD $$@
 	@mkdir -p $$(@D)
@@ -25,7 +26,8 @@ check-unit-$(1): $$(UNIT_$(1)_BIN) $$(UNIT_$(1)_EXTRA_DEPS)
 	@$$(RUN_CHECK) unit-$(1) $$(UNIT_$(1)_BIN)
 endef
 # Per-group fragments (extra test artifacts: plugins, helper programs, UNIT_<group>_EXTRA_*).
-include $(wildcard mk/test-*.mk)
+include mk/test-compat.mk mk/test-compute.mk mk/test-deps.mk mk/test-kernels.mk mk/test-program.mk \
+        mk/test-python.mk mk/test-registry.mk mk/test-sanitize.mk mk/test-tools.mk
 $(foreach g,$(UNIT_GROUPS),$(eval $(call unit_group,$(g))))
 
 # The export list: any added or removed export of libexecutorch shows as a diff.

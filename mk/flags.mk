@@ -1,5 +1,6 @@
-# Project-owned flags (ET_*). User CPPFLAGS/CXXFLAGS/LDFLAGS come after these on every
-# command line, so they win.
+# Project-owned flags (ET_*), and the names of the stamps every fragment may depend on (their
+# rules are in mk/rules.mk). User CPPFLAGS/CXXFLAGS/LDFLAGS come after the project's flags on
+# every command line, so they win.
 
 ET_CPPFLAGS := -I$(O)/include -I$(O)/gen
 ET_CXXFLAGS := -std=c++17 -O2 -g -fPIC -fvisibility=hidden -fvisibility-inlines-hidden \
@@ -11,4 +12,20 @@ ET_LDFLAGS := -pthread
 ifneq ($(strip $(SAN)),)
   ET_CXXFLAGS += -fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all
   ET_LDFLAGS += -fsanitize=$(SAN)
+endif
+
+# Changed compile flags rebuild every object; changed link flags relink every linked output.
+FLAGS_STAMP := $(O)/.flags
+LINK_STAMP := $(O)/.ldflags
+# The public include root: the project's sources are included exactly as users include the
+# installed headers (<executorch/runtime/...>, <executorch/extension/...>).
+INCLUDE_ROOT := $(O)/include/executorch
+INCLUDE_STAMP := $(O)/include/.stamp
+
+ifeq ($(V),1)
+  Q :=
+  quiet = @:
+else
+  Q := @
+  quiet = @printf '  %-7s %s\n'
 endif

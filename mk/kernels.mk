@@ -1,59 +1,38 @@
 # libexecutorch_kernels.so.1 (SHARED=1) or libexecutorch_kernels.a (SHARED=0): the CPU kernel
-# library. Every runtime/kernels/**/*.cpp outside compute/ is compiled here; the compute core's
-# objects come from mk/test-compute.mk (KERNELS_COMPUTE_OBJS, read later, so the link rule
-# expands them in the second phase). The shared library links against libexecutorch.so.1 and
-# exports nothing (runtime/kernels/kernels.map): its static initializers register the kernels.
+# library, ops (runtime/kernels/ops, detail) and the compute core they run on
+# (runtime/kernels/compute: SGEMM, convolution, vectorized math). The shared library links
+# against libexecutorch.so.1 and exports nothing (runtime/kernels/kernels.map): its static
+# initializers register the kernels.
 
-KERNELS_SRCS := $(sort $(shell find runtime/kernels -name '*.cpp' -not -path 'runtime/kernels/compute/*'))
-KERNELS_OBJS := $(KERNELS_SRCS:%.cpp=$(O)/%.o)
-KERNELS_MAP := runtime/kernels/kernels.map
+KERNELS_OPS_SRCS := $(sort $(shell find runtime/kernels -name '*.cpp' -not -path 'runtime/kernels/compute/*'))
+KERNELS_OPS_OBJS := $(KERNELS_OPS_SRCS:%.cpp=$(O)/%.o)
+
+# The compute core. Each ISA variant is its own translation unit, named *_avx2.cpp /
+# *_avx512.cpp, and only those get the -m flags: the rest of the code stays baseline x86-64
+# and picks a variant at run time. The compute tests and the SGEMM benchmark link these
+# objects directly (hidden-visibility internals, not exported by the library).
+KERNELS_COMPUTE_SRCS := $(sort $(wildcard runtime/kernels/compute/*.cpp))
+KERNELS_COMPUTE_OBJS := $(KERNELS_COMPUTE_SRCS:%.cpp=$(O)/%.o)
+KERNELS_COMPUTE_ISA_OBJS := $(filter %_avx2.o %_avx512.o,$(KERNELS_COMPUTE_OBJS))
+KERNELS_COMPUTE_ISA_AVX2 := -mavx2 -mfma
+KERNELS_COMPUTE_ISA_AVX512 := -mavx512f -mavx512vl -mavx512bw -mavx2 -mfma
 
 # The elementwise loops are written for auto-vectorization: -O3, and -fno-trapping-math so
 # that selects on float compares (clamps, NaN/inf handling in detail/vec_math.h) can become
 # vector blends. Results are unchanged (no fast-math); FP exception flags are not observable.
 $(O)/runtime/kernels/ops/%.o $(O)/runtime/kernels/detail/%.o: ET_CXXFLAGS += -O3 -fno-trapping-math
+# The hot loops want full unrolling of the fixed-size register tiles (-O3); -O3 also lets the
+# baseline TU's portable loops vectorize.
+$(O)/runtime/kernels/compute/%_avx2.o: ET_CXXFLAGS += $(KERNELS_COMPUTE_ISA_AVX2) -O3
+$(O)/runtime/kernels/compute/%_avx512.o: ET_CXXFLAGS += $(KERNELS_COMPUTE_ISA_AVX512) -O3
+$(O)/runtime/kernels/compute/%_baseline.o: ET_CXXFLAGS += -O3
+# These flags are not in the flags stamp: a change to this file rebuilds the objects.
+KERNELS_OBJS := $(KERNELS_OPS_OBJS) $(KERNELS_COMPUTE_OBJS)
 $(KERNELS_OBJS): mk/kernels.mk
 
-KERNELS_SONAME := libexecutorch_kernels.so.$(VERSION_MAJOR)
-KERNELS_REAL := $(O)/lib/libexecutorch_kernels.so.$(VERSION)
-KERNELS_SONAME_LINK := $(O)/lib/$(KERNELS_SONAME)
-KERNELS_DEV_LINK := $(O)/lib/libexecutorch_kernels.so
-KERNELS_STATIC := $(O)/lib/libexecutorch_kernels.a
-
-ifeq ($(SHARED),1)
-KERNELS_LIBS := $(KERNELS_REAL) $(KERNELS_SONAME_LINK) $(KERNELS_DEV_LINK)
-# Consumers reference no symbol of the library, so --as-needed would drop it: keep it scoped
-# --no-as-needed. Put it before $(RT_LINK).
-KERNELS_LINK = -L$(O)/lib -Wl,--push-state,--no-as-needed -lexecutorch_kernels -Wl,--pop-state
-else
-KERNELS_LIBS := $(KERNELS_STATIC)
-# Static consumers must take every object: registration runs from static initializers.
-KERNELS_LINK = -Wl,--whole-archive $(KERNELS_STATIC) -Wl,--no-whole-archive
-endif
-
-ALL_OBJS += $(KERNELS_OBJS)
-ALL_TARGETS += $(KERNELS_LIBS)
-
-.SECONDEXPANSION:
-
-$(KERNELS_REAL): $(KERNELS_OBJS) $$(KERNELS_COMPUTE_OBJS) $(KERNELS_MAP) $(RT_LIBS)
-	$(quiet) LD $@
-	@mkdir -p $(@D)
-	$(Q)$(CXX) -shared -Wl,-soname,$(KERNELS_SONAME) -Wl,--version-script=$(KERNELS_MAP) \
-	  -Wl,-z,defs -Wl,--enable-new-dtags -Wl,-rpath,'$$ORIGIN' \
-	  $(ET_LDFLAGS) $(LDFLAGS) -o $@ $(KERNELS_OBJS) $(KERNELS_COMPUTE_OBJS) \
-	  -L$(O)/lib -lexecutorch $(LDLIBS)
-
-$(KERNELS_SONAME_LINK): $(KERNELS_REAL)
-	$(Q)ln -sfn $(notdir $<) $@
-
-$(KERNELS_DEV_LINK): $(KERNELS_SONAME_LINK)
-	$(Q)ln -sfn $(notdir $<) $@
-
-$(KERNELS_STATIC): $(KERNELS_OBJS) $$(KERNELS_COMPUTE_OBJS)
-	$(quiet) AR $@
-	@mkdir -p $(@D)
-	$(Q)rm -f $@ && $(AR) rcs $@ $(KERNELS_OBJS) $(KERNELS_COMPUTE_OBJS)
+KERNELS_LINK_ARGS = -Wl,-rpath,'$$ORIGIN' -L$(O)/lib -lexecutorch
+KERNELS_LINK_DEPS = $(RT_LIBS)
+$(eval $(call shared_lib,KERNELS,executorch_kernels,runtime/kernels/kernels.map))
 
 .PHONY: kernels
 kernels: $(KERNELS_LIBS)

@@ -1,40 +1,34 @@
-# Pattern rules, quiet output, dependency files, the flags stamp and the include root.
+# Pattern rules, dependency files, the flags stamps and the include root. Read last, so that
+# ALL_OBJS, ALL_LINKED and CHECKS are complete: every fragment only appends to them.
 
-ifeq ($(V),1)
-  Q :=
-  quiet = @:
-else
-  Q := @
-  quiet = @printf '  %-7s %s\n'
-endif
-
-# The public include root: the project's sources are included exactly as users include the
-# installed headers (<executorch/runtime/...>, <executorch/extension/...>).
-INCLUDE_ROOT := $(O)/include/executorch
-INCLUDE_STAMP := $(O)/include/.stamp
 $(INCLUDE_STAMP):
 	@mkdir -p $(INCLUDE_ROOT)
 	$(Q)ln -sfn $(CURDIR)/runtime $(INCLUDE_ROOT)/runtime
 	$(Q)ln -sfn $(CURDIR)/runtime/extension $(INCLUDE_ROOT)/extension
 	@touch $@
 
-# Changed compile flags rebuild every object. The stamp is rewritten while the makefile is
-# read, and only when the flags differ, so `make -q` right after a build has nothing to do.
-FLAGS_STAMP := $(O)/.flags
+# The stamps are rewritten while the makefiles are read, and only when the flags differ, so
+# `make -q` right after a build has nothing to do.
 FLAGS_LINE := $(CXX) $(ET_CPPFLAGS) $(CPPFLAGS) $(ET_CXXFLAGS) $(CXXFLAGS)
+LINK_LINE := $(CXX) $(ET_LDFLAGS) $(LDFLAGS) $(LDLIBS)
 ifneq ($(FLAGS_LINE),$(file <$(FLAGS_STAMP)))
   $(shell mkdir -p $(O))
   $(file >$(FLAGS_STAMP),$(FLAGS_LINE))
 endif
+ifneq ($(LINK_LINE),$(file <$(LINK_STAMP)))
+  $(shell mkdir -p $(O))
+  $(file >$(LINK_STAMP),$(LINK_LINE))
+endif
 
+# Every object, linked output and check waits for the dependency step (mk/deps.mk), so that
+# under -j nothing starts before it has finished.
 $(ALL_OBJS): $(FLAGS_STAMP) | $(INCLUDE_STAMP) $(DEPS_STAMP) $(GENERATED_HEADERS)
+$(ALL_LINKED): $(LINK_STAMP)
+$(addprefix check-,$(CHECKS)): | $(DEPS_STAMP)
 
 $(O)/%.o: %.cpp
 	$(quiet) CXX $@
 	@mkdir -p $(@D)
 	$(Q)$(CXX) $(ET_CPPFLAGS) $(CPPFLAGS) $(ET_CXXFLAGS) $(CXXFLAGS) $(ET_DEPFLAGS) -c $< -o $@
-
-.PHONY: FORCE
-FORCE:
 
 -include $(ALL_OBJS:.o=.d)

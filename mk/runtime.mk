@@ -19,41 +19,10 @@ $(O)/gen/executorch_schema/%_generated.h: runtime/schema/%.fbs $(RT_SCHEMAS) mk/
 	@mkdir -p $(@D)
 	$(Q)flatc --cpp --scoped-enums --gen-object-api --gen-mutable -I runtime/schema -o $(@D) $<
 
-RT_SONAME := libexecutorch.so.$(VERSION_MAJOR)
-RT_REAL := $(O)/lib/libexecutorch.so.$(VERSION)
-RT_SONAME_LINK := $(O)/lib/$(RT_SONAME)
-RT_DEV_LINK := $(O)/lib/libexecutorch.so
-RT_STATIC := $(O)/lib/libexecutorch.a
-
-ifeq ($(SHARED),1)
-RT_LIBS := $(RT_REAL) $(RT_SONAME_LINK) $(RT_DEV_LINK)
-# How a program or test links the runtime: scoped --no-as-needed so registration-only
-# consumers keep it, and a $ORIGIN-relative RUNPATH set by the consumer's own rule.
-RT_LINK = -L$(O)/lib -Wl,--push-state,--no-as-needed -lexecutorch -Wl,--pop-state
-else
-RT_LIBS := $(RT_STATIC)
-# Static consumers must take every object: registration runs from static initializers.
-RT_LINK = -Wl,--whole-archive $(RT_STATIC) -Wl,--no-whole-archive -ldl
+# -z defs (shared_lib): the runtime resolves every symbol itself; the map fixes what it exports.
+RT_LINK_ARGS := -ldl
+$(eval $(call shared_lib,RT,executorch,runtime.map))
+# A static consumer also needs what the runtime itself links.
+ifneq ($(SHARED),1)
+RT_LINK += -ldl
 endif
-
-ALL_OBJS += $(RT_OBJS)
-ALL_TARGETS += $(RT_LIBS)
-
-# -z defs: the runtime resolves every symbol itself; the map fixes what it exports.
-$(RT_REAL): $(RT_OBJS) runtime.map
-	$(quiet) LD $@
-	@mkdir -p $(@D)
-	$(Q)$(CXX) -shared -Wl,-soname,$(RT_SONAME) -Wl,--version-script=runtime.map \
-	  -Wl,-z,defs -Wl,--no-undefined-version -Wl,--enable-new-dtags \
-	  $(ET_LDFLAGS) $(LDFLAGS) -o $@ $(RT_OBJS) -ldl $(LDLIBS)
-
-$(RT_SONAME_LINK): $(RT_REAL)
-	$(Q)ln -sfn $(notdir $<) $@
-
-$(RT_DEV_LINK): $(RT_SONAME_LINK)
-	$(Q)ln -sfn $(notdir $<) $@
-
-$(RT_STATIC): $(RT_OBJS)
-	$(quiet) AR $@
-	@mkdir -p $(@D)
-	$(Q)rm -f $@ && $(AR) rcs $@ $^

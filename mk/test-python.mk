@@ -10,8 +10,8 @@ PYT_PLUGIN_OBJS := $(O)/test/python/plugin/pytest_plugin.o
 
 ifeq ($(SHARED),1)
 ALL_OBJS += $(PYT_PLUGIN_OBJS)
-$(PYT_PLUGIN_OBJS): $(FLAGS_STAMP) mk/test-python.mk | $(INCLUDE_STAMP) $(DEPS_STAMP) $(GENERATED_HEADERS)
--include $(PYT_PLUGIN_OBJS:.o=.d)
+ALL_LINKED += $(PYT_PLUGIN)
+$(PYT_PLUGIN_OBJS): mk/test-python.mk
 
 $(PYT_PLUGIN): $(PYT_PLUGIN_OBJS) $(RT_LIBS)
 	$(quiet) LD $@

@@ -17,11 +17,8 @@ UNIT_registry_EXTRA_LIBS := -ldl
 ifeq ($(SHARED),1)
 REG_OBJS := $(REG_PLUGIN_OBJS) $(REG_LINKED_OBJS)
 ALL_OBJS += $(REG_OBJS)
+ALL_LINKED += $(REG_PLUGIN) $(REG_LINKED)
 UNIT_registry_EXTRA_DEPS := $(REG_PLUGIN) $(REG_LINKED)
-
-# rules.mk is read before this file, so give these objects its prerequisites here.
-$(REG_OBJS): $(FLAGS_STAMP) | $(INCLUDE_STAMP) $(DEPS_STAMP) $(GENERATED_HEADERS)
--include $(REG_OBJS:.o=.d)
 
 # -z defs: the plugin resolves everything against libexecutorch.so.1 (and libc/libstdc++).
 $(REG_PLUGIN): $(REG_PLUGIN_OBJS) $(RT_LIBS)

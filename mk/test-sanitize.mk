@@ -1,5 +1,5 @@
 # check-sanitize: the loader and execution GoogleTest suites again, under ASan and UBSan
-# (issue 4 item 7; untrusted-input.md §4(c)). Included by mk/check.mk.
+# (docs/testing.md). Included by mk/check.mk.
 #
 # A sub-make builds a separate instrumented tree $(O)/san (SAN=address,undefined: the runtime,
 # libexecutorch.so.1 included, and the test binaries; not the kernel library or the tools) and

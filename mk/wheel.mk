@@ -102,9 +102,8 @@ check-wheel: $(addprefix check-wheel-,$(WHL_CHECK_NAMES))
 
 $(addprefix check-wheel-,$(WHL_FILE_CHECKS)): $(WHL_PATH_FILE)
 $(addprefix check-wheel-,$(filter-out $(WHL_FILE_CHECKS),$(WHL_CHECK_NAMES))): $(WHL_VENV_STAMP)
-# The static check runs `make SHARED=0 wheel` on this build's objects (one PIC object set serves
-# both, house style 2.6), with its outputs under $(O)/static; $(MAKE) here passes the jobserver.
-check-wheel-static: $(RT_OBJS) $(KERNELS_OBJS) $(PY_OBJS)
+# The static check runs `make SHARED=0 wheel` in its own tree $(O)/static/build (kept between
+# runs); $(MAKE) here passes the jobserver.
 # The embed check's fault injection uses the static wheel's _C (a second, private registry).
 check-wheel-embed: check-wheel-static
 $(addprefix check-wheel-,$(WHL_CHECK_NAMES)): check-wheel-%:
