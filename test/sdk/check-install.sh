@@ -2,8 +2,9 @@
 # check-install.sh: the install check of `make check` (mk/install.mk runs it through run-check.sh).
 #
 # Environment (set by mk/install.mk): ET_MAKE ET_SRC ET_O ET_SHARED ET_VERSION ET_VERSION_MAJOR ET_CXX.
-# Runs in $ET_SRC (make's directory); ET_O is make's O exactly as given (relative or not), so the
-# install sub-make sees the same object paths and flags and rebuilds nothing. Everything is
+# Runs in $ET_SRC (make's directory). The install sub-make builds in its own tree
+# $ET_O/check-install-tree (never the main build's objects, which other checks may be writing
+# while this runs; it is kept between runs, so only the first one compiles). Everything else is
 # written under $ET_O/check-install, which only this check uses.
 #
 #  A. DESTDIR-staged install (PREFIX=/opt/executorch, a path that does not exist here, so every
@@ -51,10 +52,8 @@ t_fail() {
 
 # The make that installs; the parent's MAKEFLAGS (jobserver, -j, command-line variables) pass
 # through, and every destination variable is given here so none of the parent's leak in.
-# ALL_OBJS= : the libraries are already up to date (check-install depends on them), so the sub-make
-# need not read the objects' .d files, which other checks may be writing at this moment.
 mk() {
-  "$ET_MAKE" --no-print-directory -C "$ET_SRC" O="$ET_O" ALL_OBJS= "$@"
+  "$ET_MAKE" --no-print-directory -C "$ET_SRC" O="$ET_O/check-install-tree" "$@"
 }
 # CMake and the consumer builds must not see the parent make's MAKEFLAGS.
 clean_env() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL "$@"; }

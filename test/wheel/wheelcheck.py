@@ -1247,12 +1247,13 @@ def check_static_contents(whl):
 def static_build():
     o = E["ET_O"]
     sd = os.path.join(o, "static")
-    r = sh([E.get("ET_MAKE", "make"), "--no-print-directory", "-C", SRC, f"O={o}", "SHARED=0",
-            f"PY_STAGE={sd}/python", f"WHL_DIR={sd}/wheel", f"WHL_DIST={sd}/dist", "ALL_OBJS=",
-            "wheel"], env=clean_env({k: E[k] for k in ("MAKEFLAGS", "MFLAGS") if k in E}),
+    # Its own tree: a static build never shares objects with the shared one being checked.
+    r = sh([E.get("ET_MAKE", "make"), "--no-print-directory", "-C", SRC, f"O={sd}/build", "SHARED=0",
+            f"WHL_DIST={sd}/dist", "wheel"],
+           env=clean_env({k: E[k] for k in ("MAKEFLAGS", "MFLAGS") if k in E}),
            what="make SHARED=0 wheel", timeout=3600)
     print("     " + "\n     ".join(r.stdout.strip().splitlines()[-4:]))
-    return wheel_path(os.path.join(SRC, sd, "wheel", "wheel-path"))
+    return wheel_path(os.path.join(SRC, sd, "build", "wheel", "wheel-path"))
 
 
 def check_static_python(whl, wd):
