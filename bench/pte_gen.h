@@ -1,5 +1,5 @@
 // Small helpers shared by the runtime benchmarks: timing, medians, and the extended-header
-// insertion that turns a plain flatbuffer into a .pte with a segment area (pte-format 1.1).
+// insertion that turns a plain flatbuffer into a .pte with a segment area (docs/format.md §1.1).
 #pragma once
 
 #include <time.h>

@@ -39,7 +39,7 @@ size_t vsize(const V* v) {
   return v == nullptr ? 0 : v->size();
 }
 
-/// True iff the program keeps its constants in a segment (pte-format §1.6).
+/// True iff the program keeps its constants in a segment (docs/format.md §1.4).
 /// A single offset is the reserved placeholder alone: no constants are in
 /// the segment and the legacy constant_buffer table (if any) applies.
 bool uses_constant_segment(const fb::Program* program) {
@@ -218,7 +218,7 @@ Result<Program> Program::load(DataLoader* loader, Verification verification) {
       kProgramAlignment);
   const auto* data = static_cast<const uint8_t*>(program_data->data());
 
-  // Identifier: exactly "ET12" (pte-format §1.10).
+  // Identifier: exactly "ET12" (docs/format.md §1.8).
   const char* id = flatbuffers::GetBufferIdentifier(data);
   if (std::memcmp(id, fb::ProgramIdentifier(), 4) != 0) {
     if (id[0] == 'E' && id[1] == 'T') {

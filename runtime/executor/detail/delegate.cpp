@@ -1,5 +1,5 @@
 /*
- * Backend delegate init/destroy for Method load (pte-format 6).
+ * Backend delegate init/destroy for Method load (docs/format.md §5).
  */
 #include <executorch/runtime/executor/detail/delegate.h>
 
@@ -16,7 +16,7 @@ namespace fb = ::executorch_flatbuffer;
 
 namespace {
 
-/// The delegate's processed payload (pte-format 1.7).
+/// The delegate's processed payload (docs/format.md §1.5).
 Result<FreeableBuffer> get_processed(
     const fb::BackendDelegate& d,
     size_t delegate_index,

@@ -1,6 +1,6 @@
 /*
  * Method execution: the instruction loop, step-wise execution and the
- * semantics of each instruction kind (pte-format 4.1-4.2).
+ * semantics of each instruction kind (docs/format.md §4.1).
  */
 #include <executorch/runtime/executor/method.h>
 

@@ -2,8 +2,8 @@
  * The optional "eh00" extended header of a .pte file (private header).
  *
  * It sits at file offset 8, inside the flatbuffer's bytes, and tells where the
- * flatbuffer ends and where the segment area begins. See pte-format.md §1.1,
- * §1.3.
+ * flatbuffer ends and where the segment area begins. See docs/format.md §1.1,
+ * §1.2.
  */
 #pragma once
 

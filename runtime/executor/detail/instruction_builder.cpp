@@ -1,5 +1,5 @@
 /*
- * Chain decoding and kernel resolution for Method load (pte-format 4.2, 5).
+ * Chain decoding and kernel resolution for Method load (docs/format.md §4.1, §4.4).
  */
 #include <executorch/runtime/executor/detail/instruction_builder.h>
 

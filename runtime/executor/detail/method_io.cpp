@@ -1,5 +1,5 @@
 /*
- * Method inputs, outputs, attributes and metadata (pte-format 4.3-4.5).
+ * Method inputs, outputs, attributes and metadata (docs/format.md §4.2, §4.3).
  */
 #include <executorch/runtime/executor/method.h>
 

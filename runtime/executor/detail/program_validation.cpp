@@ -29,7 +29,7 @@ namespace {
 
 constexpr size_t kMaxRank = 16;
 
-// Sizes in bytes of ScalarType 0..29 (pte-format.md §2).
+// Sizes in bytes of ScalarType 0..29 (docs/format.md §2).
 constexpr uint8_t kElementSizes[30] = {
     1, 1, 2, 4, 8, 2, 4, 8, 4, 8, 16, 1, 1, 1, 4,
     2, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 2, 4, 8};
@@ -707,7 +707,7 @@ Error validate_program_tables(
         layout.file_size);
   }
 
-  // Constant data (pte-format.md §1.6).
+  // Constant data (docs/format.md §1.4).
   const auto* cs = program->constant_segment();
   ET_VALIDATE(
       cs == nullptr || elements_aligned(cs->offsets()),

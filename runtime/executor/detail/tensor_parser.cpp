@@ -149,7 +149,7 @@ Result<void*> planned_address(
   return addr;
 }
 
-/// The data pointer of a tensor (pte-format 3.4).
+/// The data pointer of a tensor (docs/format.md §3.3).
 Result<void*> resolve_tensor_data(
     const LoadContext& ctx,
     const fb::Tensor* t,

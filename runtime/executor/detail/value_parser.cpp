@@ -1,5 +1,5 @@
 /*
- * Value-table parsing for Method load (pte-format 3.2).
+ * Value-table parsing for Method load (docs/format.md §3.1).
  */
 #include <executorch/runtime/executor/detail/value_parser.h>
 

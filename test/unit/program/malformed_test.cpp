@@ -1,4 +1,4 @@
-// untrusted-input.md §4(a): every loading case gets a clean error whose log
+// Every malformed-file case gets a clean error whose log
 // line names the field. Each case mutates a valid program built by the test
 // writer, and is run under both verification levels (under Minimal the
 // per-method checks run where load_method runs them).

@@ -1,4 +1,4 @@
-// The v1 kernel key format (pte-format.md §5) as built by
+// The v1 kernel key format (docs/format.md §4.4) as built by
 // internal::make_kernel_key_string().
 #include <cstring>
 #include <string>
