@@ -36,59 +36,47 @@ struct MethodMetaView {
   rt::MethodMeta meta;
 };
 
-SlotInfo slot_info(rt::Tag tag, const rt::Result<rt::TensorInfo>& ti) {
-  SlotInfo s;
-  s.tag = tag;
-  if (tag == rt::Tag::Tensor && ti.ok()) {
-    const rt::TensorInfo& t = ti.get();
-    s.dtype = t.scalar_type();
-    s.sizes.assign(t.sizes().begin(), t.sizes().end());
-    s.dim_order.assign(t.dim_order().begin(), t.dim_order().end());
-    s.nbytes = t.nbytes();
-    s.memory_planned = t.is_memory_planned();
-  }
-  return s;
-}
-
-// The tensor meta of a slot, asked only for tensors (the runtime logs an error otherwise).
-rt::Result<rt::TensorInfo> input_meta(const rt::MethodMeta& m, size_t i, rt::Tag tag) {
-  if (tag != rt::Tag::Tensor) return rt::Error::InvalidType;
-  return m.input_tensor_meta(i);
-}
-
-rt::Result<rt::TensorInfo> output_meta(const rt::MethodMeta& m, size_t i, rt::Tag tag) {
-  if (tag != rt::Tag::Tensor) return rt::Error::InvalidType;
-  return m.output_tensor_meta(i);
-}
-
-TensorInfo describe(rt::Tag tag, const rt::Result<rt::TensorInfo>& ti) {
+// A slot's kind and, for a tensor (`t` non-null), its dtype, shape, dim order and size.
+TensorInfo describe(rt::Tag tag, const rt::TensorInfo* t) {
   TensorInfo info;
   char buf[rt::kTagNameBufferSize];
   rt::tag_to_string(tag, buf, sizeof(buf));
   info.kind = buf;
-  info.slot = slot_info(tag, ti);
-  if (tag == rt::Tag::Tensor && ti.ok()) {
-    info.name = std::string(ti.get().name());
+  info.slot.tag = tag;
+  if (t != nullptr) {
+    info.slot.dtype = t->scalar_type();
+    info.slot.sizes.assign(t->sizes().begin(), t->sizes().end());
+    info.slot.dim_order.assign(t->dim_order().begin(), t->dim_order().end());
+    info.slot.nbytes = t->nbytes();
+    info.slot.memory_planned = t->is_memory_planned();
+    info.name = std::string(t->name());
   }
   return info;
 }
 
-std::vector<TensorInfo> describe_inputs(const rt::MethodMeta& m) {
-  std::vector<TensorInfo> v;
-  for (size_t i = 0; i < m.num_inputs(); ++i) {
-    auto tag = m.input_tag(i);
-    const rt::Tag t = tag.ok() ? tag.get() : rt::Tag::None;
-    v.push_back(describe(t, input_meta(m, i, t)));
+enum class Io { Input, Output };
+
+// Input or output `i` of a method; a slot whose metadata the runtime rejects raises
+// executorch_runtime.Error instead of being described as None.
+TensorInfo describe_slot(const rt::MethodMeta& m, Io io, size_t i) {
+  const bool input = io == Io::Input;
+  const std::string what = std::string(input ? "input " : "output ") + std::to_string(i) +
+                           " of method '" + m.name() + "'";
+  const rt::Tag tag =
+      value_or_raise([&] { return input ? m.input_tag(i) : m.output_tag(i); }, what);
+  if (tag != rt::Tag::Tensor) {
+    return describe(tag, nullptr);
   }
-  return v;
+  const rt::TensorInfo t = value_or_raise(
+      [&] { return input ? m.input_tensor_meta(i) : m.output_tensor_meta(i); }, what);
+  return describe(tag, &t);
 }
 
-std::vector<TensorInfo> describe_outputs(const rt::MethodMeta& m) {
+std::vector<TensorInfo> describe_slots(const rt::MethodMeta& m, Io io) {
+  const size_t n = io == Io::Input ? m.num_inputs() : m.num_outputs();
   std::vector<TensorInfo> v;
-  for (size_t i = 0; i < m.num_outputs(); ++i) {
-    auto tag = m.output_tag(i);
-    const rt::Tag t = tag.ok() ? tag.get() : rt::Tag::None;
-    v.push_back(describe(t, output_meta(m, i, t)));
+  for (size_t i = 0; i < n; ++i) {
+    v.push_back(describe_slot(m, io, i));
   }
   return v;
 }
@@ -219,8 +207,8 @@ std::shared_ptr<ProgramState> load(const py::object& source, const py::object& v
 std::vector<std::string> method_names(const ProgramState& p) {
   std::vector<std::string> names;
   for (size_t i = 0; i < p.program->num_methods(); ++i) {
-    auto n = p.program->get_method_name(i);
-    if (n.ok()) names.emplace_back(n.get());
+    names.emplace_back(value_or_raise([&] { return p.program->get_method_name(i); },
+                                      "name of method " + std::to_string(i)));
   }
   return names;
 }
@@ -283,14 +271,10 @@ std::shared_ptr<MethodState> load_method(const std::shared_ptr<ProgramState>& p,
     }
     st->method = std::make_unique<rt::Method>(std::move(method.get()));
     for (size_t i = 0; i < meta.num_inputs(); ++i) {
-      auto tag = meta.input_tag(i);
-      const rt::Tag t = tag.ok() ? tag.get() : rt::Tag::None;
-      st->inputs.push_back(slot_info(t, input_meta(meta, i, t)));
+      st->inputs.push_back(describe_slot(meta, Io::Input, i).slot);
     }
     for (size_t i = 0; i < meta.num_outputs(); ++i) {
-      auto tag = meta.output_tag(i);
-      const rt::Tag t = tag.ok() ? tag.get() : rt::Tag::None;
-      SlotInfo s = slot_info(t, output_meta(meta, i, t));
+      SlotInfo s = describe_slot(meta, Io::Output, i).slot;
       if (s.tag == rt::Tag::Tensor && !s.memory_planned) {
         // Outputs without planned storage get a buffer of their bound size. An output the
         // runtime refuses (it aliases an input or a constant) keeps its own storage.
@@ -362,14 +346,17 @@ void bind_program(py::module_& m) {
   py::class_<MethodMetaView>(m, "MethodMeta", "What a method takes and returns, and the "
                                               "memory it plans; available without loading it.")
       .def_property_readonly("name", [](const MethodMetaView& v) { return std::string(v.meta.name()); })
-      .def_property_readonly("inputs", [](const MethodMetaView& v) { return describe_inputs(v.meta); })
-      .def_property_readonly("outputs", [](const MethodMetaView& v) { return describe_outputs(v.meta); })
+      .def_property_readonly("inputs", [](const MethodMetaView& v) { return describe_slots(v.meta, Io::Input); })
+      .def_property_readonly("outputs", [](const MethodMetaView& v) { return describe_slots(v.meta, Io::Output); })
       .def_property_readonly("attributes",
                              [](const MethodMetaView& v) {
                                std::vector<TensorInfo> a;
                                for (size_t i = 0; i < v.meta.num_attributes(); ++i) {
-                                 a.push_back(describe(rt::Tag::Tensor,
-                                                      v.meta.attribute_tensor_meta(i)));
+                                 const rt::TensorInfo t = value_or_raise(
+                                     [&] { return v.meta.attribute_tensor_meta(i); },
+                                     "attribute " + std::to_string(i) + " of method '" +
+                                         v.meta.name() + "'");
+                                 a.push_back(describe(rt::Tag::Tensor, &t));
                                }
                                return a;
                              })
@@ -377,8 +364,10 @@ void bind_program(py::module_& m) {
                              [](const MethodMetaView& v) {
                                std::vector<int64_t> s;
                                for (size_t i = 0; i < v.meta.num_memory_planned_buffers(); ++i) {
-                                 auto r = v.meta.memory_planned_buffer_size(i);
-                                 s.push_back(r.ok() ? r.get() : -1);
+                                 s.push_back(value_or_raise(
+                                     [&] { return v.meta.memory_planned_buffer_size(i); },
+                                     "size of planned buffer " + std::to_string(i) +
+                                         " of method '" + v.meta.name() + "'"));
                                }
                                return py::tuple(py::cast(s));
                              })
@@ -386,8 +375,10 @@ void bind_program(py::module_& m) {
                              [](const MethodMetaView& v) {
                                std::vector<std::string> b;
                                for (size_t i = 0; i < v.meta.num_backends(); ++i) {
-                                 auto r = v.meta.get_backend_name(i);
-                                 if (r.ok()) b.emplace_back(r.get());
+                                 b.emplace_back(value_or_raise(
+                                     [&] { return v.meta.get_backend_name(i); },
+                                     "backend " + std::to_string(i) + " of method '" +
+                                         v.meta.name() + "'"));
                                }
                                return b;
                              })
@@ -400,10 +391,10 @@ void bind_program(py::module_& m) {
                              })
       .def("__repr__", [](const MethodMetaView& v) {
         std::string s = "MethodMeta(name='" + std::string(v.meta.name()) + "', inputs=[";
-        auto in = describe_inputs(v.meta);
+        auto in = describe_slots(v.meta, Io::Input);
         for (size_t i = 0; i < in.size(); ++i) s += (i ? ", " : "") + info_repr(in[i]);
         s += "], outputs=[";
-        auto out = describe_outputs(v.meta);
+        auto out = describe_slots(v.meta, Io::Output);
         for (size_t i = 0; i < out.size(); ++i) s += (i ? ", " : "") + info_repr(out[i]);
         return s + "])";
       });
