@@ -86,6 +86,8 @@ void bind_errors(py::module_& m);
 const char* dtype_name(ScalarType t);
 // The numpy type number for t, or -1 if numpy has no such dtype.
 int numpy_typenum(ScalarType t);
+// The numpy dtype of t; executorch_runtime.Error (NotSupported) naming `what` if numpy has none.
+py::object numpy_dtype(ScalarType t, const std::string& what);
 size_t element_size(ScalarType t);
 
 // ---- program.cpp ------------------------------------------------------------------------

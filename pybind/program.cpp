@@ -305,8 +305,8 @@ py::tuple to_tuple(const std::vector<uint8_t>& v) {
 std::string info_repr(const TensorInfo& t) {
   if (t.kind != "Tensor") return "TensorInfo(kind='" + t.kind + "')";
   std::string shape = py::repr(to_tuple(t.slot.sizes)).cast<std::string>();
-  return "TensorInfo(kind='Tensor', dtype='" + std::string(dtype_name(t.slot.dtype)) +
-         "', shape=" + shape + ", nbytes=" + std::to_string(t.slot.nbytes) +
+  return "TensorInfo(kind='Tensor', dtype=" + std::string(dtype_name(t.slot.dtype)) +
+         ", shape=" + shape + ", nbytes=" + std::to_string(t.slot.nbytes) +
          ", memory_planned=" + (t.slot.memory_planned ? "True" : "False") + ")";
 }
 
@@ -327,13 +327,20 @@ void bind_program(py::module_& m) {
       .def_property_readonly("dtype",
                              [](const TensorInfo& t) -> py::object {
                                if (t.kind != "Tensor") return py::none();
-                               return py::str(dtype_name(t.slot.dtype));
-                             })
+                               return numpy_dtype(t.slot.dtype,
+                                                  t.name.empty() ? "this tensor"
+                                                                 : "tensor '" + t.name + "'");
+                             },
+                             "numpy.dtype of a tensor (None for other kinds); "
+                             "executorch_runtime.Error (NotSupported) for a dtype numpy lacks, "
+                             "such as bfloat16: scalar_type has it.")
       .def_property_readonly("scalar_type",
                              [](const TensorInfo& t) -> py::object {
                                if (t.kind != "Tensor") return py::none();
                                return py::int_(static_cast<int>(t.slot.dtype));
-                             })
+                             },
+                             "The runtime's ScalarType of a tensor as an int (6 is Float; None "
+                             "for other kinds), defined for every dtype.")
       .def_property_readonly("shape", [](const TensorInfo& t) { return to_tuple(t.slot.sizes); })
       .def_property_readonly("dim_order",
                              [](const TensorInfo& t) { return to_tuple(t.slot.dim_order); })

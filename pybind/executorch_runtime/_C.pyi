@@ -4,6 +4,8 @@ import enum
 import os
 from typing import Any, List, Optional, Sequence, Tuple, Union
 
+import numpy
+
 __version__: str
 
 class ErrorCode(enum.IntEnum):
@@ -40,9 +42,11 @@ class TensorInfo:
     @property
     def kind(self) -> str: ...
     @property
-    def dtype(self) -> Optional[str]: ...
+    def dtype(self) -> Optional[numpy.dtype]:
+        """numpy dtype of a tensor, None for other kinds; Error (NotSupported) if numpy has none."""
     @property
-    def scalar_type(self) -> Optional[int]: ...
+    def scalar_type(self) -> Optional[int]:
+        """The runtime's ScalarType value of a tensor (6 is Float), None for other kinds."""
     @property
     def shape(self) -> Tuple[int, ...]: ...
     @property

@@ -65,8 +65,11 @@ def test_method_meta(et):
     kinds = [i.kind for i in meta.inputs]
     assert kinds == ["Tensor", "Tensor", "Int", "Double", "Bool"]
     t = meta.inputs[0]
-    assert (t.dtype, t.shape, t.dim_order, t.nbytes) == ("float32", (2, 3), (0, 1), 24)
-    assert meta.inputs[2].dtype is None
+    assert isinstance(t.dtype, np.dtype)
+    assert (t.dtype, t.scalar_type, t.shape, t.dim_order, t.nbytes) == (
+        np.dtype(np.float32), 6, (2, 3), (0, 1), 24)
+    assert meta.inputs[2].dtype is None and meta.inputs[2].scalar_type is None
+    assert "dtype=float32," in repr(t)
     assert meta.outputs[0].shape == (2, 3)
     assert all(isinstance(s, int) and s >= 0 for s in meta.planned_buffer_sizes)
     assert meta.name == "forward"

@@ -21,6 +21,45 @@ DTYPE_IO = zoo_path("dtype_io.pte")
 XNN = zoo_path("mlp_xnnpack.pte")
 
 
+# ---- TensorInfo.dtype is a numpy.dtype -------------------------------------------------------
+def test_tensor_info_dtype_is_numpy(et):
+    """Every tensor slot's dtype is the numpy dtype of the arrays the method takes and returns."""
+    program = next(p for p in manifest()["programs"] if p["name"] == "dtype_io")
+    call = program["methods"][0]["calls"][0]
+    meta = et.load(DTYPE_IO).method_meta("forward")
+    inputs = [np.load(zoo_path(i["file"])) for i in call["inputs"]]
+    assert [i.dtype for i in meta.inputs] == [a.dtype for a in inputs]
+    assert all(isinstance(i.dtype, np.dtype) for i in meta.inputs + meta.outputs)
+    outputs = et.load(DTYPE_IO).load_method("forward")(*inputs)
+    assert [o.dtype for o in meta.outputs] == [o.dtype for o in outputs]
+    assert [o.scalar_type for o in meta.outputs] == [
+        {"bool": 11, "int64": 4, "float32": 6, "int32": 3}[str(o.dtype)] for o in outputs]
+    # The metadata builds the inputs: dtype goes straight into numpy.
+    made = [np.ones(i.shape, dtype=i.dtype) for i in meta.inputs]
+    assert [a.dtype for a in made] == [a.dtype for a in inputs]
+
+
+def test_dtype_numpy_lacks_raises(et):
+    """A bfloat16 tensor: dtype raises NotSupported naming the dtype; scalar_type has it."""
+    pte = Pte(pathlib.Path(PRIM).read_bytes())
+    pte.set_scalar_type(pte.input_tensor(pte.plan(), 0), 15)  # ScalarType::BFloat16
+    info = et.load(pte.bytes()).method_meta("forward").inputs[0]
+    assert info.scalar_type == 15
+    with pytest.raises(et.Error, match="bfloat16, which numpy cannot represent") as e:
+        info.dtype
+    assert e.value.code == et.ErrorCode.NotSupported
+    assert "dtype=bfloat16" in repr(info)
+
+
+def test_cli_prints_numpy_dtypes(et):
+    r = subprocess.run([sys.executable, "-m", "executorch_runtime", "run", DTYPE_IO],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    for line in ("input 0: float32 (2, 3)", "input 1: int64 (2, 3)", "input 2: bool (2, 3)",
+                 "input 3: int32 (2, 3)"):
+        assert line in r.stdout
+
+
 # ---- metadata errors are raised ----------------------------------------------------------------
 def test_negative_planned_buffer_size_raises(et):
     pte = Pte(pathlib.Path(PRIM).read_bytes())
