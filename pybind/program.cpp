@@ -81,21 +81,17 @@ std::vector<TensorInfo> describe_slots(const rt::MethodMeta& m, Io io) {
   return v;
 }
 
+// The verification level is spelled one way: a Verification member. Strings and plain ints are
+// refused rather than mapped, so there is one name per level in code, docs and error messages.
 Verification parse_verification(const py::handle& v) {
-  if (py::isinstance<py::str>(v)) {
-    std::string s = v.cast<std::string>();
-    if (s == "minimal") return Verification::Minimal;
-    if (s == "internal_consistency" || s == "full") return Verification::InternalConsistency;
-    throw py::value_error("verification must be 'minimal' or 'internal_consistency', got '" +
-                          s + "'");
-  }
-  try {
-    return v.cast<Verification>();
-  } catch (const py::cast_error&) {
+  const py::type enum_type = py::type::of(py::cast(Verification::Minimal));
+  if (!py::isinstance(v, enum_type)) {
     throw py::type_error(
-        "verification must be 'minimal', 'internal_consistency' or a Verification, got " +
-        std::string(Py_TYPE(v.ptr())->tp_name));
+        "verification must be executorch_runtime.Verification.Minimal or "
+        ".InternalConsistency, got " + py::repr(v).cast<std::string>() + " (" +
+        Py_TYPE(v.ptr())->tp_name + ")");
   }
+  return v.cast<Verification>();
 }
 
 // Raises the matching OSError subclass (FileNotFoundError, PermissionError,
@@ -470,11 +466,12 @@ void bind_program(py::module_& m) {
                py::repr(py::cast(method_names(p))).cast<std::string>() + ">";
       });
 
-  m.def("load", &load, py::arg("source"), py::kw_only(), py::arg("verification") = "minimal",
-        py::arg("data_path") = py::none(),
-        "load(path_or_bytes, *, verification='minimal'|'internal_consistency', data_path=None)"
-        " -> Program. Paths are memory-mapped; bytes-like objects are copied. data_path names "
-        "a .ptd file with the program's external constants.");
+  m.def("load", &load, py::arg("source"), py::kw_only(),
+        py::arg("verification") = Verification::Minimal, py::arg("data_path") = py::none(),
+        "load(path_or_bytes, *, verification=Verification.Minimal, data_path=None) -> Program."
+        " Paths are memory-mapped; bytes-like objects are copied. verification takes only a "
+        "Verification member. data_path names a .ptd file with the program's external "
+        "constants.");
 }
 
 }  // namespace etpy

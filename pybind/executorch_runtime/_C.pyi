@@ -96,11 +96,17 @@ class Program:
     def get_method_name(self, index: int) -> str: ...
 
 def load(
-    source: Union[str, os.PathLike, bytes, bytearray, memoryview],
+    source: Union[str, os.PathLike[str], bytes, bytearray, memoryview],
     *,
-    verification: Union[str, Verification] = "minimal",
-    data_path: Optional[Union[str, os.PathLike]] = None,
-) -> Program: ...
+    verification: Verification = Verification.Minimal,
+    data_path: Optional[Union[str, os.PathLike[str]]] = None,
+) -> Program:
+    """Load a program (executorch_runtime.load also reads binary file objects).
+
+    source: a path (memory-mapped) or a bytes-like object (copied).
+    verification: a Verification member; strings and ints raise TypeError.
+    data_path: a .ptd file with the program's external constants, or None.
+    """
 def backends() -> List[str]: ...
 def is_available(name: str) -> bool: ...
 def operators() -> List[str]: ...

@@ -21,6 +21,51 @@ DTYPE_IO = zoo_path("dtype_io.pte")
 XNN = zoo_path("mlp_xnnpack.pte")
 
 
+# ---- load(): a real, annotated, documented signature ------------------------------------------
+def test_load_signature_is_typed(et):
+    sig = inspect.signature(et.load)
+    params = sig.parameters
+    assert list(params) == ["source", "verification", "data_path"]
+    kinds = {n: p.kind for n, p in params.items()}
+    assert kinds == {"source": inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                     "verification": inspect.Parameter.KEYWORD_ONLY,
+                     "data_path": inspect.Parameter.KEYWORD_ONLY}
+    assert params["verification"].default is et.Verification.Minimal
+    assert params["data_path"].default is None
+    hints = typing.get_type_hints(et.load)
+    assert hints["verification"] is et.Verification
+    assert hints["return"] is et.Program
+    assert {str, bytes, os.PathLike[str], typing.BinaryIO} <= set(typing.get_args(hints["source"]))
+    assert type(None) in typing.get_args(hints["data_path"])
+    for name in params:
+        assert f"{name}:" in et.load.__doc__, f"load() does not document {name}"
+
+
+def _pyi_function(name):
+    import executorch_runtime
+
+    pyi = pathlib.Path(executorch_runtime.__file__).with_name("_C.pyi")
+    for node in ast.parse(pyi.read_text()).body:
+        if isinstance(node, ast.FunctionDef) and node.name == name:
+            return node
+    raise AssertionError(f"_C.pyi has no {name}()")
+
+
+def test_load_stub_matches(et):
+    """_C.pyi declares load() with the same keyword-only, annotated parameters."""
+    node = _pyi_function("load")
+    args = node.args
+    assert [a.arg for a in args.args] == ["source"]
+    assert [a.arg for a in args.kwonlyargs] == ["verification", "data_path"]
+    assert args.vararg is None and args.kwarg is None
+    assert all(a.annotation is not None for a in args.args + args.kwonlyargs)
+    assert ast.unparse(args.kwonlyargs[0].annotation) == "Verification"
+    assert ast.unparse(args.kw_defaults[0]) == "Verification.Minimal"
+    assert ast.unparse(node.returns) == "Program"
+    doc = ast.get_docstring(node)
+    assert all(f"{n}:" in doc for n in ("source", "verification", "data_path"))
+
+
 # ---- TensorInfo.dtype is a numpy.dtype -------------------------------------------------------
 def test_tensor_info_dtype_is_numpy(et):
     """Every tensor slot's dtype is the numpy dtype of the arrays the method takes and returns."""
@@ -58,6 +103,12 @@ def test_cli_prints_numpy_dtypes(et):
     for line in ("input 0: float32 (2, 3)", "input 1: int64 (2, 3)", "input 2: bool (2, 3)",
                  "input 3: int32 (2, 3)"):
         assert line in r.stdout
+
+
+def test_cli_verification_choices(et):
+    r = subprocess.run([sys.executable, "-m", "executorch_runtime", "run", PRIM,
+                        "--verification", "full"], capture_output=True, text=True)
+    assert r.returncode == 2 and "Minimal" in r.stderr and "InternalConsistency" in r.stderr
 
 
 # ---- metadata errors are raised ----------------------------------------------------------------
