@@ -206,17 +206,22 @@ def test_cli_run_inputs_and_errors(et, tmp_path):
 
 
 def test_facade(et):
-    from executorch_runtime.runtime import Runtime, Verification
+    from executorch_runtime.runtime import (Runtime, RuntimeMethod, RuntimeMethodMeta,
+                                            RuntimeProgram, RuntimeTensorInfo, Verification)
 
     rt = Runtime.get()
     assert rt is Runtime.get()
     prog = rt.load_program(IDENTITY, verification=Verification.Minimal)
+    assert isinstance(prog, RuntimeProgram)
     assert prog.method_names == {"forward"}
     method = prog.load_method("forward")
+    assert isinstance(method, RuntimeMethod)
     assert method is prog.load_method("forward")
     outs = method.execute(list(_ident_inputs()))
     assert np.array_equal(outs[0], _ident_inputs()[0])
     meta = method.metadata
+    assert isinstance(meta, RuntimeMethodMeta)
+    assert isinstance(meta.input_tensor_meta(0), RuntimeTensorInfo)
     assert meta.num_inputs() == 2 and meta.input_tensor_meta(0).sizes() == (2, 3)
     assert meta.input_tensor_meta(0).dtype() == 6  # ScalarType::Float
     assert "TensorInfo(sizes=[2, 3], dtype=Float" in repr(meta.input_tensor_meta(0))

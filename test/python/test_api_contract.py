@@ -151,3 +151,19 @@ def test_input_slot_error_raises(et):
     with pytest.raises(et.Error, match="input 0 of method 'forward'"):
         meta.inputs
     assert [o.kind for o in meta.outputs] == ["Tensor"]
+
+
+# ---- the facade shares no name with a different object ------------------------------------------
+def test_facade_names_are_distinct_or_identical(et):
+    import executorch_runtime.runtime as facade
+
+    shared = [n for n in facade.__all__ if hasattr(et, n)]
+    assert shared == ["Verification"]
+    for name in shared:
+        assert getattr(facade, name) is getattr(et, name), name
+    for name in facade.__all__:
+        assert f"``{name}``" in facade.__doc__, f"the module docstring does not explain {name}"
+    # Nothing public in the facade is a class of the same name as a top-level one.
+    for name, obj in vars(facade).items():
+        if isinstance(obj, type) and not name.startswith("_") and hasattr(et, name):
+            assert obj is getattr(et, name), name
