@@ -68,9 +68,11 @@ class MethodMeta:
     @property
     def attributes(self) -> List[TensorInfo]: ...
     @property
-    def planned_buffer_sizes(self) -> Tuple[int, ...]: ...
+    def planned_buffer_sizes(self) -> Tuple[int, ...]:
+        """Bytes of each planned buffer; Error if the program's entry is invalid (negative)."""
     @property
-    def backends(self) -> List[str]: ...
+    def backends(self) -> List[str]:
+        """Backend ids of the method's delegates; Error if a delegate has no id."""
     @property
     def num_instructions(self) -> int: ...
 
