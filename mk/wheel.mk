@@ -14,12 +14,14 @@
 
 WHL_DIR ?= $(O)/wheel
 WHL_DIST ?= dist
-WHL_LICENSE ?= Proprietary
+# The wheel's license: an SPDX expression and the files it ships (core metadata 2.4).
+WHL_LICENSE_EXPRESSION := BSD-3-Clause
+WHL_LICENSE_FILES := LICENSE
 WHL_PY_TAG := $(shell $(PYTHON) -c 'import sys; print("cp%d%d" % sys.version_info[:2])' 2>/dev/null)
 WHL_PATH_FILE := $(WHL_DIR)/wheel-path
 WHL_HEADERS := $(WHL_DIR)/headers.txt
 WHL_PKG_FILES := pkg/build_wheel.py pkg/et_run_console.py pkg/README.md $(INST_PC_IN) \
-                 $(INST_CMAKE_CONFIG) $(INST_CMAKE_VERSION)
+                 $(INST_CMAKE_CONFIG) $(INST_CMAKE_VERSION) $(WHL_LICENSE_FILES)
 
 # auditwheel, once per build directory (pinned; a failed install only costs the manylinux tag).
 WHL_TOOLS_VENV := $(O)/venv-tools
@@ -52,7 +54,8 @@ $(WHL_PATH_FILE): $(PY_EXT) $(PY_FILES) $(WHL_LIB_INPUTS) $(INST_HDRS) $(WHL_PKG
 	  --ext $(PY_EXT) $(addprefix --py-file ,$(PY_FILES)) --console pkg/et_run_console.py \
 	  $(WHL_LIB_ARGS) --headers $(WHL_HEADERS) \
 	  --cmake-config $(INST_CMAKE_CONFIG) --cmake-version $(INST_CMAKE_VERSION) \
-	  --pc-in $(INST_PC_IN) --readme pkg/README.md --license '$(WHL_LICENSE)' \
+	  --pc-in $(INST_PC_IN) --readme pkg/README.md \
+	  --license-expression '$(WHL_LICENSE_EXPRESSION)' $(addprefix --license-file ,$(WHL_LICENSE_FILES)) \
 	  --sizeof-void-p "$$ptr" --auditwheel $(WHL_AUDITWHEEL)
 
 define newline

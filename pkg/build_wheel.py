@@ -16,6 +16,11 @@ The wheel is a Python package and a C++ SDK at once. Layout inside the zip:
     executorch_runtime/share/cmake/executorch/executorch-config{,-version}.cmake
     executorch_runtime/include/executorch/...            the public headers
     executorch_runtime-<v>.dist-info/{METADATA,WHEEL,entry_points.txt,top_level.txt,RECORD}
+    executorch_runtime-<v>.dist-info/licenses/LICENSE    the repository's LICENSE
+
+METADATA is core metadata 2.4: the license is an SPDX expression (License-Expression) and each
+license file is named by a License-File field and shipped under .dist-info/licenses/ (the legacy
+free-text License field is not written: 2.4 forbids it next to License-Expression).
 
 A zip has no symlinks (zipfile stores what a link points to), so nothing here is a link: each
 library is one regular file under its SONAME, and the linker names are scripts, not copies; two
@@ -224,12 +229,13 @@ def metadata(args):
     with open(args.readme) as f:
         readme = f.read()
     lines = [
-        "Metadata-Version: 2.1",
+        "Metadata-Version: 2.4",
         f"Name: {DIST}",
         f"Version: {args.version}",
         "Summary: Run ExecuTorch .pte programs from Python and C++: bindings plus the C++ SDK "
         "(libexecutorch.so.1, headers, CMake and pkg-config files)",
-        f"License: {args.license}",
+        f"License-Expression: {args.license_expression}",
+        *(f"License-File: {os.path.basename(p)}" for p in args.license_file),
         "Requires-Python: >=3.11,<3.12",
         "Requires-Dist: numpy",
         "Classifier: Programming Language :: Python :: 3.11",
@@ -263,6 +269,9 @@ def zip_tree(stage_root, out_path, tag, args):
     files[f"{distinfo}/entry_points.txt"] = (
         "[console_scripts]\net-run = executorch_runtime._et_run:main\n").encode()
     files[f"{distinfo}/top_level.txt"] = f"{PKG}\n".encode()
+    for path in args.license_file:
+        with open(path, "rb") as f:
+            files[f"{distinfo}/licenses/{os.path.basename(path)}"] = f.read()
 
     record = io.StringIO()
     w = csv.writer(record, lineterminator="\n")
@@ -321,7 +330,9 @@ def main():
     p.add_argument("--cmake-version", required=True)
     p.add_argument("--pc-in", required=True)
     p.add_argument("--readme", required=True)
-    p.add_argument("--license", required=True)
+    p.add_argument("--license-expression", required=True, help="SPDX, e.g. BSD-3-Clause")
+    p.add_argument("--license-file", action="append", default=[],
+                   help="shipped as .dist-info/licenses/<name> and named by License-File")
     p.add_argument("--sizeof-void-p", type=int, default=8)
     p.add_argument("--auditwheel", default="")
     p.add_argument("--path-file", required=True, help="written with the wheel's path")

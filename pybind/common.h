@@ -9,6 +9,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <pybind11/pybind11.h>
@@ -61,6 +62,20 @@ class LogCapture {
 // Throws RuntimeFailure: "<context>: <Error::Name> (0x..)[: <captured log lines>]".
 [[noreturn]] void fail(rt::Error code, const std::string& context, const LogCapture* log = nullptr);
 
+// The value of the runtime call `call()` (a Result<T>), or, if it failed, RuntimeFailure naming
+// `what` with the runtime's log lines about it. For metadata the bindings hand to Python: a
+// malformed entry is an error to report, never a placeholder value or a skipped item.
+template <typename Call>
+auto value_or_raise(Call&& call, const std::string& what)
+    -> std::decay_t<decltype(call().get())> {
+  LogCapture log;
+  auto result = call();
+  if (!result.ok()) {
+    fail(result.error(), what, &log);
+  }
+  return std::move(result.get());
+}
+
 void install_log_sink();
 void bind_errors(py::module_& m);
 
@@ -71,6 +86,8 @@ void bind_errors(py::module_& m);
 const char* dtype_name(ScalarType t);
 // The numpy type number for t, or -1 if numpy has no such dtype.
 int numpy_typenum(ScalarType t);
+// The numpy dtype of t; executorch_runtime.Error (NotSupported) naming `what` if numpy has none.
+py::object numpy_dtype(ScalarType t, const std::string& what);
 size_t element_size(ScalarType t);
 
 // ---- program.cpp ------------------------------------------------------------------------

@@ -72,6 +72,15 @@ int numpy_typenum(ScalarType t) {
   }
 }
 
+py::object numpy_dtype(ScalarType t, const std::string& what) {
+  const int typenum = numpy_typenum(t);
+  if (typenum < 0) {
+    fail(rt::Error::NotSupported, what + " has dtype " + dtype_name(t) +
+                                      ", which numpy cannot represent");
+  }
+  return py::dtype(typenum);
+}
+
 size_t element_size(ScalarType t) {
   if (static_cast<int>(t) < 0 || t >= ScalarType::Undefined) return 0;
   return ::executorch::runtime::elementSize(t);
@@ -370,12 +379,7 @@ std::string fixed_value(MethodState& st, size_t idx) {
 }
 
 py::object tensor_to_numpy(const ::executorch::aten::Tensor& t, size_t idx) {
-  const int typenum = numpy_typenum(t.scalar_type());
-  if (typenum < 0) {
-    fail(rt::Error::NotSupported, std::string("output ") + std::to_string(idx) + " has dtype " +
-                                      dtype_name(t.scalar_type()) +
-                                      ", which numpy cannot represent");
-  }
+  const py::dtype dtype(numpy_dtype(t.scalar_type(), "output " + std::to_string(idx)));
   const ssize_t ndim = t.dim();
   std::vector<ssize_t> shape(static_cast<size_t>(ndim));
   std::vector<ssize_t> strides(static_cast<size_t>(ndim));
@@ -386,8 +390,7 @@ py::object tensor_to_numpy(const ::executorch::aten::Tensor& t, size_t idx) {
     strides[d] = static_cast<ssize_t>(t.strides()[d]) * elsize;
     if (t.dim_order()[d] != d) contiguous = false;
   }
-  py::array arr = contiguous ? py::array(py::dtype(typenum), shape)
-                             : py::array(py::dtype(typenum), shape, strides);
+  py::array arr = contiguous ? py::array(dtype, shape) : py::array(dtype, shape, strides);
   const size_t n = t.nbytes();
   if (n > 0 && t.const_data_ptr() != nullptr) {
     std::memcpy(arr.mutable_data(), t.const_data_ptr(), n);

@@ -36,78 +36,62 @@ struct MethodMetaView {
   rt::MethodMeta meta;
 };
 
-SlotInfo slot_info(rt::Tag tag, const rt::Result<rt::TensorInfo>& ti) {
-  SlotInfo s;
-  s.tag = tag;
-  if (tag == rt::Tag::Tensor && ti.ok()) {
-    const rt::TensorInfo& t = ti.get();
-    s.dtype = t.scalar_type();
-    s.sizes.assign(t.sizes().begin(), t.sizes().end());
-    s.dim_order.assign(t.dim_order().begin(), t.dim_order().end());
-    s.nbytes = t.nbytes();
-    s.memory_planned = t.is_memory_planned();
-  }
-  return s;
-}
-
-// The tensor meta of a slot, asked only for tensors (the runtime logs an error otherwise).
-rt::Result<rt::TensorInfo> input_meta(const rt::MethodMeta& m, size_t i, rt::Tag tag) {
-  if (tag != rt::Tag::Tensor) return rt::Error::InvalidType;
-  return m.input_tensor_meta(i);
-}
-
-rt::Result<rt::TensorInfo> output_meta(const rt::MethodMeta& m, size_t i, rt::Tag tag) {
-  if (tag != rt::Tag::Tensor) return rt::Error::InvalidType;
-  return m.output_tensor_meta(i);
-}
-
-TensorInfo describe(rt::Tag tag, const rt::Result<rt::TensorInfo>& ti) {
+// A slot's kind and, for a tensor (`t` non-null), its dtype, shape, dim order and size.
+TensorInfo describe(rt::Tag tag, const rt::TensorInfo* t) {
   TensorInfo info;
   char buf[rt::kTagNameBufferSize];
   rt::tag_to_string(tag, buf, sizeof(buf));
   info.kind = buf;
-  info.slot = slot_info(tag, ti);
-  if (tag == rt::Tag::Tensor && ti.ok()) {
-    info.name = std::string(ti.get().name());
+  info.slot.tag = tag;
+  if (t != nullptr) {
+    info.slot.dtype = t->scalar_type();
+    info.slot.sizes.assign(t->sizes().begin(), t->sizes().end());
+    info.slot.dim_order.assign(t->dim_order().begin(), t->dim_order().end());
+    info.slot.nbytes = t->nbytes();
+    info.slot.memory_planned = t->is_memory_planned();
+    info.name = std::string(t->name());
   }
   return info;
 }
 
-std::vector<TensorInfo> describe_inputs(const rt::MethodMeta& m) {
+enum class Io { Input, Output };
+
+// Input or output `i` of a method; a slot whose metadata the runtime rejects raises
+// executorch_runtime.Error instead of being described as None.
+TensorInfo describe_slot(const rt::MethodMeta& m, Io io, size_t i) {
+  const bool input = io == Io::Input;
+  const std::string what = std::string(input ? "input " : "output ") + std::to_string(i) +
+                           " of method '" + m.name() + "'";
+  const rt::Tag tag =
+      value_or_raise([&] { return input ? m.input_tag(i) : m.output_tag(i); }, what);
+  if (tag != rt::Tag::Tensor) {
+    return describe(tag, nullptr);
+  }
+  const rt::TensorInfo t = value_or_raise(
+      [&] { return input ? m.input_tensor_meta(i) : m.output_tensor_meta(i); }, what);
+  return describe(tag, &t);
+}
+
+std::vector<TensorInfo> describe_slots(const rt::MethodMeta& m, Io io) {
+  const size_t n = io == Io::Input ? m.num_inputs() : m.num_outputs();
   std::vector<TensorInfo> v;
-  for (size_t i = 0; i < m.num_inputs(); ++i) {
-    auto tag = m.input_tag(i);
-    const rt::Tag t = tag.ok() ? tag.get() : rt::Tag::None;
-    v.push_back(describe(t, input_meta(m, i, t)));
+  for (size_t i = 0; i < n; ++i) {
+    v.push_back(describe_slot(m, io, i));
   }
   return v;
 }
 
-std::vector<TensorInfo> describe_outputs(const rt::MethodMeta& m) {
-  std::vector<TensorInfo> v;
-  for (size_t i = 0; i < m.num_outputs(); ++i) {
-    auto tag = m.output_tag(i);
-    const rt::Tag t = tag.ok() ? tag.get() : rt::Tag::None;
-    v.push_back(describe(t, output_meta(m, i, t)));
-  }
-  return v;
-}
-
+// The verification level is spelled one way: a Verification member. Strings and plain ints are
+// refused rather than mapped, so there is one name per level in code, docs and error messages.
 Verification parse_verification(const py::handle& v) {
-  if (py::isinstance<py::str>(v)) {
-    std::string s = v.cast<std::string>();
-    if (s == "minimal") return Verification::Minimal;
-    if (s == "internal_consistency" || s == "full") return Verification::InternalConsistency;
-    throw py::value_error("verification must be 'minimal' or 'internal_consistency', got '" +
-                          s + "'");
-  }
-  try {
-    return v.cast<Verification>();
-  } catch (const py::cast_error&) {
+  const py::type enum_type = py::type::of(py::cast(Verification::Minimal));
+  if (!py::isinstance(v, enum_type)) {
     throw py::type_error(
-        "verification must be 'minimal', 'internal_consistency' or a Verification, got " +
-        std::string(Py_TYPE(v.ptr())->tp_name));
+        "verification must be executorch_runtime.Verification.Minimal or "
+        ".InternalConsistency, got " + py::repr(v).cast<std::string>() + " (" +
+        Py_TYPE(v.ptr())->tp_name + ")");
   }
+  return v.cast<Verification>();
 }
 
 // Raises the matching OSError subclass (FileNotFoundError, PermissionError,
@@ -219,8 +203,8 @@ std::shared_ptr<ProgramState> load(const py::object& source, const py::object& v
 std::vector<std::string> method_names(const ProgramState& p) {
   std::vector<std::string> names;
   for (size_t i = 0; i < p.program->num_methods(); ++i) {
-    auto n = p.program->get_method_name(i);
-    if (n.ok()) names.emplace_back(n.get());
+    names.emplace_back(value_or_raise([&] { return p.program->get_method_name(i); },
+                                      "name of method " + std::to_string(i)));
   }
   return names;
 }
@@ -283,14 +267,10 @@ std::shared_ptr<MethodState> load_method(const std::shared_ptr<ProgramState>& p,
     }
     st->method = std::make_unique<rt::Method>(std::move(method.get()));
     for (size_t i = 0; i < meta.num_inputs(); ++i) {
-      auto tag = meta.input_tag(i);
-      const rt::Tag t = tag.ok() ? tag.get() : rt::Tag::None;
-      st->inputs.push_back(slot_info(t, input_meta(meta, i, t)));
+      st->inputs.push_back(describe_slot(meta, Io::Input, i).slot);
     }
     for (size_t i = 0; i < meta.num_outputs(); ++i) {
-      auto tag = meta.output_tag(i);
-      const rt::Tag t = tag.ok() ? tag.get() : rt::Tag::None;
-      SlotInfo s = slot_info(t, output_meta(meta, i, t));
+      SlotInfo s = describe_slot(meta, Io::Output, i).slot;
       if (s.tag == rt::Tag::Tensor && !s.memory_planned) {
         // Outputs without planned storage get a buffer of their bound size. An output the
         // runtime refuses (it aliases an input or a constant) keeps its own storage.
@@ -321,8 +301,8 @@ py::tuple to_tuple(const std::vector<uint8_t>& v) {
 std::string info_repr(const TensorInfo& t) {
   if (t.kind != "Tensor") return "TensorInfo(kind='" + t.kind + "')";
   std::string shape = py::repr(to_tuple(t.slot.sizes)).cast<std::string>();
-  return "TensorInfo(kind='Tensor', dtype='" + std::string(dtype_name(t.slot.dtype)) +
-         "', shape=" + shape + ", nbytes=" + std::to_string(t.slot.nbytes) +
+  return "TensorInfo(kind='Tensor', dtype=" + std::string(dtype_name(t.slot.dtype)) +
+         ", shape=" + shape + ", nbytes=" + std::to_string(t.slot.nbytes) +
          ", memory_planned=" + (t.slot.memory_planned ? "True" : "False") + ")";
 }
 
@@ -343,13 +323,20 @@ void bind_program(py::module_& m) {
       .def_property_readonly("dtype",
                              [](const TensorInfo& t) -> py::object {
                                if (t.kind != "Tensor") return py::none();
-                               return py::str(dtype_name(t.slot.dtype));
-                             })
+                               return numpy_dtype(t.slot.dtype,
+                                                  t.name.empty() ? "this tensor"
+                                                                 : "tensor '" + t.name + "'");
+                             },
+                             "numpy.dtype of a tensor (None for other kinds); "
+                             "executorch_runtime.Error (NotSupported) for a dtype numpy lacks, "
+                             "such as bfloat16: scalar_type has it.")
       .def_property_readonly("scalar_type",
                              [](const TensorInfo& t) -> py::object {
                                if (t.kind != "Tensor") return py::none();
                                return py::int_(static_cast<int>(t.slot.dtype));
-                             })
+                             },
+                             "The runtime's ScalarType of a tensor as an int (6 is Float; None "
+                             "for other kinds), defined for every dtype.")
       .def_property_readonly("shape", [](const TensorInfo& t) { return to_tuple(t.slot.sizes); })
       .def_property_readonly("dim_order",
                              [](const TensorInfo& t) { return to_tuple(t.slot.dim_order); })
@@ -362,14 +349,17 @@ void bind_program(py::module_& m) {
   py::class_<MethodMetaView>(m, "MethodMeta", "What a method takes and returns, and the "
                                               "memory it plans; available without loading it.")
       .def_property_readonly("name", [](const MethodMetaView& v) { return std::string(v.meta.name()); })
-      .def_property_readonly("inputs", [](const MethodMetaView& v) { return describe_inputs(v.meta); })
-      .def_property_readonly("outputs", [](const MethodMetaView& v) { return describe_outputs(v.meta); })
+      .def_property_readonly("inputs", [](const MethodMetaView& v) { return describe_slots(v.meta, Io::Input); })
+      .def_property_readonly("outputs", [](const MethodMetaView& v) { return describe_slots(v.meta, Io::Output); })
       .def_property_readonly("attributes",
                              [](const MethodMetaView& v) {
                                std::vector<TensorInfo> a;
                                for (size_t i = 0; i < v.meta.num_attributes(); ++i) {
-                                 a.push_back(describe(rt::Tag::Tensor,
-                                                      v.meta.attribute_tensor_meta(i)));
+                                 const rt::TensorInfo t = value_or_raise(
+                                     [&] { return v.meta.attribute_tensor_meta(i); },
+                                     "attribute " + std::to_string(i) + " of method '" +
+                                         v.meta.name() + "'");
+                                 a.push_back(describe(rt::Tag::Tensor, &t));
                                }
                                return a;
                              })
@@ -377,8 +367,10 @@ void bind_program(py::module_& m) {
                              [](const MethodMetaView& v) {
                                std::vector<int64_t> s;
                                for (size_t i = 0; i < v.meta.num_memory_planned_buffers(); ++i) {
-                                 auto r = v.meta.memory_planned_buffer_size(i);
-                                 s.push_back(r.ok() ? r.get() : -1);
+                                 s.push_back(value_or_raise(
+                                     [&] { return v.meta.memory_planned_buffer_size(i); },
+                                     "size of planned buffer " + std::to_string(i) +
+                                         " of method '" + v.meta.name() + "'"));
                                }
                                return py::tuple(py::cast(s));
                              })
@@ -386,8 +378,10 @@ void bind_program(py::module_& m) {
                              [](const MethodMetaView& v) {
                                std::vector<std::string> b;
                                for (size_t i = 0; i < v.meta.num_backends(); ++i) {
-                                 auto r = v.meta.get_backend_name(i);
-                                 if (r.ok()) b.emplace_back(r.get());
+                                 b.emplace_back(value_or_raise(
+                                     [&] { return v.meta.get_backend_name(i); },
+                                     "backend " + std::to_string(i) + " of method '" +
+                                         v.meta.name() + "'"));
                                }
                                return b;
                              })
@@ -400,10 +394,10 @@ void bind_program(py::module_& m) {
                              })
       .def("__repr__", [](const MethodMetaView& v) {
         std::string s = "MethodMeta(name='" + std::string(v.meta.name()) + "', inputs=[";
-        auto in = describe_inputs(v.meta);
+        auto in = describe_slots(v.meta, Io::Input);
         for (size_t i = 0; i < in.size(); ++i) s += (i ? ", " : "") + info_repr(in[i]);
         s += "], outputs=[";
-        auto out = describe_outputs(v.meta);
+        auto out = describe_slots(v.meta, Io::Output);
         for (size_t i = 0; i < out.size(); ++i) s += (i ? ", " : "") + info_repr(out[i]);
         return s + "])";
       });
@@ -472,11 +466,12 @@ void bind_program(py::module_& m) {
                py::repr(py::cast(method_names(p))).cast<std::string>() + ">";
       });
 
-  m.def("load", &load, py::arg("source"), py::kw_only(), py::arg("verification") = "minimal",
-        py::arg("data_path") = py::none(),
-        "load(path_or_bytes, *, verification='minimal'|'internal_consistency', data_path=None)"
-        " -> Program. Paths are memory-mapped; bytes-like objects are copied. data_path names "
-        "a .ptd file with the program's external constants.");
+  m.def("load", &load, py::arg("source"), py::kw_only(),
+        py::arg("verification") = Verification::Minimal, py::arg("data_path") = py::none(),
+        "load(path_or_bytes, *, verification=Verification.Minimal, data_path=None) -> Program."
+        " Paths are memory-mapped; bytes-like objects are copied. verification takes only a "
+        "Verification member. data_path names a .ptd file with the program's external "
+        "constants.");
 }
 
 }  // namespace etpy

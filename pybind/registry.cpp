@@ -20,8 +20,8 @@ py::list backends() {
   py::list out;
   const size_t n = rt::get_num_registered_backends();
   for (size_t i = 0; i < n; ++i) {
-    auto name = rt::get_backend_name(i);
-    if (name.ok()) out.append(py::str(name.get()));
+    out.append(py::str(value_or_raise([i] { return rt::get_backend_name(i); },
+                                      "name of registered backend " + std::to_string(i))));
   }
   return out;
 }

@@ -4,6 +4,8 @@ import enum
 import os
 from typing import Any, List, Optional, Sequence, Tuple, Union
 
+import numpy
+
 __version__: str
 
 class ErrorCode(enum.IntEnum):
@@ -40,9 +42,11 @@ class TensorInfo:
     @property
     def kind(self) -> str: ...
     @property
-    def dtype(self) -> Optional[str]: ...
+    def dtype(self) -> Optional[numpy.dtype]:
+        """numpy dtype of a tensor, None for other kinds; Error (NotSupported) if numpy has none."""
     @property
-    def scalar_type(self) -> Optional[int]: ...
+    def scalar_type(self) -> Optional[int]:
+        """The runtime's ScalarType value of a tensor (6 is Float), None for other kinds."""
     @property
     def shape(self) -> Tuple[int, ...]: ...
     @property
@@ -64,9 +68,11 @@ class MethodMeta:
     @property
     def attributes(self) -> List[TensorInfo]: ...
     @property
-    def planned_buffer_sizes(self) -> Tuple[int, ...]: ...
+    def planned_buffer_sizes(self) -> Tuple[int, ...]:
+        """Bytes of each planned buffer; Error if the program's entry is invalid (negative)."""
     @property
-    def backends(self) -> List[str]: ...
+    def backends(self) -> List[str]:
+        """Backend ids of the method's delegates; Error if a delegate has no id."""
     @property
     def num_instructions(self) -> int: ...
 
@@ -92,11 +98,17 @@ class Program:
     def get_method_name(self, index: int) -> str: ...
 
 def load(
-    source: Union[str, os.PathLike, bytes, bytearray, memoryview],
+    source: Union[str, os.PathLike[str], bytes, bytearray, memoryview],
     *,
-    verification: Union[str, Verification] = "minimal",
-    data_path: Optional[Union[str, os.PathLike]] = None,
-) -> Program: ...
+    verification: Verification = Verification.Minimal,
+    data_path: Optional[Union[str, os.PathLike[str]]] = None,
+) -> Program:
+    """Load a program (executorch_runtime.load also reads binary file objects).
+
+    source: a path (memory-mapped) or a bytes-like object (copied).
+    verification: a Verification member; strings and ints raise TypeError.
+    data_path: a .ptd file with the program's external constants, or None.
+    """
 def backends() -> List[str]: ...
 def is_available(name: str) -> bool: ...
 def operators() -> List[str]: ...

@@ -28,6 +28,7 @@ Importing this package never imports torch, and numpy only on first use.
 """
 
 import os as _os
+import typing as _typing
 
 from ._C import (
     Error,
@@ -67,14 +68,28 @@ __all__ = [
 _PACKAGE_DIR = _os.path.dirname(_os.path.abspath(__file__))
 
 
-def load(source, *, verification="minimal", data_path=None):
-    """Load a program.
+def load(
+    source: str | _os.PathLike[str] | bytes | bytearray | memoryview | _typing.BinaryIO,
+    *,
+    verification: Verification = Verification.Minimal,
+    data_path: str | _os.PathLike[str] | None = None,
+) -> Program:
+    """Load a ``.pte`` program and return a ``Program``.
 
-    ``source`` is a path (``str`` or ``os.PathLike``; the file is memory-mapped), a
-    bytes-like object (copied, so the caller may reuse its buffer), or a binary file object
-    (read). ``verification`` is ``"minimal"`` or ``"internal_consistency"`` (or a
-    ``Verification``). ``data_path`` names a ``.ptd`` file holding the program's external
-    constants. Returns a ``Program``.
+    Args:
+        source: a path (``str`` or ``os.PathLike``; the file is memory-mapped), a bytes-like
+            object (copied, so the caller may reuse its buffer), or a binary file object (read
+            to its end).
+        verification: how thoroughly the program is checked while loading, a ``Verification``
+            member: ``Verification.Minimal`` (the default) or
+            ``Verification.InternalConsistency``. Nothing else is accepted: strings and ints
+            raise ``TypeError``.
+        data_path: a ``.ptd`` file holding the program's external constants, or ``None``.
+
+    Raises:
+        TypeError: ``source`` or ``verification`` is of the wrong kind.
+        OSError: the file cannot be opened (``FileNotFoundError``, ``PermissionError``, ...).
+        executorch_runtime.Error: the runtime rejected the program or data file.
     """
     if (
         not isinstance(source, (str, bytes, bytearray, memoryview))

@@ -2,12 +2,14 @@
 
     python -m executorch_runtime --includedir | --libdir | --cmakedir | --cflags | --libs
     python -m executorch_runtime run model.pte [--method NAME] [--input file.npy ...]
-                                 [--iterations N] [--profile] [--verification minimal|full]
+                                 [--iterations N] [--profile]
+                                 [--verification Minimal|InternalConsistency]
 
 ``run`` is the Python twin of the C++ ``et_run`` tool: it lists the program's methods, runs
 the chosen one (ones for every tensor input unless ``--input`` files are given; non-tensor
 inputs get the value fixed at export), and prints each output's dtype, shape and leading
-values, then the load and median execute times. Errors print the runtime's error name and
+values, then the load and median execute times. ``--verification`` takes the name of a
+``Verification`` member (default ``Minimal``). Errors print the runtime's error name and
 message and exit with status 1.
 """
 
@@ -60,7 +62,7 @@ def _run(args) -> int:
 
     import executorch_runtime as et
 
-    verification = {"minimal": "minimal", "full": "internal_consistency"}[args.verification]
+    verification = et.Verification[args.verification]
     t0 = time.perf_counter()
     program = et.load(args.model, verification=verification, data_path=args.data)
     t_load = (time.perf_counter() - t0) * 1e3
@@ -117,6 +119,8 @@ def _print_profile(rows, execute_ns: float) -> None:
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] == "run":
+        import executorch_runtime as et
+
         p = argparse.ArgumentParser(prog="python -m executorch_runtime run",
                                     description="Run a method of a .pte program.")
         p.add_argument("model")
@@ -126,10 +130,10 @@ def main(argv=None) -> int:
                        help="external constants of the program")
         p.add_argument("--iterations", type=int, default=1)
         p.add_argument("--profile", action="store_true")
-        p.add_argument("--verification", choices=("minimal", "full"), default="minimal")
+        p.add_argument("--verification", choices=[v.name for v in et.Verification],
+                       default=et.Verification.Minimal.name,
+                       help="how thoroughly the program is checked while loading")
         args = p.parse_args(argv[1:])
-        import executorch_runtime as et
-
         try:
             return _run(args)
         except et.Error as e:

@@ -1,6 +1,6 @@
 """An interface shaped like upstream ExecuTorch's ``executorch.runtime`` module.
 
-A script written for upstream runs after changing its import::
+A script written for upstream runs after changing its imports::
 
     from executorch_runtime.runtime import Runtime, Verification
 
@@ -9,9 +9,31 @@ A script written for upstream runs after changing its import::
     method = program.load_method("forward")
     outputs = method.execute([x])
 
+Names. Upstream's module defines ``Runtime``, ``Program``, ``Method``, ``BackendRegistry`` and
+``OperatorRegistry`` and takes ``Verification`` (and ``MethodMeta``) from its extension. The
+top-level package ``executorch_runtime`` has its own ``Program``, ``Method``, ``MethodMeta`` and
+``TensorInfo`` with a different shape (properties where upstream has methods, a
+``numpy.dtype`` where upstream has a ScalarType int, a tuple of method names where upstream has a
+set, a fresh ``Method`` per ``load_method`` call where upstream caches one). One class cannot be
+both (making them the same objects would force both shapes onto one class), so the classes of
+this module carry their own names and no name means two things in this package:
+
+    this module                  upstream
+    ``Runtime``                  ``executorch.runtime.Runtime``
+    ``RuntimeProgram``           ``executorch.runtime.Program``
+    ``RuntimeMethod``            ``executorch.runtime.Method``
+    ``RuntimeMethodMeta``        the extension's ``MethodMeta``
+    ``RuntimeTensorInfo``        the extension's ``TensorInfo``
+    ``BackendRegistry``          ``executorch.runtime.BackendRegistry``
+    ``OperatorRegistry``         ``executorch.runtime.OperatorRegistry``
+    ``Verification``             ``Verification`` (this one is ``executorch_runtime.Verification``)
+
+A script that names upstream's classes in annotations imports
+``RuntimeProgram as Program, RuntimeMethod as Method``.
+
 Differences: outputs are numpy arrays, except that when torch is already imported and an input
 was a ``torch.Tensor`` they are converted with ``torch.from_numpy`` (no copy); ETDump is not
-supported.
+supported; ``verification`` takes only a ``Verification`` member.
 """
 
 import functools
@@ -24,12 +46,12 @@ from ._C import Verification
 
 __all__ = [
     "BackendRegistry",
-    "Method",
-    "MethodMeta",
     "OperatorRegistry",
-    "Program",
     "Runtime",
-    "TensorInfo",
+    "RuntimeMethod",
+    "RuntimeMethodMeta",
+    "RuntimeProgram",
+    "RuntimeTensorInfo",
     "Verification",
 ]
 
@@ -41,7 +63,7 @@ _SCALAR_TYPE_NAMES = (
 ).split()
 
 
-class TensorInfo:
+class RuntimeTensorInfo:
     """Upstream-style view of one tensor slot: ``sizes()``, ``dtype()``, ... as methods."""
 
     def __init__(self, info: "_C.TensorInfo") -> None:
@@ -68,7 +90,7 @@ class TensorInfo:
         )
 
 
-class MethodMeta:
+class RuntimeMethodMeta:
     """Upstream-style method metadata (methods rather than properties)."""
 
     def __init__(self, meta: "_C.MethodMeta") -> None:
@@ -89,20 +111,20 @@ class MethodMeta:
         return len(self._meta.attributes)
 
     @staticmethod
-    def _tensor(infos, index: int, what: str) -> TensorInfo:
+    def _tensor(infos, index: int, what: str) -> RuntimeTensorInfo:
         if not 0 <= index < len(infos):
             raise IndexError(f"{what} index {index} out of range (there are {len(infos)})")
         if infos[index].kind != "Tensor":
             raise RuntimeError(f"{what} {index} is not a tensor (it is {infos[index].kind})")
-        return TensorInfo(infos[index])
+        return RuntimeTensorInfo(infos[index])
 
-    def input_tensor_meta(self, index: int) -> TensorInfo:
+    def input_tensor_meta(self, index: int) -> RuntimeTensorInfo:
         return self._tensor(self._inputs, index, "input")
 
-    def output_tensor_meta(self, index: int) -> TensorInfo:
+    def output_tensor_meta(self, index: int) -> RuntimeTensorInfo:
         return self._tensor(self._outputs, index, "output")
 
-    def attribute_tensor_meta(self, index: int) -> TensorInfo:
+    def attribute_tensor_meta(self, index: int) -> RuntimeTensorInfo:
         return self._tensor(self._meta.attributes, index, "attribute")
 
     def num_memory_planned_buffers(self) -> int:
@@ -113,7 +135,7 @@ class MethodMeta:
 
     def __repr__(self) -> str:
         def metas(infos):
-            return [repr(TensorInfo(i)) if i.kind == "Tensor" else i.kind for i in infos]
+            return [repr(RuntimeTensorInfo(i)) if i.kind == "Tensor" else i.kind for i in infos]
 
         return (
             f"MethodMeta(name='{self.name()}', num_inputs={self.num_inputs()}, "
@@ -130,7 +152,7 @@ def _torch_outputs(inputs: Sequence[Any], outputs: List[Any]) -> List[Any]:
     return [torch.from_numpy(o) if isinstance(o, np.ndarray) else o for o in outputs]
 
 
-class Method:
+class RuntimeMethod:
     """A loaded method: ``execute(inputs)`` runs it."""
 
     def __init__(self, method: "_C.Method") -> None:
@@ -140,11 +162,11 @@ class Method:
         return _torch_outputs(inputs, self._method.execute(inputs))
 
     @property
-    def metadata(self) -> MethodMeta:
-        return MethodMeta(self._method.meta)
+    def metadata(self) -> RuntimeMethodMeta:
+        return RuntimeMethodMeta(self._method.meta)
 
 
-class Program:
+class RuntimeProgram:
     """A loaded program: ``method_names``, ``load_method(name)``, ``metadata(name)``."""
 
     def __init__(self, program: "_C.Program", data: Optional[bytes]) -> None:
@@ -156,15 +178,15 @@ class Program:
     def method_names(self) -> Set[str]:
         return set(self._program.method_names)
 
-    def load_method(self, name: str) -> Optional[Method]:
+    def load_method(self, name: str) -> Optional[RuntimeMethod]:
         method = self._methods.get(name)
         if method is None:
-            method = Method(self._program.load_method(name))
+            method = RuntimeMethod(self._program.load_method(name))
             self._methods[name] = method
         return method
 
-    def metadata(self, method_name: str) -> MethodMeta:
-        return MethodMeta(self._program.method_meta(method_name))
+    def metadata(self, method_name: str) -> RuntimeMethodMeta:
+        return RuntimeMethodMeta(self._program.method_meta(method_name))
 
 
 class BackendRegistry:
@@ -213,7 +235,12 @@ class Runtime:
         enable_etdump: bool = False,
         debug_buffer_size: int = 0,
         data_path: Optional[Union[os.PathLike, str]] = None,
-    ) -> Program:
+    ) -> RuntimeProgram:
+        """Loads a program from a path, bytes or a binary file object, as upstream does.
+
+        ``verification`` is a ``Verification`` member (default ``InternalConsistency``, as
+        upstream); anything else raises ``TypeError``. ``data_path`` names a ``.ptd`` file.
+        """
         if enable_etdump or debug_buffer_size:
             raise NotImplementedError("executorch_runtime does not support ETDump")
         if isinstance(data, (str, os.PathLike)):
@@ -231,4 +258,4 @@ class Runtime:
         program = self._legacy_module.load(
             source, verification=verification, data_path=data_path
         )
-        return Program(program, keep)
+        return RuntimeProgram(program, keep)

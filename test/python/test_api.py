@@ -45,18 +45,23 @@ def test_load_copies_mutable_buffers(et):
     assert np.array_equal(out[0], _ident_inputs()[0])
 
 
-@pytest.mark.parametrize("level", ["minimal", "internal_consistency", "Minimal-enum", "IC-enum"])
+@pytest.mark.parametrize("level", ["Minimal", "InternalConsistency"])
 def test_verification_levels(et, level):
-    v = {"Minimal-enum": et.Verification.Minimal,
-         "IC-enum": et.Verification.InternalConsistency}.get(level, level)
-    assert et.load(CONST, verification=v).method_names
+    assert et.load(CONST, verification=et.Verification[level]).method_names
 
 
-def test_verification_is_checked(et):
-    with pytest.raises(ValueError, match="verification"):
-        et.load(CONST, verification="paranoid")
-    with pytest.raises(TypeError):
-        et.load(CONST, verification=3.5)
+@pytest.mark.parametrize("level", ["minimal", "internal_consistency", "full", "Minimal", 0, 1,
+                                   True, 3.5, None])
+def test_verification_takes_only_the_enum(et, level):
+    """Strings and ints are refused, not mapped: one spelling of a level everywhere."""
+    with pytest.raises(TypeError, match=r"verification must be executorch_runtime\.Verification"):
+        et.load(CONST, verification=level)
+    with pytest.raises(TypeError, match="Verification"):
+        et.load(pathlib.Path(CONST).read_bytes(), verification=level)
+    from executorch_runtime.runtime import Runtime
+
+    with pytest.raises(TypeError, match="Verification"):
+        Runtime.get().load_program(CONST, verification=level)
 
 
 def test_method_meta(et):
@@ -65,8 +70,11 @@ def test_method_meta(et):
     kinds = [i.kind for i in meta.inputs]
     assert kinds == ["Tensor", "Tensor", "Int", "Double", "Bool"]
     t = meta.inputs[0]
-    assert (t.dtype, t.shape, t.dim_order, t.nbytes) == ("float32", (2, 3), (0, 1), 24)
-    assert meta.inputs[2].dtype is None
+    assert isinstance(t.dtype, np.dtype)
+    assert (t.dtype, t.scalar_type, t.shape, t.dim_order, t.nbytes) == (
+        np.dtype(np.float32), 6, (2, 3), (0, 1), 24)
+    assert meta.inputs[2].dtype is None and meta.inputs[2].scalar_type is None
+    assert "dtype=float32," in repr(t)
     assert meta.outputs[0].shape == (2, 3)
     assert all(isinstance(s, int) and s >= 0 for s in meta.planned_buffer_sizes)
     assert meta.name == "forward"
@@ -187,7 +195,7 @@ def test_cli_run_inputs_and_errors(et, tmp_path):
     np.save(tmp_path / "b.npy", b)
     r = subprocess.run([sys.executable, "-m", "executorch_runtime", "run", IDENTITY, "--input",
                         str(tmp_path / "a.npy"), "--input", str(tmp_path / "b.npy"),
-                        "--verification", "full"], capture_output=True, text=True)
+                        "--verification", "InternalConsistency"], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert "output 1: float32 (4,) [0, 1, 2, 3]" in r.stdout
     bad = tmp_path / "bad.pte"
@@ -198,17 +206,22 @@ def test_cli_run_inputs_and_errors(et, tmp_path):
 
 
 def test_facade(et):
-    from executorch_runtime.runtime import Runtime, Verification
+    from executorch_runtime.runtime import (Runtime, RuntimeMethod, RuntimeMethodMeta,
+                                            RuntimeProgram, RuntimeTensorInfo, Verification)
 
     rt = Runtime.get()
     assert rt is Runtime.get()
     prog = rt.load_program(IDENTITY, verification=Verification.Minimal)
+    assert isinstance(prog, RuntimeProgram)
     assert prog.method_names == {"forward"}
     method = prog.load_method("forward")
+    assert isinstance(method, RuntimeMethod)
     assert method is prog.load_method("forward")
     outs = method.execute(list(_ident_inputs()))
     assert np.array_equal(outs[0], _ident_inputs()[0])
     meta = method.metadata
+    assert isinstance(meta, RuntimeMethodMeta)
+    assert isinstance(meta.input_tensor_meta(0), RuntimeTensorInfo)
     assert meta.num_inputs() == 2 and meta.input_tensor_meta(0).sizes() == (2, 3)
     assert meta.input_tensor_meta(0).dtype() == 6  # ScalarType::Float
     assert "TensorInfo(sizes=[2, 3], dtype=Float" in repr(meta.input_tensor_meta(0))

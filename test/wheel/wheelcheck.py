@@ -451,9 +451,19 @@ def check_layout(whl):
     for n, d in data.items():
         need(SRC.encode() not in d, f"{n} mentions the source tree {SRC}")
     md = data[f"{di}/METADATA"].decode()
-    for field in ["Metadata-Version: ", "Name: executorch_runtime", f"Version: {VERSION}",
-                  "Summary: ", "Requires-Python: ", "Requires-Dist: numpy", "License: "]:
+    for field in ["Name: executorch_runtime", f"Version: {VERSION}", "Summary: ",
+                  "Requires-Python: ", "Requires-Dist: numpy"]:
         need(re.search(r"^" + re.escape(field), md, re.M), f"METADATA lacks '{field}'")
+    for line in ["Metadata-Version: 2.4", "License-Expression: BSD-3-Clause",
+                 "License-File: LICENSE"]:
+        need(re.search(r"^" + re.escape(line) + r"$", md, re.M), f"METADATA lacks the line '{line}'")
+    # Core metadata 2.4: License-Expression replaces the free-text License field, and every
+    # License-File names a file under .dist-info/licenses/.
+    need(not re.search(r"^License: ", md, re.M), "METADATA has a License field next to "
+                                                 "License-Expression")
+    with open(os.path.join(SRC, "LICENSE"), "rb") as f:
+        need(data.get(f"{di}/licenses/LICENSE") == f.read(),
+             f"{di}/licenses/LICENSE is missing or differs from the repository's LICENSE")
     wheel_meta = data[f"{di}/WHEEL"].decode()
     need("Root-Is-Purelib: false" in wheel_meta, "WHEEL: Root-Is-Purelib is not false")
     need(f"Tag: {m.group(2)}-{m.group(3)}-{platform_tag}" in wheel_meta,
@@ -498,6 +508,12 @@ def c_layout():
                         add={"executorch_runtime/lib/libexecutorch.so.1.0.0": real})
     R.fault("a second copy lib/libexecutorch.so.1.0.0", r"shipped again|extra libexecutorch",
             check_layout, dup)
+    os.makedirs(os.path.join(wd, "nolicense"))
+    di = f"executorch_runtime-{VERSION}.dist-info"
+    nolicense = rewrite_wheel(whl, os.path.join(wd, "nolicense", os.path.basename(whl)),
+                              drop={f"{di}/licenses/LICENSE"})
+    R.fault("the license file left out of .dist-info/licenses/", r"licenses/LICENSE is missing",
+            check_layout, nolicense)
     os.makedirs(os.path.join(wd, "copy"))
     copy = rewrite_wheel(whl, os.path.join(wd, "copy", os.path.basename(whl)),
                          modify={"executorch_runtime/lib/libexecutorch.so": lambda d: real})
