@@ -1,7 +1,9 @@
 """The GIL is released while loading and executing: separate Methods run from separate
 threads and give correct results; one Method shared by threads is serialized."""
 
+import sys
 import threading
+import time
 
 import numpy as np
 
@@ -64,17 +66,33 @@ def test_gil_released_during_execute(et):
     m = p.load_method("forward")
     x = np.ones((1, 3, 32, 32), np.float32)
     m(x)
+    # With a switch interval of an hour, the interpreter never takes the GIL from a running
+    # thread: the main thread can only run while the worker waits outside Python, that is,
+    # inside m(x) if the call releases the GIL. So a tick that lands during a call proves the
+    # release, whatever the machine's load; without it the worker gives up after 10 s.
     ticks = 0
+    ticked_during_call = threading.Event()
     done = threading.Event()
 
     def run():
-        for _ in range(20):
+        deadline = time.monotonic() + 10.0
+        while time.monotonic() < deadline:
+            before = ticks
             m(x)
+            if ticks != before:
+                ticked_during_call.set()
+                break
         done.set()
 
-    t = threading.Thread(target=run)
-    t.start()
-    while not done.is_set():
-        ticks += 1
-    t.join()
-    assert ticks > 1000
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(3600.0)
+    try:
+        t = threading.Thread(target=run)
+        t.start()
+        while not done.is_set():
+            ticks += 1
+            time.sleep(0.0005)  # lets the worker back in between its calls
+        t.join()
+    finally:
+        sys.setswitchinterval(old)
+    assert ticked_during_call.is_set(), "the main thread never ran during an execute call"
