@@ -35,6 +35,7 @@ import io
 import json
 import os
 import re
+import shlex
 import shutil
 import stat
 import subprocess
@@ -49,7 +50,8 @@ SRC = E.get("ET_SRC", os.path.dirname(os.path.dirname(os.path.dirname(os.path.ab
 HERE = os.path.join(SRC, "test", "wheel")
 ZOO = os.path.join(SRC, "test", "fixtures", "zoo")
 VERSION = E.get("ET_VERSION", "1.0.0")
-CXX = E.get("ET_CXX", "g++")
+# A compiler command may carry a launcher ("ccache g++"): split it like a shell would.
+CXX = shlex.split(E.get("ET_CXX", "g++")) or ["g++"]
 PYTHON = E.get("ET_PYTHON", "python3")
 WORK_ROOT = E.get("ET_WHL_WORK", "")
 VENV = E.get("ET_WHL_VENV", "")
@@ -359,7 +361,8 @@ def cmake_build(src, build, prefix, *, cmake="cmake", generator=None, defs=(), e
     shutil.copytree(src, proj)
     args = [cmake, "-S", proj, "-B", build, f"-DCMAKE_PREFIX_PATH={prefix}",
             "-DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF", "-DCMAKE_FIND_USE_SYSTEM_PACKAGE_REGISTRY=OFF",
-            f"-DCMAKE_CXX_COMPILER={shutil.which(CXX) or CXX}", "-DCMAKE_BUILD_TYPE=Release"]
+            f"-DCMAKE_CXX_COMPILER={shutil.which(CXX[-1]) or CXX[-1]}"] + (
+            [f"-DCMAKE_CXX_COMPILER_LAUNCHER={';'.join(CXX[:-1])}"] if CXX[:-1] else []) + ["-DCMAKE_BUILD_TYPE=Release"]
     if generator:
         args += ["-G", generator]
     args += list(defs)
@@ -999,13 +1002,13 @@ def check_pkgconfig(pkg, wd):
     need(ver == VERSION, f"pkg-config --modversion: {ver}")
     flags = sh(["pkg-config", "--cflags", "--libs", "executorch"], env=env).stdout.split()
     app_pc = os.path.join(wd, "app-pc")
-    sh([CXX, "-std=c++17", os.path.join(HERE, "consumer", "app.cpp")] + flags + ["-o", app_pc],
+    sh([*CXX, "-std=c++17", os.path.join(HERE, "consumer", "app.cpp")] + flags + ["-o", app_pc],
        env=env, what="g++ app.cpp $(pkg-config --cflags --libs executorch)")
     run_app_golden(app_pc, "mlp", os.path.join(wd, "out-pc"))
     print(f"     g++ app.cpp {' '.join(flags)}: runs mlp to the goldens (no LD_LIBRARY_PATH)")
     app_plain = os.path.join(wd, "app-plain")
     inc, lib = os.path.join(pkg, "include"), os.path.join(pkg, "lib")
-    sh([CXX, "-std=c++17", os.path.join(HERE, "consumer", "app.cpp"), f"-I{inc}", f"-L{lib}",
+    sh([*CXX, "-std=c++17", os.path.join(HERE, "consumer", "app.cpp"), f"-I{inc}", f"-L{lib}",
         "-lexecutorch", "-o", app_plain], what="g++ app.cpp -I<pkg>/include -L<pkg>/lib -lexecutorch")
     need("libexecutorch.so.1" in tag_values(app_plain, "NEEDED"),
          "plain -lexecutorch: NEEDED libexecutorch.so.1 missing")
@@ -1016,7 +1019,7 @@ def check_pkgconfig(pkg, wd):
     print("     g++ app.cpp -I<pkg>/include -L<pkg>/lib -lexecutorch: NEEDED libexecutorch.so.1, "
           "lists methods")
     app_k = os.path.join(wd, "app-plain-kernels")
-    sh([CXX, "-std=c++17", os.path.join(HERE, "consumer", "app.cpp"), f"-I{inc}", f"-L{lib}",
+    sh([*CXX, "-std=c++17", os.path.join(HERE, "consumer", "app.cpp"), f"-I{inc}", f"-L{lib}",
         "-Wl,--push-state,--no-as-needed", "-lexecutorch_kernels", "-Wl,--pop-state",
         "-lexecutorch", f"-Wl,-rpath,{lib}", "-o", app_k], what="g++ ... -lexecutorch_kernels")
     run_app_golden(app_k, "mlp", os.path.join(wd, "out-k"))
@@ -1058,7 +1061,7 @@ def check_headers(include):
 
     def one(job):
         h, std = job
-        r = subprocess.run([CXX, f"-std={std}", "-Wall", "-Wextra", "-Werror", "-fsyntax-only",
+        r = subprocess.run([*CXX, f"-std={std}", "-Wall", "-Wextra", "-Werror", "-fsyntax-only",
                             f"-I{include}", "-x", "c++", "-"], input=f"#include <{h}>\n",
                            capture_output=True, text=True, env=clean_env())
         return h, std, r.returncode, r.stderr
