@@ -275,14 +275,13 @@ Error check_view(const Plan& pl, size_t ci, size_t ii, const fb::KernelCall* k) 
       r.storage != Storage::Constant && !r.input,
       InvalidProgram,
       "execution_plan[%zu].chains[%zu].instructions[%zu].KernelCall (et_view): "
-      "the result, value %zu, is a %s%s tensor; a view result cannot be a "
-      "constant or a plan input",
+      "the result, value %zu (%s%s), cannot be a constant or a plan input",
       pl.p,
       ci,
       ii,
       out,
       storage_name(r.storage),
-      r.input ? " plan input" : "");
+      r.input ? ", plan input" : "");
   size_t self_bytes = 0;
   size_t out_bytes = 0;
   ET_VALIDATE(
@@ -363,8 +362,8 @@ Error check_move(const Plan& pl, size_t ci, size_t ii, const fb::MoveCall* m) {
         ET_LOG(
             Error,
             "execution_plan[%zu].chains[%zu].instructions[%zu].MoveCall: the "
-            "moved list (value %zu) holds value %zu, a %s tensor; only lists "
-            "of planned tensors can be moved",
+            "moved list (value %zu) holds value %zu (%s); only lists of "
+            "planned tensors can be moved",
             pl.p,
             ci,
             ii,
@@ -441,13 +440,14 @@ Error check_instruction(
           r.storage == Storage::Planned && !r.input && !r.output,
           InvalidProgram,
           "execution_plan[%zu].chains[%zu].instructions[%zu].FreeCall: value "
-          "%zu is a %s%s tensor; only planned intermediates can be freed",
+          "%zu (%s%s) is not a planned intermediate, the only kind a FreeCall "
+          "may free",
           pl.p,
           ci,
           ii,
           vi,
           storage_name(r.storage),
-          r.input ? " plan input" : (r.output ? " plan output" : ""));
+          r.input ? ", plan input" : (r.output ? ", plan output" : ""));
       return Error::Ok;
     }
     default:
