@@ -10,6 +10,9 @@
 
 #include <gtest/gtest.h>
 
+#include <executorch/runtime/core/named_data_map.h>
+#include <executorch/runtime/core/tensor_layout.h>
+
 // get_inputs() is deprecated; one test uses it because it marks inputs set.
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
@@ -21,6 +24,9 @@ using executorch::aten::Tensor;
 using executorch::aten::TensorImpl;
 using executorch::runtime::Error;
 using executorch::runtime::EValue;
+using executorch::runtime::FreeableBuffer;
+using executorch::runtime::Result;
+using executorch::runtime::TensorLayout;
 using test::ProgramBuilder;
 using test::TensorSpec;
 
@@ -328,6 +334,50 @@ TEST_F(ExecutionSafety, MisalignedPlannedOffsetIsRefusedAtLoad) {
   b.outputs = {x};
   b.buffer_sizes = {0, 16};
   expect_refused_at_load(b, "offset 2 is not aligned to the element size 4");
+}
+
+// An external data map whose one float[3] tensor "w" starts one byte into
+// its storage, as a crafted .ptd offset would place it.
+class MisalignedDataMap final : public executorch::runtime::NamedDataMap {
+ public:
+  Result<const TensorLayout> get_tensor_layout(std::string_view) const override {
+    return TensorLayout::create({sizes_, 1}, {dim_order_, 1}, ScalarType::Float);
+  }
+  Result<FreeableBuffer> get_data(std::string_view) const override {
+    return FreeableBuffer(storage_ + 1, 3 * sizeof(float), nullptr);
+  }
+  Error load_data_into(std::string_view, void*, size_t) const override {
+    return Error::NotSupported;
+  }
+  Result<uint32_t> get_num_keys() const override {
+    return 1u;
+  }
+  Result<const char*> get_key(uint32_t) const override {
+    return "w";
+  }
+
+ private:
+  alignas(16) uint8_t storage_[32] = {};
+  int32_t sizes_[1] = {3};
+  uint8_t dim_order_[1] = {0};
+};
+
+TEST_F(ExecutionSafety, MisalignedExternalConstantIsRefusedAtLoad) {
+  ProgramBuilder b;
+  TensorSpec w = f32({3});
+  w.external = true;
+  w.fqn = "w";
+  const int c = b.tensor(w);
+  const int x = b.tensor(f32({3}, 1, 0)), alpha = b.int_value(1);
+  const int out = b.tensor(f32({3}, 1, 16));
+  b.kernel(b.op("aten::add", "out"), {x, c, alpha, out, out});
+  b.inputs = {x};
+  b.outputs = {out};
+  b.buffer_sizes = {0, 32};
+  MisalignedDataMap map;
+  auto l = test::load(b.finish(), "forward", &map);
+  EXPECT_EQ(l->method_error, Error::InvalidExternalData);
+  EXPECT_TRUE(logged("external tensor 'w': its data is not aligned")) << test::logs();
 }
 
 } // namespace
