@@ -301,6 +301,13 @@ Error check_view(const Plan& pl, size_t ci, size_t ii, const fb::KernelCall* k) 
   return Error::Ok;
 }
 
+// A tensor a MoveCall may take or overwrite: planned, and not an et_view
+// result (whose data belongs to the viewed tensor and may be smaller than
+// the slot it would land in).
+bool movable(const ValueRole& r) {
+  return r.storage == Storage::Planned && !r.view_result;
+}
+
 // MoveCall: the destination slot takes the source's value, so both must be
 // of one kind; tensors must be planned (a constant must not reach a mutable
 // slot, and a caller-bound slot must keep its own tensor) and of one dtype.
@@ -334,17 +341,20 @@ Error check_move(const Plan& pl, size_t ci, size_t ii, const fb::MoveCall* m) {
     const ValueRole& rf = pl.roles[from];
     const ValueRole& rt = pl.roles[to];
     ET_VALIDATE(
-        rf.storage == Storage::Planned && rt.storage == Storage::Planned,
+        movable(rf) && movable(rt),
         InvalidProgram,
         "execution_plan[%zu].chains[%zu].instructions[%zu].MoveCall: value "
-        "%zu (%s) into value %zu (%s): only planned tensors can be moved",
+        "%zu (%s%s) into value %zu (%s%s): only planned tensors that are not "
+        "et_view results can be moved",
         pl.p,
         ci,
         ii,
         from,
         storage_name(rf.storage),
+        rf.view_result ? ", et_view result" : "",
         to,
-        storage_name(rt.storage));
+        storage_name(rt.storage),
+        rt.view_result ? ", et_view result" : "");
     ET_VALIDATE(
         pl.tensor(from)->scalar_type() == pl.tensor(to)->scalar_type(),
         InvalidProgram,
@@ -358,18 +368,19 @@ Error check_move(const Plan& pl, size_t ci, size_t ii, const fb::MoveCall* m) {
   } else if (is_tensor_or_list(kf)) {
     Error err = Error::Ok;
     for_each_tensor(pl, static_cast<int32_t>(from), [&](size_t vi) {
-      if (err == Error::Ok && pl.roles[vi].storage != Storage::Planned) {
+      if (err == Error::Ok && !movable(pl.roles[vi])) {
         ET_LOG(
             Error,
             "execution_plan[%zu].chains[%zu].instructions[%zu].MoveCall: the "
-            "moved list (value %zu) holds value %zu (%s); only lists of "
-            "planned tensors can be moved",
+            "moved list (value %zu) holds value %zu (%s%s); only lists of "
+            "planned tensors that are not et_view results can be moved",
             pl.p,
             ci,
             ii,
             from,
             vi,
-            storage_name(pl.roles[vi].storage));
+            storage_name(pl.roles[vi].storage),
+            pl.roles[vi].view_result ? ", et_view result" : "");
         err = Error::InvalidProgram;
       }
     });

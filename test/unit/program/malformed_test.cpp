@@ -286,8 +286,15 @@ const std::vector<Case>& cases() {
       {"move_null_input_to_tensor", [] { return with([](AddProgram& a) {
          add_value(a, null_value()); plan(a).inputs.push_back(5); fb::MoveCallT m; m.move_from = 4; m.move_to = 5; add_instruction(a, instr(std::move(m))); }); }, Error::InvalidProgram, "value 4 (Tensor) cannot move into value 5 (Null)"},
       {"move_constant", [] { return with([](AddProgram& a) {
-         add_value(a, tensor_value(fb::ScalarType::FLOAT, {2}, {0}, 1, 0)); fb::MoveCallT m; m.move_from = 4; m.move_to = 5; add_instruction(a, instr(std::move(m))); }); }, Error::InvalidProgram, "only planned tensors can be moved"},
+         add_value(a, tensor_value(fb::ScalarType::FLOAT, {2}, {0}, 1, 0)); fb::MoveCallT m; m.move_from = 4; m.move_to = 5; add_instruction(a, instr(std::move(m))); }); }, Error::InvalidProgram, "value 4 (constant) into value 5 (planned): only planned tensors"},
       {"move_into_plan_input", [] { return with([](AddProgram& a) { fb::MoveCallT m; m.move_from = 2; m.move_to = 0; add_instruction(a, instr(std::move(m))); }); }, Error::InvalidProgram, "the destination, value 0, is a plan input"},
+      {"move_et_view_result", [] { return with([](AddProgram& a) {
+         add_value(a, tensor_value(fb::ScalarType::FLOAT, {2}, {0}, 0, 0));
+         fb::IntListT l; l.items = {3}; add_value(a, value(std::move(l)));
+         add_value(a, tensor_value(fb::ScalarType::FLOAT, {2}, {0}, 1, 0));
+         auto op = std::make_unique<fb::OperatorT>(); op->name = "executorch_prim::et_view"; op->overload = "default"; plan(a).operators.push_back(std::move(op));
+         fb::KernelCallT k; k.op_index = 1; k.args = {4, 6, 5}; add_instruction(a, instr(std::move(k)));
+         fb::MoveCallT m; m.move_from = 5; m.move_to = 7; add_instruction(a, instr(std::move(m))); }); }, Error::InvalidProgram, "value 5 (unbacked, et_view result) into value 7 (planned)"},
       {"planned_offset_misaligned", [] { return with([](AddProgram& a) { tensor(a, 1).allocation_info->memory_offset_low = 18; }); }, Error::InvalidProgram, "offset 18 is not aligned to the element size 4"},
       {"constant_offset_misaligned", [] { return with([](AddProgram& a) { a.program.constant_segment->offsets = {0, 2}; }); }, Error::InvalidProgram, "constant_segment.offsets[1] = 2 is not aligned to the element size 4"},
       {"et_view_result_larger_than_self", [] { return with([](AddProgram& a) {
