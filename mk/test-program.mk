@@ -3,4 +3,5 @@
 # 1. The private validation pass is hidden inside libexecutorch, so the tests link their own
 #    copy of its object to call it directly (byte sweep, Minimal-level malformed cases).
 # 2. The suite also runs under ASan+UBSan in a fully instrumented tree: see mk/test-sanitize.mk.
-UNIT_program_EXTRA_LIBS := $(O)/runtime/executor/detail/program_validation.o
+UNIT_program_EXTRA_LIBS := $(O)/runtime/executor/detail/program_validation.o \
+                           $(O)/runtime/executor/detail/storage_validation.o

@@ -8,6 +8,8 @@
 #include <executorch/runtime/core/event_tracer_hooks.h>
 #include <executorch/runtime/executor/detail/delegate.h>
 #include <executorch/runtime/executor/detail/method_internal.h>
+#include <executorch/runtime/executor/detail/program_validation.h>
+#include <executorch/runtime/executor/detail/tensor_parser.h>
 #include <executorch/runtime/kernel/kernel_runtime_context.h>
 #include <executorch/runtime/platform/log.h>
 
@@ -76,6 +78,52 @@ Error read_condition(const EValue& cond, size_t value_index, bool* out) {
   return Error::InvalidProgram;
 }
 
+/// Plan inputs and outputs without storage of their own get it from the
+/// caller (set_input, set_output_data_ptr). A kernel must never see such a
+/// tensor with a null data pointer, so execution refuses to start until
+/// each one is bound (an input only if it holds data; an output if it can).
+/// Looking for an et_view that binds an output happens only for an unbound
+/// one, so a bound method pays one pointer test per input and output.
+Error check_caller_bindings(
+    const executorch_flatbuffer::ExecutionPlan* plan,
+    const EValue* values) {
+  const auto* vals = plan->values();
+  for (int pass = 0; pass < 2; ++pass) {
+    const bool inputs = pass == 0;
+    const auto* indices = inputs ? plan->inputs() : plan->outputs();
+    for (flatbuffers::uoffset_t i = 0; i < indices->size(); ++i) {
+      const size_t vi = static_cast<size_t>(indices->Get(i));
+      const auto* t = vals->Get(static_cast<flatbuffers::uoffset_t>(vi))
+                          ->val_as_Tensor();
+      if (t == nullptr || internal::tensor_is_planned(t) ||
+          internal::tensor_is_external_constant(t) || !values[vi].isTensor() ||
+          values[vi].toTensor().const_data_ptr() != nullptr) {
+        continue;
+      }
+      if (!inputs && detail::is_view_result(plan, vi)) {
+        continue; // an et_view binds it
+      }
+      size_t need = values[vi].toTensor().nbytes();
+      if (!inputs && !detail::tensor_capacity_bytes(t, &need)) {
+        need = 1; // unknown capacity: a buffer is needed all the same
+      }
+      if (need > 0) {
+        ET_LOG(
+            Error,
+            "execute: %s %u (value %zu) of method '%s' has no data; bind it "
+            "with %s",
+            inputs ? "input" : "output",
+            static_cast<unsigned>(i),
+            vi,
+            plan_name(plan),
+            inputs ? "set_input" : "set_output_data_ptr");
+        return Error::InvalidState;
+      }
+    }
+  }
+  return Error::Ok;
+}
+
 } // namespace
 
 Error Method::execute_instruction() {
@@ -141,20 +189,12 @@ Error Method::execute_instruction() {
       }
       break;
     }
-    case Instruction::Kind::Free: {
-      EValue& v = values_[ins.a];
-      if (!v.isTensor()) {
-        ET_LOG(
-            Error,
-            "FreeCall: value %zu has kind %u, not Tensor",
-            ins.a,
-            static_cast<unsigned>(v.tag));
-        err = Error::InvalidType;
-      } else {
-        v.toTensor().unsafeGetTensorImpl()->set_data(nullptr);
-      }
+    case Instruction::Kind::Free:
+      // Validation allows FreeCall only on planned intermediates. Planned
+      // memory belongs to the MemoryManager and outlives every instruction,
+      // so there is nothing to release; dropping the data pointer would only
+      // hand a null pointer to a later reader (or to the next execute()).
       break;
-    }
   }
   internal::event_tracer_set_chain_debug_handle(
       event_tracer_, kUnsetChainId, kUnsetDebugHandle);
@@ -186,6 +226,10 @@ Error Method::execute() {
           plan_name(serialization_plan_));
       return Error::InvalidArgument;
     }
+  }
+  Error bound = check_caller_bindings(serialization_plan_, values_);
+  if (bound != Error::Ok) {
+    return bound;
   }
   internal::event_tracer_create_event_block(event_tracer_, "Execute");
   temp_allocator_->reset();
@@ -221,6 +265,12 @@ Error Method::step() {
   }
   if (step_state_.chain_idx >= n_chains_) {
     return Error::EndOfMethod;
+  }
+  if (step_state_.chain_idx == 0 && step_state_.instr_idx == 0) {
+    Error bound = check_caller_bindings(serialization_plan_, values_);
+    if (bound != Error::Ok) {
+      return bound;
+    }
   }
   if (step_state_.instr_idx < chains_[step_state_.chain_idx].n_instructions) {
     Error err = execute_instruction();

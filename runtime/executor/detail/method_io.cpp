@@ -9,6 +9,7 @@
 #include <executorch/runtime/core/exec_aten/util/tensor_util.h>
 #include <executorch/runtime/executor/detail/checked.h>
 #include <executorch/runtime/executor/detail/method_internal.h>
+#include <executorch/runtime/executor/detail/program_validation.h>
 #include <executorch/runtime/executor/detail/tensor_parser.h>
 #include <executorch/runtime/platform/assert.h>
 #include <executorch/runtime/platform/log.h>
@@ -283,16 +284,22 @@ Error Method::set_output_data_ptr(void* buffer, size_t size, size_t output_idx) 
     return Error::InvalidState;
   }
   Tensor t = slot.toTensor();
-  if (size < t.nbytes()) {
+  // Kernels may resize a dynamic output up to its capacity, whatever its
+  // current shape: the buffer must hold that much.
+  size_t capacity = 0;
+  if (!detail::tensor_capacity_bytes(
+          serialized_tensor(serialization_plan_, vi), &capacity) ||
+      size < capacity) {
     ET_LOG(
         Error,
-        "set_output_data_ptr: output %zu needs %zu bytes, buffer has %zu",
+        "set_output_data_ptr: output %zu needs %zu bytes (its capacity), "
+        "buffer has %zu",
         output_idx,
-        t.nbytes(),
+        capacity,
         size);
     return Error::InvalidArgument;
   }
-  if (buffer == nullptr && t.nbytes() > 0) {
+  if (buffer == nullptr && capacity > 0) {
     ET_LOG(Error, "set_output_data_ptr: null buffer for output %zu", output_idx);
     return Error::InvalidArgument;
   }

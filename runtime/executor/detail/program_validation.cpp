@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <executorch/runtime/executor/detail/checked.h>
+#include <executorch/runtime/executor/detail/validation_log.h>
 #include <executorch/runtime/platform/log.h>
 #include <executorch_schema/program_generated.h>
 
@@ -16,14 +17,6 @@ namespace detail {
 
 namespace fb = executorch_flatbuffer;
 
-// Log one line naming the field, return the error.
-#define ET_VALIDATE(_cond, _err, _fmt, ...) \
-  do {                                      \
-    if (!(_cond)) {                         \
-      ET_LOG(Error, _fmt, ##__VA_ARGS__);   \
-      return Error::_err;                   \
-    }                                       \
-  } while (0)
 
 namespace {
 
@@ -245,6 +238,33 @@ Error validate_tensor(const PlanContext& c, size_t vi, const fb::Tensor* t) {
         vi,
         idx,
         c.constants.count);
+    // Constant data is read in place through typed pointers, and segments
+    // and buffers start max-aligned: each offset must keep elements aligned.
+    if (c.constants.segment_path) {
+      const uint64_t off = c.program->constant_segment()->offsets()->Get(idx);
+      ET_VALIDATE(
+          off % elem == 0,
+          InvalidProgram,
+          "execution_plan[%zu].values[%zu].Tensor: constant_segment.offsets[%"
+          PRIu32 "] = %" PRIu64 " is not aligned to the element size %zu",
+          p,
+          vi,
+          idx,
+          off,
+          elem);
+    } else {
+      const auto* buf = c.program->constant_buffer()->Get(idx);
+      ET_VALIDATE(
+          buf == nullptr || buf->storage() == nullptr ||
+              reinterpret_cast<uintptr_t>(buf->storage()->data()) % elem == 0,
+          InvalidProgram,
+          "execution_plan[%zu].values[%zu].Tensor: constant_buffer[%" PRIu32
+          "].storage is not aligned to the element size %zu",
+          p,
+          vi,
+          idx,
+          elem);
+    }
     if (sized) {
       if (c.constants.segment_path) {
         const uint64_t off =
@@ -347,6 +367,18 @@ Error validate_tensor(const PlanContext& c, size_t vi, const fb::Tensor* t) {
         nbytes,
         mem_id,
         arena);
+    // Kernels read planned data through typed pointers: with an offset that
+    // is a multiple of the element size, every element is aligned as long as
+    // the planned buffer itself is (the caller allocates it).
+    ET_VALIDATE(
+        offset % elem == 0,
+        InvalidProgram,
+        "execution_plan[%zu].values[%zu].Tensor.allocation_info: offset "
+        "%" PRIu64 " is not aligned to the element size %zu",
+        p,
+        vi,
+        offset,
+        elem);
   }
   return Error::Ok;
 }
@@ -649,6 +681,22 @@ size_t scalar_type_element_size(int8_t scalar_type) {
     return 0;
   }
   return kElementSizes[scalar_type];
+}
+
+bool tensor_capacity_bytes(const fb::Tensor* t, size_t* out) {
+  const auto* sizes = t->sizes();
+  for (flatbuffers::uoffset_t d = 0; d < sizes->size(); ++d) {
+    if (sizes->Get(d) < 0) {
+      return false;
+    }
+  }
+  size_t numel = 0;
+  return checked_nbytes(
+      sizes->data(),
+      sizes->size(),
+      scalar_type_element_size(static_cast<int8_t>(t->scalar_type())),
+      &numel,
+      out);
 }
 
 Error validate_program_tables(
@@ -1032,7 +1080,7 @@ Error validate_execution_plan(const fb::Program* program, size_t p) {
       }
     }
   }
-  return Error::Ok;
+  return validate_storage_rules(plan, p);
 }
 
 Error validate_all_execution_plans(const fb::Program* program) {

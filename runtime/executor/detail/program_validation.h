@@ -17,7 +17,9 @@
 #include <executorch/runtime/core/error.h>
 
 namespace executorch_flatbuffer {
+struct ExecutionPlan;
 struct Program;
+struct Tensor;
 } // namespace executorch_flatbuffer
 
 namespace executorch {
@@ -55,6 +57,25 @@ Error validate_execution_plan(
     const executorch_flatbuffer::Program* program,
     size_t plan_index);
 
+/**
+ * The storage and aliasing rules of one plan (storage_validation.cpp), run
+ * last by validate_execution_plan: every tensor an instruction reads or
+ * writes has storage (planned, constant, or bound by the caller or an
+ * et_view); constants are never written, moved or plan inputs; MoveCall
+ * keeps each slot's kind; FreeCall frees only planned intermediates; an
+ * et_view result fits in the viewed tensor and is never written. Expects a
+ * plan that passed the other checks of validate_execution_plan.
+ */
+Error validate_storage_rules(
+    const executorch_flatbuffer::ExecutionPlan* plan,
+    size_t plan_index);
+
+/// Whether an executorch_prim::et_view call of a validated plan binds
+/// `value_index` (so the caller does not).
+bool is_view_result(
+    const executorch_flatbuffer::ExecutionPlan* plan,
+    size_t value_index);
+
 /// validate_execution_plan for every plan, plus unique method names.
 Error validate_all_execution_plans(
     const executorch_flatbuffer::Program* program);
@@ -62,6 +83,11 @@ Error validate_all_execution_plans(
 /// Element size of a serialized ScalarType, or 0 if the value is invalid
 /// (valid: 0..29, which includes the types the schema does not name).
 size_t scalar_type_element_size(int8_t scalar_type);
+
+/// Bytes a serialized tensor may hold at most: its sizes are the upper bound
+/// of a dynamic shape. False if a size is negative or the product overflows
+/// (possible only for the dynamic plan inputs validation excuses).
+bool tensor_capacity_bytes(const executorch_flatbuffer::Tensor* t, size_t* out);
 
 } // namespace detail
 } // namespace runtime

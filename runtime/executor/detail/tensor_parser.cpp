@@ -176,6 +176,20 @@ Result<void*> resolve_tensor_data(
                 nbytes);
             return Error::InvalidExternalData;
           }
+          // Read in place through typed pointers, like the program's own
+          // constants (whose offsets validation checks).
+          const size_t elem = elementSize(
+              static_cast<ScalarType>(static_cast<int8_t>(t->scalar_type())));
+          if (elem > 0 &&
+              reinterpret_cast<uintptr_t>(buf.data()) % elem != 0) {
+            ET_LOG(
+                Error,
+                "external tensor '%s': its data is not aligned to the element "
+                "size %zu",
+                key,
+                elem);
+            return Error::InvalidExternalData;
+          }
           return const_cast<void*>(buf.data());
         }
       }

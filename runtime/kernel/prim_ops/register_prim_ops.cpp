@@ -6,8 +6,9 @@
  * initializer, so every program can use them without a kernel library.
  *
  * Calling convention: the arguments in schema order, then the result slot,
- * which the op overwrites with a new Int/Double/Bool EValue. Every op checks
- * its argument count and kinds and reports problems through context.fail().
+ * which the op overwrites with a new Int/Double/Bool EValue of the kind the
+ * slot already holds (store_result). Every op checks its argument count and
+ * kinds and reports problems through context.fail().
  */
 #include <cmath>
 #include <cstdint>
@@ -58,6 +59,22 @@ void bad_kinds(
       static_cast<unsigned>(a.tag),
       static_cast<unsigned>(b.tag));
   ctx.fail(Error::InvalidType);
+}
+
+/// Writes an op's result into its slot. A slot keeps the kind the program
+/// declared (the loader relies on it: a tensor slot stays a tensor), so a
+/// result of another kind is refused and the slot is left as it was.
+void store_result(KernelRuntimeContext& ctx, EValue* slot, const EValue& result) {
+  if (slot->tag != result.tag) {
+    ET_LOG(
+        Error,
+        "prim op: a result of kind %u cannot go into a slot of kind %u",
+        static_cast<unsigned>(result.tag),
+        static_cast<unsigned>(slot->tag));
+    ctx.fail(Error::InvalidProgram);
+    return;
+  }
+  *slot = result;
 }
 
 bool is_number(const EValue& v) {
@@ -142,17 +159,17 @@ void arith(KernelRuntimeContext& ctx, Span<EValue*> args) {
   if (a.isInt() && b.isInt()) {
     const uint64_t x = static_cast<uint64_t>(a.toInt());
     const uint64_t y = static_cast<uint64_t>(b.toInt());
-    *args[2] = EValue(wrap(
+    store_result(ctx, args[2], EValue(wrap(
         kOp == Arith::Add       ? x + y
             : kOp == Arith::Sub ? x - y
-                                : x * y));
+                                : x * y)));
   } else if (is_number(a) && is_number(b)) {
     const double x = as_double(a);
     const double y = as_double(b);
-    *args[2] = EValue(
+    store_result(ctx, args[2], EValue(
         kOp == Arith::Add       ? x + y
             : kOp == Arith::Sub ? x - y
-                                : x * y);
+                                : x * y));
   } else {
     bad_kinds(ctx, kName, a, b);
   }
@@ -171,9 +188,9 @@ void floordiv_scalar(KernelRuntimeContext& ctx, Span<EValue*> args) {
       ctx.fail(Error::InvalidArgument);
       return;
     }
-    *args[2] = EValue(q);
+    store_result(ctx, args[2], EValue(q));
   } else if (is_number(a) && is_number(b)) {
-    *args[2] = EValue(double_floordiv(as_double(a), as_double(b)));
+    store_result(ctx, args[2], EValue(double_floordiv(as_double(a), as_double(b))));
   } else {
     bad_kinds(ctx, "floordiv.Scalar", a, b);
   }
@@ -193,7 +210,7 @@ void floordiv_int(KernelRuntimeContext& ctx, Span<EValue*> args) {
     ctx.fail(Error::InvalidArgument);
     return;
   }
-  *args[2] = EValue(q);
+  store_result(ctx, args[2], EValue(q));
 }
 
 void mod_impl(KernelRuntimeContext& ctx, Span<EValue*> args, const char* op) {
@@ -210,7 +227,7 @@ void mod_impl(KernelRuntimeContext& ctx, Span<EValue*> args, const char* op) {
     ctx.fail(Error::InvalidArgument);
     return;
   }
-  *args[2] = EValue(m);
+  store_result(ctx, args[2], EValue(m));
 }
 
 void mod_int(KernelRuntimeContext& ctx, Span<EValue*> args) {
@@ -229,7 +246,7 @@ void truediv_scalar(KernelRuntimeContext& ctx, Span<EValue*> args) {
     bad_kinds(ctx, "truediv.Scalar", *args[0], *args[1]);
     return;
   }
-  *args[2] = EValue(as_double(*args[0]) / as_double(*args[1]));
+  store_result(ctx, args[2], EValue(as_double(*args[0]) / as_double(*args[1])));
 }
 
 enum class Cmp { Eq, Gt, Lt, Ge, Le };
@@ -259,11 +276,11 @@ void cmp(KernelRuntimeContext& ctx, Span<EValue*> args) {
   const EValue& a = *args[0];
   const EValue& b = *args[1];
   if (a.isInt() && b.isInt()) {
-    *args[2] = EValue(compare(kOp, a.toInt(), b.toInt()));
+    store_result(ctx, args[2], EValue(compare(kOp, a.toInt(), b.toInt())));
   } else if (is_number(a) && is_number(b)) {
-    *args[2] = EValue(compare(kOp, as_double(a), as_double(b)));
+    store_result(ctx, args[2], EValue(compare(kOp, as_double(a), as_double(b))));
   } else if (a.isBool() && b.isBool()) {
-    *args[2] = EValue(compare(kOp, a.toBool(), b.toBool()));
+    store_result(ctx, args[2], EValue(compare(kOp, a.toBool(), b.toBool())));
   } else {
     bad_kinds(ctx, "comparison.Scalar", a, b);
   }
@@ -280,11 +297,11 @@ void sym_minmax(KernelRuntimeContext& ctx, Span<EValue*> args) {
   if (a.isInt() && b.isInt()) {
     const int64_t x = a.toInt();
     const int64_t y = b.toInt();
-    *args[2] = EValue(kMax ? (x > y ? x : y) : (x < y ? x : y));
+    store_result(ctx, args[2], EValue(kMax ? (x > y ? x : y) : (x < y ? x : y)));
   } else if (is_number(a) && is_number(b)) {
     const double x = as_double(a);
     const double y = as_double(b);
-    *args[2] = EValue(kMax ? std::fmax(x, y) : std::fmin(x, y));
+    store_result(ctx, args[2], EValue(kMax ? std::fmax(x, y) : std::fmin(x, y)));
   } else {
     bad_kinds(ctx, op, a, b);
   }
@@ -299,9 +316,9 @@ void neg_scalar(KernelRuntimeContext& ctx, Span<EValue*> args) {
   }
   const EValue& a = *args[0];
   if (a.isInt()) {
-    *args[1] = EValue(wrap(0 - static_cast<uint64_t>(a.toInt())));
+    store_result(ctx, args[1], EValue(wrap(0 - static_cast<uint64_t>(a.toInt()))));
   } else if (a.isDouble()) {
-    *args[1] = EValue(-a.toDouble());
+    store_result(ctx, args[1], EValue(-a.toDouble()));
   } else {
     bad_kind(ctx, "neg.Scalar", a);
   }
@@ -315,7 +332,7 @@ void sym_not(KernelRuntimeContext& ctx, Span<EValue*> args) {
     bad_kind(ctx, "sym_not.Scalar", *args[0]);
     return;
   }
-  *args[1] = EValue(!args[0]->toBool());
+  store_result(ctx, args[1], EValue(!args[0]->toBool()));
 }
 
 void sym_ite(KernelRuntimeContext& ctx, Span<EValue*> args) {
@@ -331,7 +348,7 @@ void sym_ite(KernelRuntimeContext& ctx, Span<EValue*> args) {
     bad_kind(ctx, "sym_ite.Scalar", chosen);
     return;
   }
-  *args[3] = chosen;
+  store_result(ctx, args[3], chosen);
 }
 
 void sym_float(KernelRuntimeContext& ctx, Span<EValue*> args) {
@@ -340,11 +357,11 @@ void sym_float(KernelRuntimeContext& ctx, Span<EValue*> args) {
   }
   const EValue& a = *args[0];
   if (a.isInt()) {
-    *args[1] = EValue(static_cast<double>(a.toInt()));
+    store_result(ctx, args[1], EValue(static_cast<double>(a.toInt())));
   } else if (a.isDouble()) {
-    *args[1] = EValue(a.toDouble());
+    store_result(ctx, args[1], EValue(a.toDouble()));
   } else if (a.isBool()) {
-    *args[1] = EValue(a.toBool() ? 1.0 : 0.0);
+    store_result(ctx, args[1], EValue(a.toBool() ? 1.0 : 0.0));
   } else {
     bad_kind(ctx, "sym_float.Scalar", a);
   }
@@ -356,9 +373,9 @@ void sym_int(KernelRuntimeContext& ctx, Span<EValue*> args) {
   }
   const EValue& a = *args[0];
   if (a.isInt()) {
-    *args[1] = EValue(a.toInt());
+    store_result(ctx, args[1], EValue(a.toInt()));
   } else if (a.isBool()) {
-    *args[1] = EValue(static_cast<int64_t>(a.toBool() ? 1 : 0));
+    store_result(ctx, args[1], EValue(static_cast<int64_t>(a.toBool() ? 1 : 0)));
   } else if (a.isDouble()) {
     int64_t v = 0;
     if (!double_to_int64(std::trunc(a.toDouble()), &v)) {
@@ -366,7 +383,7 @@ void sym_int(KernelRuntimeContext& ctx, Span<EValue*> args) {
       ctx.fail(Error::InvalidArgument);
       return;
     }
-    *args[1] = EValue(v);
+    store_result(ctx, args[1], EValue(v));
   } else {
     bad_kind(ctx, "sym_int.Scalar", a);
   }
@@ -384,7 +401,7 @@ void to_int(KernelRuntimeContext& ctx, Span<EValue*> args) {
   }
   const EValue& a = *args[0];
   if (a.isInt()) {
-    *args[1] = EValue(a.toInt());
+    store_result(ctx, args[1], EValue(a.toInt()));
     return;
   }
   if (!a.isDouble()) {
@@ -402,7 +419,7 @@ void to_int(KernelRuntimeContext& ctx, Span<EValue*> args) {
     ctx.fail(Error::InvalidArgument);
     return;
   }
-  *args[1] = EValue(v);
+  store_result(ctx, args[1], EValue(v));
 }
 
 // ---------------------------------------------------------------------------
@@ -431,7 +448,7 @@ void sym_size_int(KernelRuntimeContext& ctx, Span<EValue*> args) {
     ctx.fail(Error::InvalidArgument);
     return;
   }
-  *args[2] = EValue(static_cast<int64_t>(t.size(static_cast<ssize_t>(dim))));
+  store_result(ctx, args[2], EValue(static_cast<int64_t>(t.size(static_cast<ssize_t>(dim)))));
 }
 
 void sym_numel(KernelRuntimeContext& ctx, Span<EValue*> args) {
@@ -442,7 +459,7 @@ void sym_numel(KernelRuntimeContext& ctx, Span<EValue*> args) {
     bad_kind(ctx, "sym_numel", *args[0]);
     return;
   }
-  *args[1] = EValue(static_cast<int64_t>(args[0]->toTensor().numel()));
+  store_result(ctx, args[1], EValue(static_cast<int64_t>(args[0]->toTensor().numel())));
 }
 
 template <typename T>
@@ -471,35 +488,35 @@ void local_scalar_dense(KernelRuntimeContext& ctx, Span<EValue*> args) {
   }
   switch (t.scalar_type()) {
     case ScalarType::Byte:
-      *args[1] = first_as_int<uint8_t>(t);
+      store_result(ctx, args[1], first_as_int<uint8_t>(t));
       break;
     case ScalarType::Char:
-      *args[1] = first_as_int<int8_t>(t);
+      store_result(ctx, args[1], first_as_int<int8_t>(t));
       break;
     case ScalarType::Short:
-      *args[1] = first_as_int<int16_t>(t);
+      store_result(ctx, args[1], first_as_int<int16_t>(t));
       break;
     case ScalarType::Int:
-      *args[1] = first_as_int<int32_t>(t);
+      store_result(ctx, args[1], first_as_int<int32_t>(t));
       break;
     case ScalarType::Long:
-      *args[1] = first_as_int<int64_t>(t);
+      store_result(ctx, args[1], first_as_int<int64_t>(t));
       break;
     case ScalarType::Float:
-      *args[1] = first_as_double<float>(t);
+      store_result(ctx, args[1], first_as_double<float>(t));
       break;
     case ScalarType::Double:
-      *args[1] = first_as_double<double>(t);
+      store_result(ctx, args[1], first_as_double<double>(t));
       break;
     case ScalarType::Half:
-      *args[1] = first_as_double<executorch::aten::Half>(t);
+      store_result(ctx, args[1], first_as_double<executorch::aten::Half>(t));
       break;
     case ScalarType::BFloat16:
-      *args[1] = first_as_double<executorch::aten::BFloat16>(t);
+      store_result(ctx, args[1], first_as_double<executorch::aten::BFloat16>(t));
       break;
     case ScalarType::Bool:
-      *args[1] = EValue(static_cast<bool>(
-          *static_cast<const uint8_t*>(t.const_data_ptr()) != 0));
+      store_result(ctx, args[1], EValue(static_cast<bool>(
+          *static_cast<const uint8_t*>(t.const_data_ptr()) != 0)));
       break;
     default:
       ET_LOG(

@@ -269,6 +269,39 @@ const std::vector<Case>& cases() {
       {"move_to_out_of_range", [] { return with([](AddProgram& a) { fb::MoveCallT m; m.move_from = 0; m.move_to = 5; add_instruction(a, instr(std::move(m))); }); }, Error::InvalidProgram, "MoveCall.move_to"},
       {"free_out_of_range", [] { return with([](AddProgram& a) { fb::FreeCallT fr; fr.value_index = -3; add_instruction(a, instr(std::move(fr))); }); }, Error::InvalidProgram, "FreeCall.value_index"},
       {"free_on_int", [] { return with([](AddProgram& a) { fb::FreeCallT fr; fr.value_index = 3; add_instruction(a, instr(std::move(fr))); }); }, Error::InvalidProgram, "not a tensor"},
+      // Storage and aliasing rules (values: 0, 1 planned inputs, 2 planned
+      // output, 3 Int alpha, 4 constant weight; add.out(0, 1, 3, out=2, ret=2)).
+      {"free_on_input", [] { return with([](AddProgram& a) { fb::FreeCallT fr; fr.value_index = 0; add_instruction(a, instr(std::move(fr))); }); }, Error::InvalidProgram, "FreeCall: value 0 (planned, plan input) is not a planned intermediate"},
+      {"free_on_constant", [] { return with([](AddProgram& a) { fb::FreeCallT fr; fr.value_index = 4; add_instruction(a, instr(std::move(fr))); }); }, Error::InvalidProgram, "FreeCall: value 4 (constant)"},
+      {"free_on_unbacked", [] { return with([](AddProgram& a) { add_value(a, tensor_value(fb::ScalarType::FLOAT, {2}, {0}, 0, 0)); fb::FreeCallT fr; fr.value_index = 5; add_instruction(a, instr(std::move(fr))); }); }, Error::InvalidProgram, "FreeCall: value 5 (unbacked)"},
+      {"constant_as_kernel_output", [] { return with([](AddProgram& a) { kcall(a).args = {0, 1, 3, 4, 4}; }); }, Error::InvalidProgram, "KernelCall.args[4]: writes value 4, a constant tensor"},
+      {"constant_in_output_list", [] { return with([](AddProgram& a) {
+         fb::TensorListT l; l.items = {2, 4}; add_value(a, value(std::move(l))); kcall(a).args = {0, 1, 3, 2, 5}; }); }, Error::InvalidProgram, "writes value 4, a constant tensor"},
+      {"constant_as_in_place_self", [] { return with([](AddProgram& a) { plan(a).operators[0]->name = "aten::add_"; kcall(a).args = {4, 1, 3, 2}; }); }, Error::InvalidProgram, "KernelCall.args[0]: writes value 4, a constant tensor"},
+      {"constant_as_plan_input", [] { return with([](AddProgram& a) { plan(a).inputs = {0, 4}; }); }, Error::InvalidProgram, "inputs[1]: value 4 is a constant tensor"},
+      {"tensor_without_storage", [] { return with([](AddProgram& a) { add_value(a, tensor_value(fb::ScalarType::FLOAT, {2, 2}, {0, 1}, 0, 0)); kcall(a).args[0] = 5; }); }, Error::InvalidProgram, "KernelCall.args[0]: value 5 is a tensor without storage"},
+      {"tensor_list_item_without_storage", [] { return with([](AddProgram& a) {
+         add_value(a, tensor_value(fb::ScalarType::FLOAT, {2, 2}, {0, 1}, 0, 0)); fb::TensorListT l; l.items = {0, 5}; add_value(a, value(std::move(l))); kcall(a).args[1] = 6; }); }, Error::InvalidProgram, "value 5 is a tensor without storage"},
+      {"move_changes_kind", [] { return with([](AddProgram& a) { fb::MoveCallT m; m.move_from = 4; m.move_to = 3; add_instruction(a, instr(std::move(m))); }); }, Error::InvalidProgram, "the kinds differ"},
+      {"move_null_input_to_tensor", [] { return with([](AddProgram& a) {
+         add_value(a, null_value()); plan(a).inputs.push_back(5); fb::MoveCallT m; m.move_from = 4; m.move_to = 5; add_instruction(a, instr(std::move(m))); }); }, Error::InvalidProgram, "value 4 (Tensor) cannot move into value 5 (Null)"},
+      {"move_constant", [] { return with([](AddProgram& a) {
+         add_value(a, tensor_value(fb::ScalarType::FLOAT, {2}, {0}, 1, 0)); fb::MoveCallT m; m.move_from = 4; m.move_to = 5; add_instruction(a, instr(std::move(m))); }); }, Error::InvalidProgram, "value 4 (constant) into value 5 (planned): only planned tensors"},
+      {"move_into_plan_input", [] { return with([](AddProgram& a) { fb::MoveCallT m; m.move_from = 2; m.move_to = 0; add_instruction(a, instr(std::move(m))); }); }, Error::InvalidProgram, "the destination, value 0, is a plan input"},
+      {"move_et_view_result", [] { return with([](AddProgram& a) {
+         add_value(a, tensor_value(fb::ScalarType::FLOAT, {2}, {0}, 0, 0));
+         fb::IntListT l; l.items = {3}; add_value(a, value(std::move(l)));
+         add_value(a, tensor_value(fb::ScalarType::FLOAT, {2}, {0}, 1, 0));
+         auto op = std::make_unique<fb::OperatorT>(); op->name = "executorch_prim::et_view"; op->overload = "default"; plan(a).operators.push_back(std::move(op));
+         fb::KernelCallT k; k.op_index = 1; k.args = {4, 6, 5}; add_instruction(a, instr(std::move(k)));
+         fb::MoveCallT m; m.move_from = 5; m.move_to = 7; add_instruction(a, instr(std::move(m))); }); }, Error::InvalidProgram, "value 5 (unbacked, et_view result) into value 7 (planned)"},
+      {"planned_offset_misaligned", [] { return with([](AddProgram& a) { tensor(a, 1).allocation_info->memory_offset_low = 18; }); }, Error::InvalidProgram, "offset 18 is not aligned to the element size 4"},
+      {"constant_offset_misaligned", [] { return with([](AddProgram& a) { a.program.constant_segment->offsets = {0, 2}; }); }, Error::InvalidProgram, "constant_segment.offsets[1] = 2 is not aligned to the element size 4"},
+      {"et_view_result_larger_than_self", [] { return with([](AddProgram& a) {
+         auto big = tensor_value(fb::ScalarType::FLOAT, {100}, {0}, 0, 0); big->val.AsTensor()->shape_dynamism = fb::TensorShapeDynamism::DYNAMIC_BOUND; add_value(a, std::move(big));
+         fb::IntListT l; l.items = {3}; add_value(a, value(std::move(l)));
+         auto op = std::make_unique<fb::OperatorT>(); op->name = "executorch_prim::et_view"; op->overload = "default"; plan(a).operators.push_back(std::move(op));
+         fb::KernelCallT k; k.op_index = 1; k.args = {4, 6, 5}; add_instruction(a, instr(std::move(k))); }); }, Error::InvalidProgram, "value 5, can hold 400 bytes, more than the 8 bytes of the viewed value 4"},
       // 48 duplicate method names
       {"duplicate_method_names", [] { return with([](AddProgram& a) {
          AddProgram b = make_add_program(); a.program.execution_plan.push_back(std::move(b.program.execution_plan[0])); }); }, Error::InvalidProgram, "duplicate method name 'forward'"},
