@@ -82,8 +82,17 @@ Result<FreeableBuffer> MmapDataLoader::load(
   // file (checked above), the start is rounded down to a page boundary.
   const size_t start = offset & ~(page_size_ - 1);
   const size_t length = (offset - start) + size;
+  // Private and writable: pages are still shared with the page cache until
+  // written, but a write (a crafted program whose kernel writes a constant
+  // the load-time checks could not tell was an output) changes a private copy
+  // instead of faulting on a read-only page or reaching the file.
   void* map = ::mmap(
-      nullptr, length, PROT_READ, MAP_SHARED, fd_, static_cast<off_t>(start));
+      nullptr,
+      length,
+      PROT_READ | PROT_WRITE,
+      MAP_PRIVATE,
+      fd_,
+      static_cast<off_t>(start));
   if (map == MAP_FAILED) {
     ET_LOG(
         Error,

@@ -1,5 +1,6 @@
 /*
- * MmapDataLoader: maps ranges of a file read-only. load() returns a pointer
+ * MmapDataLoader: maps ranges of a file privately (copy-on-write: the file is
+ * never written, see load()). load() returns a pointer
  * into the mapping at the exact requested offset (so alignment follows the
  * file offset; offset 0 is page-aligned) and unmaps on release. Nothing is
  * copied. Ranges outside the file are refused with an error.

@@ -114,6 +114,31 @@ TEST(MmapDataLoader, MapsRangesAndRefusesBadOnes) {
   EXPECT_EQ(MmapDataLoader::from("/nonexistent/x.pte").error(), Error::AccessFailed);
 }
 
+// Constants are used in place from the mapping. A write through one (a crafted
+// program can make a kernel write a tensor the load-time checks could not tell
+// was an output) must neither fault on a read-only page nor reach the file or
+// a later mapping of it.
+TEST(MmapDataLoader, WritesToAMappingStayPrivate) {
+  auto bytes = pattern(10000);
+  TempFile f(bytes);
+  auto l = MmapDataLoader::from(f.path(), MmapDataLoader::MlockConfig::NoMlock);
+  ASSERT_TRUE(l.ok());
+  auto b = l->load(4000, 100, kInfo);
+  ASSERT_TRUE(b.ok());
+  auto* p = static_cast<uint8_t*>(const_cast<void*>(b->data()));
+  std::memset(p, 0xAB, 100);
+  EXPECT_EQ(p[99], 0xAB);
+  auto again = l->load(4000, 100, kInfo);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(std::memcmp(again->data(), bytes.data() + 4000, 100), 0);
+  FILE* fp = std::fopen(f.path(), "rb");
+  ASSERT_NE(fp, nullptr);
+  std::vector<uint8_t> on_disk(bytes.size());
+  EXPECT_EQ(std::fread(on_disk.data(), 1, on_disk.size(), fp), on_disk.size());
+  std::fclose(fp);
+  EXPECT_EQ(on_disk, bytes);
+}
+
 TEST(BufferLoaders, ViewsAndBounds) {
   auto bytes = pattern(10000);
   BufferDataLoader bl(bytes.data(), bytes.size());
