@@ -30,5 +30,5 @@ check-sanitize:
 	  CHECK_DIR=$(SANCHECK_DIR) $(addprefix check-unit-,$(SANCHECK_GROUPS)) \
 	  >$(CHECK_DIR)/sanitize.log 2>&1; \
 	sh test/tools/sum-subcheck.sh $(CHECK_DIR) sanitize "under ASan+UBSan in $(SANCHECK_O)" \
-	  $$start $(SANCHECK_DIR) $(SANCHECK_GROUPS)
+	  $$start $(SANCHECK_DIR) $(addprefix unit-,$(SANCHECK_GROUPS))
 endif

@@ -1,17 +1,17 @@
 #!/bin/sh
-# sum-subcheck.sh CHECK_DIR NAME WHAT START_SECS SUB_DIR GROUP...
-# Sums the results of a sub-make's unit groups (SUB_DIR/unit-<group>.result, each
-# "<passed> <failed>", written by run-check.sh) into CHECK_DIR/NAME.result and prints the
-# suite's PASS/FAIL line; WHAT says how the groups ran (e.g. "under TSan in build/tsan").
-# A group with no result (its build failed) counts as one failure. On failure it shows the
+# sum-subcheck.sh CHECK_DIR NAME WHAT START_SECS SUB_DIR CHECK...
+# Sums the results of a sub-make's checks (SUB_DIR/<check>.result, each "<passed> <failed>",
+# written by run-check.sh) into CHECK_DIR/NAME.result and prints the suite's PASS/FAIL line;
+# WHAT says how the checks ran (e.g. "under TSan in build/tsan"). A check with no result
+# (its build failed) counts as one failure. On failure it shows the
 # sanitizer reports of the groups' logs and the tail of the sub-make's log CHECK_DIR/NAME.log.
 # Used by mk/test-sanitize.mk and mk/test-tsan.mk. Always exits 0.
 dir=$1; name=$2; what=$3; start=$4; sub=$5; shift 5
 secs=$(( $(date +%s) - start ))
 tp=0; tf=0; missing=
-for g in "$@"; do
-  r=$sub/unit-$g.result
-  if [ -f "$r" ]; then read -r p f <"$r"; else p=0; f=1; missing="$missing unit-$g"; fi
+for c in "$@"; do
+  r=$sub/$c.result
+  if [ -f "$r" ]; then read -r p f <"$r"; else p=0; f=1; missing="$missing $c"; fi
   tp=$((tp + p)); tf=$((tf + f))
 done
 echo "$tp $tf" >"$dir/$name.result"
