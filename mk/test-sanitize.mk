@@ -6,9 +6,9 @@
 # runs its own check-unit-<group> targets there, -k so that one group failing to build does
 # not stop the others. The jobserver is passed through (+, $(MAKE)), so `make -jN check` shares
 # its N slots with the sub-make. Each group records "<passed> <failed>" in $(O)/san/check; they
-# are summed into this suite's result, so the closing "N passed, N failed" counts every
-# sanitized test. A group with no result (its build failed) counts as one failure. The
-# sub-make's output is in $(CHECK_DIR)/sanitize.log.
+# are summed (test/tools/sum-subcheck.sh) into this suite's result, so the closing "N passed,
+# N failed" counts every sanitized test. A group with no result (its build failed) counts as
+# one failure. The sub-make's output is in $(CHECK_DIR)/sanitize.log.
 #
 # Skipped when the whole tree is already a SAN= build (the plain suites are sanitized then),
 # which also keeps the sub-make from recursing.
@@ -29,22 +29,6 @@ check-sanitize:
 	$(SANCHECK_ENV) $(MAKE) -k --no-print-directory O=$(SANCHECK_O) SAN=address,undefined \
 	  CHECK_DIR=$(SANCHECK_DIR) $(addprefix check-unit-,$(SANCHECK_GROUPS)) \
 	  >$(CHECK_DIR)/sanitize.log 2>&1; \
-	secs=$$(( $$(date +%s) - start )); \
-	tp=0; tf=0; missing=; \
-	for g in $(SANCHECK_GROUPS); do \
-	  r=$(SANCHECK_DIR)/unit-$$g.result; \
-	  if [ -f $$r ]; then read -r p f <$$r; else p=0; f=1; missing="$$missing unit-$$g"; fi; \
-	  tp=$$((tp + p)); tf=$$((tf + f)); \
-	done; \
-	echo "$$tp $$tf" >$(CHECK_DIR)/sanitize.result; \
-	if [ $$tf -eq 0 ]; then \
-	  printf '  %-7s %s (%s passed; %s under ASan+UBSan in %s, %ss)\n' PASS sanitize $$tp \
-	    "$(SANCHECK_GROUPS)" $(SANCHECK_O) $$secs; \
-	else \
-	  printf '  %-7s %s (%s passed, %s failed; log: %s)\n' FAIL sanitize $$tp $$tf \
-	    $(CHECK_DIR)/sanitize.log; \
-	  [ -z "$$missing" ] || echo "    | no result (build failed?):$$missing"; \
-	  grep -E '^  (PASS|FAIL) ' $(CHECK_DIR)/sanitize.log | sed 's/^/    | /'; \
-	  tail -n 30 $(CHECK_DIR)/sanitize.log | sed 's/^/    | /'; \
-	fi
+	sh test/tools/sum-subcheck.sh $(CHECK_DIR) sanitize "under ASan+UBSan in $(SANCHECK_O)" \
+	  $$start $(SANCHECK_DIR) $(addprefix unit-,$(SANCHECK_GROUPS))
 endif

@@ -15,6 +15,7 @@
 
 #include <executorch/extension/data_loader/buffer_data_loader.h>
 #include <executorch/extension/data_loader/mmap_data_loader.h>
+#include <executorch/extension/module/memory_limit.h>
 
 namespace etpy {
 namespace {
@@ -227,9 +228,44 @@ rt::MethodMeta get_meta(const ProgramState& p, const std::string& name) {
   return meta.get();
 }
 
+// Allocates `nbytes` (64-byte aligned) for `what` after reserving them in `budget`. Called
+// without the GIL; takes it to raise executorch_runtime.Error(MemoryAllocationFailed).
+void* allocate_within(MethodState& st, ::executorch::extension::MemoryBudget& budget,
+                      size_t nbytes, const std::string& what, const LogCapture& log) {
+  const rt::Error err = budget.reserve(nbytes, what.c_str());
+  void* buf = err == rt::Error::Ok ? st.buffer_allocator.allocate(nbytes, 64) : nullptr;
+  if (buf == nullptr) {
+    py::gil_scoped_acquire gil;
+    fail(rt::Error::MemoryAllocationFailed, "allocating storage for " + what, &log);
+  }
+  return buf;
+}
+
 std::shared_ptr<MethodState> load_method(const std::shared_ptr<ProgramState>& p,
-                                         const std::string& name, bool profile) {
+                                         const std::string& name, bool profile,
+                                         const py::object& max_memory) {
   rt::MethodMeta meta = get_meta(*p, name);
+  uint64_t limit = ::executorch::extension::default_max_memory();
+  if (!max_memory.is_none()) {
+    // Any integer (an int, numpy.int64, ...); bool is an int but surely a mistake here.
+    PyObject* index = PyBool_Check(max_memory.ptr()) ? nullptr : PyNumber_Index(max_memory.ptr());
+    if (index == nullptr) {
+      PyErr_Clear();
+      throw py::type_error("max_memory must be an int (bytes) or None, got " +
+                           std::string(Py_TYPE(max_memory.ptr())->tp_name));
+    }
+    const unsigned long long v = PyLong_AsUnsignedLongLong(index);
+    Py_DECREF(index);
+    if (PyErr_Occurred()) {
+      PyErr_Clear();
+      throw py::value_error("max_memory must be between 0 and 2**64 - 1 bytes, got " +
+                            py::repr(max_memory).cast<std::string>());
+    }
+    limit = v;
+  }
+  // Everything sized from the program (planned buffers, storage of unplanned outputs) is
+  // reserved here before it is allocated.
+  ::executorch::extension::MemoryBudget budget(limit, "raise it with load_method(max_memory=...)");
   auto st = std::make_shared<MethodState>();
   st->program = p;
   st->name = name;
@@ -239,21 +275,23 @@ std::shared_ptr<MethodState> load_method(const std::shared_ptr<ProgramState>& p,
   {
     py::gil_scoped_release nogil;
     LogCapture log;
+    const std::string what = "method '" + name + "'";
+    const rt::Error planned_err = budget.reserve_planned(meta, (what + ": planned buffers").c_str());
+    if (planned_err != rt::Error::Ok) {
+      py::gil_scoped_acquire gil;
+      fail(planned_err, "allocating the planned buffers of " + what, &log);
+    }
     const size_t nplanned = meta.num_memory_planned_buffers();
     for (size_t i = 0; i < nplanned; ++i) {
-      auto size = meta.memory_planned_buffer_size(i);
-      void* buf = nullptr;
-      if (size.ok() && size.get() >= 0) {
-        buf = st->buffer_allocator.allocate(static_cast<size_t>(size.get()), 64);
-      }
+      // reserve_planned() checked each size (non-negative, within the limit).
+      const size_t size = static_cast<size_t>(meta.memory_planned_buffer_size(i).get());
+      void* buf = st->buffer_allocator.allocate(size, 64);
       if (buf == nullptr) {
         py::gil_scoped_acquire gil;
-        fail(size.ok() ? rt::Error::MemoryAllocationFailed : size.error(),
-             "allocating planned buffer " + std::to_string(i) + " of method '" + name + "'",
-             &log);
+        fail(rt::Error::MemoryAllocationFailed,
+             "allocating planned buffer " + std::to_string(i) + " of " + what, &log);
       }
-      st->planned_spans.emplace_back(static_cast<uint8_t*>(buf),
-                                     static_cast<size_t>(size.get()));
+      st->planned_spans.emplace_back(static_cast<uint8_t*>(buf), size);
     }
     st->planned = std::make_unique<rt::HierarchicalAllocator>(
         rt::Span<rt::Span<uint8_t>>(st->planned_spans.data(), st->planned_spans.size()));
@@ -274,11 +312,10 @@ std::shared_ptr<MethodState> load_method(const std::shared_ptr<ProgramState>& p,
       if (s.tag == rt::Tag::Tensor && !s.memory_planned) {
         // Outputs without planned storage get a buffer of their bound size. An output the
         // runtime refuses (it aliases an input or a constant) keeps its own storage.
-        void* buf = st->buffer_allocator.allocate(s.nbytes, 64);
-        if (buf != nullptr) {
-          LogCapture quiet;
-          (void)st->method->set_output_data_ptr(buf, s.nbytes, i);
-        }
+        void* buf = allocate_within(*st, budget, s.nbytes,
+                                    what + ": output " + std::to_string(i), log);
+        LogCapture quiet;
+        (void)st->method->set_output_data_ptr(buf, s.nbytes, i);
       }
       st->outputs.push_back(std::move(s));
     }
@@ -451,7 +488,11 @@ void bind_program(py::module_& m) {
            },
            py::arg("name"))
       .def("load_method", &load_method, py::arg("name") = "forward", py::kw_only(),
-           py::arg("profile") = false)
+           py::arg("profile") = false, py::arg("max_memory") = py::none(),
+           "load_method(name='forward', *, profile=False, max_memory=None) -> Method. "
+           "max_memory caps the bytes allocated from sizes the program declares (planned "
+           "buffers plus storage for unplanned outputs); None means half of physical memory. "
+           "A method over the cap raises Error(MemoryAllocationFailed) before allocating.")
       .def("num_methods", [](const ProgramState& p) { return p.program->num_methods(); })
       .def("get_method_name",
            [](const ProgramState& p, size_t i) {

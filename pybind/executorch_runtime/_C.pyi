@@ -93,7 +93,18 @@ class Program:
     @property
     def origin(self) -> str: ...
     def method_meta(self, name: str) -> MethodMeta: ...
-    def load_method(self, name: str = "forward", *, profile: bool = False) -> Method: ...
+    def load_method(
+        self, name: str = "forward", *, profile: bool = False, max_memory: Optional[int] = None
+    ) -> Method:
+        """Loads a method with its own planned memory.
+
+        ``max_memory`` caps the bytes allocated from sizes the program declares: the sum of
+        its planned buffers plus the storage of its unplanned tensor outputs. ``None`` means
+        half of the machine's physical memory. A method over the cap raises
+        ``Error`` with code ``ErrorCode.MemoryAllocationFailed``, naming the size and the
+        limit, before anything is allocated.
+        """
+        ...
     def num_methods(self) -> int: ...
     def get_method_name(self, index: int) -> str: ...
 

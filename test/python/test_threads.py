@@ -1,5 +1,7 @@
 """The GIL is released while loading and executing: separate Methods run from separate
-threads and give correct results; one Method shared by threads is serialized."""
+threads and give correct results; one Method shared by threads is serialized.
+
+make check also runs this file under ThreadSanitizer (mk/test-tsan.mk)."""
 
 import sys
 import threading
@@ -7,51 +9,86 @@ import time
 
 import numpy as np
 
-from conftest import zoo_path
+from conftest import manifest, zoo_path
+
+# Small compute models (linear, conv, recurrent, elementwise, unplanned outputs): different
+# kernels running at the same time.
+ZOO_MODELS = ("mlp", "cnn", "gru", "multi_method", "unplanned_io")
+
+
+def _first_call_inputs(name):
+    (program,) = [p for p in manifest()["programs"] if p["name"] == name]
+    (method,) = [m for m in program["methods"] if m["name"] == "forward"]
+    return zoo_path(program["file"]), [np.load(zoo_path(i["file"]), allow_pickle=False)
+                                      for i in method["calls"][0]["inputs"]]
+
+
+def _run_threads(worker, count):
+    """Runs worker(k) on `count` threads at once; fails with every exception they raised."""
+    errors = []
+
+    def guarded(k):
+        try:
+            worker(k)
+        except Exception as e:  # noqa: BLE001
+            errors.append(e)
+
+    threads = [threading.Thread(target=guarded, args=(k,)) for k in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+
+
+def test_threads_run_zoo_models_like_one_thread(et):
+    """Several zoo methods executing at once from Python threads (the GIL is released) give
+    exactly the outputs of a single-threaded run."""
+    cases = [_first_call_inputs(name) for name in ZOO_MODELS]
+    programs = [et.load(path) for path, _ in cases]
+    expected = [p.load_method("forward")(*inputs) for p, (_, inputs) in zip(programs, cases)]
+    start = threading.Barrier(4, timeout=60)
+
+    def worker(k):
+        # Own Methods per thread, loaded concurrently from the shared Programs; each thread
+        # starts at a different model.
+        methods = [p.load_method("forward") for p in programs]
+        start.wait()
+        for r in range(10):
+            for j in range(len(cases)):
+                i = (j + k) % len(cases)
+                outs = methods[i](*cases[i][1])
+                assert len(outs) == len(expected[i]), ZOO_MODELS[i]
+                for got, want in zip(outs, expected[i]):
+                    assert np.array_equal(got, want), f"{ZOO_MODELS[i]} round {r}"
+
+    _run_threads(worker, 4)
 
 
 def test_threads_separate_methods(et):
     prog = et.load(zoo_path("identity.pte"))
-    errors = []
 
     def worker(k):
-        try:
-            m = prog.load_method("forward")
-            for i in range(200):
-                a = np.full((2, 3), k * 1000 + i, np.float32)
-                b = np.full((4,), -k, np.float32)
-                out = m(a, b)
-                assert np.array_equal(out[0], a) and np.array_equal(out[1], b)
-        except Exception as e:  # noqa: BLE001
-            errors.append(e)
+        m = prog.load_method("forward")
+        for i in range(200):
+            a = np.full((2, 3), k * 1000 + i, np.float32)
+            b = np.full((4,), -k, np.float32)
+            out = m(a, b)
+            assert np.array_equal(out[0], a) and np.array_equal(out[1], b)
 
-    threads = [threading.Thread(target=worker, args=(k,)) for k in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors, errors
+    _run_threads(worker, 8)
 
 
 def test_threads_share_one_method(et):
     m = et.load(zoo_path("identity.pte")).load_method("forward")
-    errors = []
 
     def worker(k):
-        try:
-            for i in range(200):
-                a = np.full((2, 3), k + i, np.float32)
-                out = m(a, np.zeros(4, np.float32))
-                assert np.array_equal(out[0], a)
-        except Exception as e:  # noqa: BLE001
-            errors.append(e)
+        for i in range(200):
+            a = np.full((2, 3), k + i, np.float32)
+            out = m(a, np.zeros(4, np.float32))
+            assert np.array_equal(out[0], a)
 
-    threads = [threading.Thread(target=worker, args=(k,)) for k in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors, errors
+    _run_threads(worker, 4)
 
 
 def test_gil_released_during_execute(et):

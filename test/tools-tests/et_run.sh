@@ -112,5 +112,47 @@ if run "too many inputs" 1 "$zoo/multi_method.pte" --method scale --input "$work
   has "too many inputs message" "2 --input files given"
 fi
 
+# --- memory sized from the program is capped (--max-memory): crafted programs, written as
+# JSON and encoded with flatc against the runtime's own schema.
+schema=$(dirname "$0")/../../runtime/schema
+pte() { # pte NAME PLAN_JSON: $work/NAME.pte (program.fbs names the extension) with the one
+        # method 'forward' described by PLAN_JSON
+  printf '{ "execution_plan": [ { "name": "forward", "operators": [], "delegates": [], %s,
+      "chains": [ { "inputs": [], "outputs": [], "instructions": [] } ] } ] }\n' "$2" >"$work/$1.json"
+  flatc --binary -o "$work" "$schema/program.fbs" "$work/$1.json"
+}
+huge_tensor='{ "val_type": "Tensor", "val": { "scalar_type": "FLOAT", "sizes": [1073741824, 1073741824], "dim_order": [0, 1] } }'
+pte huge_planned '"values": [], "inputs": [], "outputs": [], "non_const_buffer_sizes": [0, 4611686018427387904, 4611686018427387904]'
+pte small_planned '"values": [], "inputs": [], "outputs": [], "non_const_buffer_sizes": [0, 1048576]'
+pte huge_output '"values": ['"$huge_tensor"'], "inputs": [], "outputs": [0], "non_const_buffer_sizes": [0]'
+pte huge_input '"values": ['"$huge_tensor"'], "inputs": [0], "outputs": [], "non_const_buffer_sizes": [0]'
+if run "huge planned buffers" 1 "$work/huge_planned.pte"; then
+  has "huge planned buffers refused" "Error::MemoryAllocationFailed (0x21)"
+  has "huge planned buffers size" "planned buffers: 9223372036854775808 bytes"
+  has "huge planned buffers limit" "exceed the memory limit of"
+  has "huge planned buffers hint" "raise it with --max-memory"
+fi
+if run "max-memory below the need" 1 "$work/small_planned.pte" --max-memory 1048575; then
+  has "max-memory below the need message" "1048576 bytes (0 already reserved) exceed the memory limit of 1048575 bytes"
+fi
+if run "max-memory raised" 0 "$work/small_planned.pte" --max-memory 1M; then
+  has "max-memory raised runs" "outputs (0):"
+fi
+if run "huge unplanned output" 1 "$work/huge_output.pte" --max-memory 1T; then
+  has "huge unplanned output message" "output 0: 4611686018427387904 bytes (0 already reserved) exceed the memory limit of 1099511627776 bytes"
+fi
+if run "huge input" 1 "$work/huge_input.pte"; then
+  has "huge input message" "input 0: 4611686018427387904 bytes"
+fi
+if run "huge output below the limit" 1 "$work/huge_output.pte" --max-memory 18446744073709551615; then
+  has "huge output allocation failure" "cannot allocate 4611686018427387904 bytes"
+fi
+if run "max-memory usage error" 2 "$work/small_planned.pte" --max-memory lots; then
+  has "max-memory usage message" "--max-memory: 'lots' is not a byte count"
+fi
+if run "help" 0 --help; then
+  has "help documents --max-memory" "--max-memory BYTES"
+fi
+
 echo "== $pass passed, $fail failed =="
 [ $fail -eq 0 ]

@@ -5,8 +5,6 @@
 #include <executorch/extension/module/module.h>
 
 #include <algorithm>
-#include <new>
-#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <unordered_set>
@@ -185,19 +183,17 @@ std::unique_ptr<runtime::MemoryAllocator> or_malloc(
 }
 
 // A zero-filled heap buffer of `size` bytes, or an error instead of an
-// exception when the size is impossible.
-Error make_buffer(size_t size, std::vector<uint8_t>* out) {
-  try {
-    out->assign(size, 0);
-  } catch (const std::bad_alloc&) {
-    ET_LOG(Error, "Module: cannot allocate %zu bytes of planned memory", size);
-    return Error::MemoryAllocationFailed;
-  } catch (const std::length_error&) {
-    ET_LOG(Error, "Module: planned buffer of %zu bytes is too large", size);
+// exception or abort when the system refuses it.
+Error make_buffer(size_t size, const char* what, ZeroedBuffer* out) {
+  *out = allocate_zeroed(size);
+  if (*out == nullptr) {
+    ET_LOG(Error, "Module: cannot allocate %zu bytes of %s", size, what);
     return Error::MemoryAllocationFailed;
   }
   return Error::Ok;
 }
+
+constexpr const char* kRaiseHint = "raise it with Module::set_max_memory()";
 
 Result<std::vector<size_t>> planned_sizes(
     const Program& program,
@@ -489,14 +485,19 @@ Result<std::unique_ptr<Module::PlannedMemory>> Module::plan_memory(
         max_sizes[i] = std::max(max_sizes[i], (*s)[i]);
       }
     }
-    std::vector<std::vector<uint8_t>> arenas(max_sizes.size());
+    MemoryBudget budget(max_memory_, kRaiseHint);
+    std::vector<ZeroedBuffer> arenas(max_sizes.size());
     for (size_t i = 0; i < max_sizes.size(); ++i) {
-      const Error err = make_buffer(max_sizes[i], &arenas[i]);
+      Error err = budget.reserve(max_sizes[i], "Module: shared memory arenas");
+      if (err == Error::Ok) {
+        err = make_buffer(max_sizes[i], "shared memory arena", &arenas[i]);
+      }
       if (err != Error::Ok) {
         return err;
       }
     }
     shared_arenas_ = std::move(arenas);
+    shared_arena_sizes_ = std::move(max_sizes);
   }
 
   auto planned = std::make_unique<PlannedMemory>();
@@ -506,16 +507,17 @@ Result<std::unique_ptr<Module::PlannedMemory>> Module::plan_memory(
   for (size_t i = 0; i < count; ++i) {
     const size_t size = (*sizes)[i];
     if (share_memory_arenas_ && i < shared_arenas_.size() &&
-        size <= shared_arenas_[i].size()) {
+        size <= shared_arena_sizes_[i]) {
       planned->spans.emplace_back(
-          shared_arenas_[i].data(), shared_arenas_[i].size());
+          shared_arenas_[i].get(), shared_arena_sizes_[i]);
       continue;
     }
-    const Error err = make_buffer(size, &planned->buffers[i]);
+    const Error err =
+        make_buffer(size, "planned memory", &planned->buffers[i]);
     if (err != Error::Ok) {
       return err;
     }
-    planned->spans.emplace_back(planned->buffers[i].data(), size);
+    planned->spans.emplace_back(planned->buffers[i].get(), size);
   }
   planned->allocator = std::make_unique<runtime::HierarchicalAllocator>(
       runtime::Span<runtime::Span<uint8_t>>(
@@ -537,8 +539,20 @@ Error Module::load_method(
     return err;
   }
 
+  // Checked before anything is allocated: the sizes come from the file.
+  const std::string what = "Module: method '" + method_name + "'";
+  MemoryBudget budget(max_memory_, kRaiseHint);
   MethodHolder holder;
   if (planned_memory == nullptr) {
+    auto meta = program_->method_meta(method_name.c_str());
+    if (!meta.ok()) {
+      return meta.error();
+    }
+    const Error budget_err = budget.reserve_planned(
+        meta.get(), (what + ": planned buffers").c_str());
+    if (budget_err != Error::Ok) {
+      return budget_err;
+    }
     auto planned = plan_memory(method_name);
     if (!planned.ok()) {
       return planned.error();
@@ -573,12 +587,19 @@ Error Module::load_method(
       continue;  // not a tensor, or the program provides its memory
     }
     const size_t nbytes = info->nbytes();
-    holder.output_buffers.emplace_back(
-        (nbytes + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t));
-    if (holder.method->set_output_data_ptr(
-            holder.output_buffers.back().data(), nbytes, i) != Error::Ok) {
-      holder.output_buffers.pop_back();  // e.g. a view of another value: not ours to back
+    const std::string output = what + ": output " + std::to_string(i);
+    ZeroedBuffer buffer;
+    Error out_err = budget.reserve(nbytes, output.c_str());
+    if (out_err == Error::Ok) {
+      out_err = make_buffer(nbytes, "output storage", &buffer);
     }
+    if (out_err != Error::Ok) {
+      return out_err;
+    }
+    if (holder.method->set_output_data_ptr(buffer.get(), nbytes, i) ==
+        Error::Ok) {
+      holder.output_buffers.push_back(std::move(buffer));
+    }  // else e.g. a view of another value: not ours to back
   }
   methods_.emplace(method_name, std::move(holder));
   return Error::Ok;

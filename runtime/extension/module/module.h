@@ -8,7 +8,11 @@
  * first use; load()/load_method() do it eagerly and report errors early.
  *
  * Every failure is returned as an Error (or a Result holding one); nothing
- * here aborts on a bad file or bad arguments.
+ * here aborts on a bad file or bad arguments. The memory a method load
+ * allocates from sizes the program declares (planned buffers, storage for
+ * unplanned outputs) is capped by max_memory() (default: half of physical
+ * memory, see memory_limit.h); a program asking for more fails to load with
+ * Error::MemoryAllocationFailed before anything is allocated.
  *
  * A Module is neither copyable nor movable, and is not thread-safe.
  */
@@ -22,6 +26,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include <executorch/extension/module/memory_limit.h>
 #include <executorch/runtime/backend/backend_options_map.h>
 #include <executorch/runtime/backend/options.h>
 #include <executorch/runtime/core/data_loader.h>
@@ -195,6 +200,21 @@ class ET_API Module {
   /// Drops a loaded method and its memory. Returns whether it was loaded.
   inline bool unload_method(const std::string& method_name) {
     return methods_.erase(method_name) > 0;
+  }
+
+  /**
+   * The most bytes one load_method() may allocate from sizes the program
+   * declares: the sum of its planned buffers (unless `planned_memory` is
+   * given) plus the storage of its unplanned tensor outputs. Applies to
+   * methods loaded afterwards.
+   */
+  inline void set_max_memory(uint64_t bytes) {
+    max_memory_ = bytes;
+  }
+
+  /// The limit set by set_max_memory(); by default half of physical memory.
+  inline uint64_t max_memory() const {
+    return max_memory_;
   }
 
   /// The loaded Method object (loading it if needed). The Module keeps
@@ -372,7 +392,7 @@ class ET_API Module {
   // Planned memory of one method: owned buffers (or views of the shared
   // arenas) and the allocator over them.
   struct PlannedMemory {
-    std::vector<std::vector<uint8_t>> buffers;
+    std::vector<ZeroedBuffer> buffers;
     std::vector<runtime::Span<uint8_t>> spans;
     std::unique_ptr<runtime::HierarchicalAllocator> allocator;
   };
@@ -384,7 +404,7 @@ class ET_API Module {
     std::vector<Kernel> kernel_registry;
     // Storage for outputs the program leaves unplanned, so execute() works without
     // set_output(); set_output() can still point them at the caller's memory.
-    std::vector<std::vector<std::max_align_t>> output_buffers;
+    std::vector<ZeroedBuffer> output_buffers;
   };
 
   ET_NODISCARD runtime::Error load_program(
@@ -404,11 +424,13 @@ class ET_API Module {
   std::vector<std::unique_ptr<runtime::DataLoader>> data_map_loaders_;
   std::vector<std::unique_ptr<NamedDataMap>> named_data_maps_;
   std::unique_ptr<NamedDataMap> merged_data_map_;
-  std::vector<std::vector<uint8_t>> shared_arenas_;
+  std::vector<ZeroedBuffer> shared_arenas_;
+  std::vector<size_t> shared_arena_sizes_;
   std::vector<uint8_t> debug_buffer_;
   std::vector<std::vector<runtime::BackendOption>> backend_options_storage_;
   LoadBackendOptionsMap backend_options_map_;
   bool share_memory_arenas_{false};
+  uint64_t max_memory_{default_max_memory()};
 
  protected:
   std::unordered_map<std::string, MethodHolder> methods_;

@@ -1,8 +1,11 @@
 #include "args.h"
 
+#include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 namespace et_run {
 
@@ -17,11 +20,16 @@ void print_usage(const char* argv0) {
       "  --warmup N             untimed executions first (default 0)\n"
       "  --profile              per-operator time table\n"
       "  --verification minimal|full   program verification level (default minimal)\n"
+      "  --max-memory BYTES     most memory the method's planned buffers, unplanned outputs\n"
+      "                         and inputs may take together; a K, M, G or T suffix\n"
+      "                         multiplies by 1024^n (default: half of physical memory,\n"
+      "                         %s here)\n"
       "  --output-dir DIR       write each tensor output as DIR/output_<i>.npy\n"
       "  --top K                print the K largest entries of each output\n"
       "  --values N             leading values printed per output (default 8)\n"
       "  -h, --help             this text\n",
-      argv0);
+      argv0,
+      std::to_string(executorch::extension::default_max_memory()).c_str());
 }
 
 namespace {
@@ -33,6 +41,34 @@ bool parse_int(const char* s, int min, int* out) {
     return false;
   }
   *out = static_cast<int>(v);
+  return true;
+}
+
+// A byte count: decimal digits, optionally followed by one of K, M, G, T (powers of 1024).
+bool parse_bytes(const char* s, uint64_t* out) {
+  if (*s < '0' || *s > '9') {
+    return false;
+  }
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long v = std::strtoull(s, &end, 10);
+  if (errno != 0) {
+    return false;
+  }
+  unsigned shift = 0;
+  if (*end != '\0') {
+    const char* units = "KMGT";
+    const char* u = std::strchr(units, *end);
+    if (u == nullptr || end[1] != '\0') {
+      return false;
+    }
+    shift = 10 * static_cast<unsigned>(u - units + 1);
+  }
+  const uint64_t value = v;
+  if (shift != 0 && value > (UINT64_MAX >> shift)) {
+    return false;
+  }
+  *out = value << shift;
   return true;
 }
 
@@ -63,7 +99,8 @@ int parse_args(int argc, char** argv, Options* o, bool* exit_now) {
       o->profile = true;
     } else if (a == "--method" || a == "--input" || a == "--data" ||
                a == "--iterations" || a == "--warmup" || a == "--verification" ||
-               a == "--output-dir" || a == "--top" || a == "--values") {
+               a == "--output-dir" || a == "--top" || a == "--values" ||
+               a == "--max-memory") {
       if (!value(&v)) {
         return fail(a + " needs a value");
       }
@@ -82,6 +119,11 @@ int parse_args(int argc, char** argv, Options* o, bool* exit_now) {
       } else if (a == "--warmup") {
         if (!parse_int(v, 0, &o->warmup)) {
           return fail(std::string("--warmup: '") + v + "' is not a count >= 0");
+        }
+      } else if (a == "--max-memory") {
+        if (!parse_bytes(v, &o->max_memory)) {
+          return fail(std::string("--max-memory: '") + v +
+                      "' is not a byte count (digits, optionally K, M, G or T)");
         }
       } else if (a == "--top") {
         if (!parse_int(v, 0, &o->top)) {

@@ -1,8 +1,11 @@
 // Command-line options of et_run.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
+
+#include <executorch/extension/module/memory_limit.h>
 
 namespace et_run {
 
@@ -18,6 +21,9 @@ struct Options {
   int values = 8; // leading values printed per output
   bool profile = false;
   bool full_verification = false;
+  // Cap on the bytes allocated from sizes the program declares (planned buffers, unplanned
+  // outputs, inputs).
+  uint64_t max_memory = executorch::extension::default_max_memory();
 };
 
 /// Parses argv. Returns 0 to run, otherwise the exit status to end with

@@ -16,6 +16,7 @@
 #include <executorch/extension/data_loader/mmap_data_loader.h>
 #include <executorch/extension/flat_tensor/flat_tensor_data_map.h>
 #include <executorch/extension/memory_allocator/malloc_memory_allocator.h>
+#include <executorch/extension/module/memory_limit.h>
 #include <executorch/runtime/core/exec_aten/util/scalar_type_util.h>
 #include <executorch/runtime/core/hierarchical_allocator.h>
 #include <executorch/runtime/executor/memory_manager.h>
@@ -35,6 +36,9 @@ using executorch::aten::TensorImpl;
 using executorch::extension::FileDataLoader;
 using executorch::extension::FlatTensorDataMap;
 using executorch::extension::MallocMemoryAllocator;
+using executorch::extension::MemoryBudget;
+using executorch::extension::ZeroedBuffer;
+using executorch::extension::allocate_zeroed;
 using executorch::extension::MmapDataLoader;
 using executorch::runtime::Error;
 using executorch::runtime::EValue;
@@ -53,16 +57,16 @@ struct OwnedTensor {
   std::vector<TensorImpl::SizesType> sizes;
   std::vector<TensorImpl::DimOrderType> dim_order;
   std::vector<TensorImpl::StridesType> strides;
-  std::vector<std::max_align_t> data;
+  ZeroedBuffer data;
   std::unique_ptr<TensorImpl> impl;
 };
 
 /// A loaded method with the memory it runs in.
 struct LoadedMethod {
-  std::vector<std::vector<uint8_t>> planned;
+  std::vector<ZeroedBuffer> planned;
   std::vector<Span<uint8_t>> spans;
   // Storage for outputs the program leaves to the caller (not memory-planned).
-  std::vector<std::vector<std::max_align_t>> output_buffers;
+  std::vector<ZeroedBuffer> output_buffers;
   std::unique_ptr<HierarchicalAllocator> planned_memory;
   MallocMemoryAllocator method_alloc;
   MallocMemoryAllocator temp_alloc;
@@ -70,22 +74,46 @@ struct LoadedMethod {
   std::optional<Method> method;
 };
 
+/// Reserves `nbytes` in `budget` for `what`, then allocates them (zeroed).
+Error allocate_within(MemoryBudget* budget, size_t nbytes, const std::string& what,
+                      ZeroedBuffer* out) {
+  const Error e = budget->reserve(nbytes, what.c_str());
+  if (e != Error::Ok) {
+    return e;
+  }
+  *out = allocate_zeroed(nbytes);
+  if (*out == nullptr) {
+    std::fprintf(stderr, "et_run: %s: cannot allocate %zu bytes\n", what.c_str(), nbytes);
+    return Error::MemoryAllocationFailed;
+  }
+  return Error::Ok;
+}
+
+/// Loads method `name` with planned buffers and unplanned-output storage sized from the
+/// program, all of it reserved in `budget` before it is allocated.
 Error load_method(
     const Program& program,
     const MethodMeta& meta,
     const char* name,
     executorch::runtime::EventTracer* tracer,
     const executorch::runtime::NamedDataMap* data_map,
+    MemoryBudget* budget,
     LoadedMethod* out) {
-  for (size_t i = 0; i < meta.num_memory_planned_buffers(); ++i) {
-    Result<int64_t> size = meta.memory_planned_buffer_size(i);
-    if (!size.ok()) {
-      return size.error();
-    }
-    out->planned.emplace_back(static_cast<size_t>(size.get()));
+  const std::string what = std::string("method '") + name + "'";
+  Error e = budget->reserve_planned(meta, (what + ": planned buffers").c_str());
+  if (e != Error::Ok) {
+    return e;
   }
-  for (auto& b : out->planned) {
-    out->spans.emplace_back(b.data(), b.size());
+  for (size_t i = 0; i < meta.num_memory_planned_buffers(); ++i) {
+    // reserve_planned() checked each size (non-negative, within the limit).
+    const size_t size = static_cast<size_t>(meta.memory_planned_buffer_size(i).get());
+    out->planned.push_back(allocate_zeroed(size));
+    if (out->planned.back() == nullptr) {
+      std::fprintf(stderr, "et_run: %s: cannot allocate planned buffer %zu of %zu bytes\n",
+                   what.c_str(), i, size);
+      return Error::MemoryAllocationFailed;
+    }
+    out->spans.emplace_back(out->planned.back().get(), size);
   }
   out->planned_memory = std::make_unique<HierarchicalAllocator>(
       Span<Span<uint8_t>>(out->spans.data(), out->spans.size()));
@@ -103,13 +131,16 @@ Error load_method(
       continue;  // not a tensor, or the program provides its memory
     }
     const size_t nbytes = info->nbytes();
-    out->output_buffers.emplace_back(
-        (nbytes + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t));
-    const Error e = out->method->set_output_data_ptr(
-        out->output_buffers.back().data(), nbytes, i);
+    ZeroedBuffer buffer;
+    e = allocate_within(budget, nbytes, what + ": output " + std::to_string(i), &buffer);
     if (e != Error::Ok) {
       return e;
     }
+    e = out->method->set_output_data_ptr(buffer.get(), nbytes, i);
+    if (e != Error::Ok) {
+      return e;
+    }
+    out->output_buffers.push_back(std::move(buffer));
   }
   return Error::Ok;
 }
@@ -175,6 +206,7 @@ int make_input(
     const MethodMeta& meta,
     size_t i,
     const EValue& traced,
+    MemoryBudget* budget,
     std::vector<std::unique_ptr<OwnedTensor>>* owned,
     EValue* out,
     std::string* shape_note) {
@@ -270,21 +302,25 @@ int make_input(
     nbytes = info->nbytes();
   }
   contiguous_strides(t.get());
-  t->data.resize(nbytes / sizeof(std::max_align_t) + 1);
+  const Error alloc_err =
+      allocate_within(budget, nbytes, "input " + std::to_string(i), &t->data);
+  if (alloc_err != Error::Ok) {
+    return fail("input " + std::to_string(i), alloc_err);
+  }
   size_t numel = 1;
   for (int32_t s : t->sizes) {
     numel *= static_cast<size_t>(s);
   }
   if (from_file) {
-    std::memcpy(t->data.data(), arr.data.data(), nbytes);
+    std::memcpy(t->data.get(), arr.data.data(), nbytes);
   } else {
-    fill_ones(t->data.data(), dtype, numel);
+    fill_ones(t->data.get(), dtype, numel);
   }
   t->impl = std::make_unique<TensorImpl>(
       dtype,
       static_cast<ssize_t>(t->sizes.size()),
       t->sizes.data(),
-      t->data.data(),
+      t->data.get(),
       t->dim_order.data(),
       t->strides.data());
   *out = EValue(executorch::aten::Tensor(t->impl.get()));
@@ -432,9 +468,12 @@ int run(const et_run::Options& opt) {
   // ---- method
   et_run::OpTracer tracer;
   auto lm = std::make_unique<LoadedMethod>();
+  // One budget for everything sized from the program: planned buffers, unplanned outputs
+  // and the inputs made below.
+  MemoryBudget budget(opt.max_memory, "raise it with --max-memory BYTES");
   const uint64_t t_m0 = now_ns();
-  Error e = load_method(
-      program, meta.get(), name.c_str(), opt.profile ? &tracer : nullptr, named, lm.get());
+  Error e = load_method(program, meta.get(), name.c_str(), opt.profile ? &tracer : nullptr,
+                        named, &budget, lm.get());
   const uint64_t t_m1 = now_ns();
   if (e != Error::Ok) {
     return fail("loading method '" + name + "'", e);
@@ -454,7 +493,8 @@ int run(const et_run::Options& opt) {
   std::vector<EValue> inputs(method.inputs_size());
   std::vector<std::string> notes(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
-    const int rc = make_input(opt, meta.get(), i, traced[i], &owned, &inputs[i], &notes[i]);
+    const int rc =
+        make_input(opt, meta.get(), i, traced[i], &budget, &owned, &inputs[i], &notes[i]);
     if (rc != 0) {
       return rc;
     }
@@ -474,7 +514,8 @@ int run(const et_run::Options& opt) {
 
   // ---- outputs
   std::vector<EValue> outputs(method.outputs_size());
-  e = method.get_outputs(outputs.data(), outputs.size());
+  // A method may have no outputs; get_outputs() has nothing to fill then.
+  e = outputs.empty() ? Error::Ok : method.get_outputs(outputs.data(), outputs.size());
   if (e != Error::Ok) {
     return fail("get_outputs", e);
   }
