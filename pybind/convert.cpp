@@ -518,7 +518,9 @@ py::list run_method(MethodState& st, const py::handle& inputs) {
     }
     const size_t nout = st.method->outputs_size();
     std::vector<rt::EValue> outs(nout);
-    err = st.method->get_outputs(outs.data(), nout);
+    // A method without outputs has nothing to read (and get_outputs refuses
+    // the null array an empty vector gives).
+    err = nout == 0 ? rt::Error::Ok : st.method->get_outputs(outs.data(), nout);
     py::gil_scoped_acquire gil;
     if (err != rt::Error::Ok) {
       fail(err, "reading the outputs of method '" + st.name + "'", &log);

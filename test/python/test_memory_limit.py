@@ -88,3 +88,10 @@ def test_max_memory_accepts_numpy_integers(et, tmp_path):
 
     program = et.load(planned(tmp_path, 64))
     assert program.load_method("forward", max_memory=np.int64(64)).name == "forward"
+
+
+def test_a_method_without_outputs_runs_and_returns_nothing(et, tmp_path):
+    """A method with no outputs: calling it returns an empty result instead of an error
+    from reading zero outputs."""
+    method = et.load(planned(tmp_path, 1 << 10)).load_method("forward")
+    assert len(method()) == 0
