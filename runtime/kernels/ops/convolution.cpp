@@ -43,6 +43,13 @@ bool param_at(KernelRuntimeContext& ctx, const char* arg, ArrayRef<int64_t> v, s
   return true;
 }
 
+// Transposed-convolution output size; with every argument in [0, 2^31) each
+// product is below 2^62 and the sum stays below 2^63.
+int64_t transposed_out_size(int64_t in, int64_t k, int64_t stride, int64_t pad, int64_t dil,
+                            int64_t out_pad) {
+  return (in - 1) * stride - 2 * pad + dil * (k - 1) + out_pad + 1;
+}
+
 // A contiguous float copy of t (or t's own data when it already is).
 const float* as_contiguous(const Tensor& t, std::vector<float>& tmp) {
   if (is_contiguous_dim_order(t)) {
@@ -171,10 +178,20 @@ Tensor& convolution_out(KernelRuntimeContext& ctx, const Tensor& input, const Te
   p.stride_w = vw[0];
   p.pad_w = vw[1];
   p.dilation_w = vw[2];
-  ETK_CHECK(ctx, p.stride_h > 0 && p.stride_w > 0, out, kOp, "argument 'stride' must be positive");
-  ETK_CHECK(ctx, p.dilation_h > 0 && p.dilation_w > 0, out, kOp,
-            "argument 'dilation' must be positive");
-  ETK_CHECK(ctx, p.pad_h >= 0 && p.pad_w >= 0, out, kOp, "argument 'padding' must be >= 0");
+  // Parameters bounded by a dim size keep every product of the output-size
+  // formulas and of the compute core's index arithmetic inside int64.
+  ETK_CHECK(ctx, p.stride_h > 0 && p.stride_w > 0 && p.stride_h <= kMaxDimSize &&
+                p.stride_w <= kMaxDimSize,
+            out, kOp, "argument 'stride' must be in [1, %lld]", static_cast<long long>(kMaxDimSize));
+  ETK_CHECK(ctx, p.dilation_h > 0 && p.dilation_w > 0 && p.dilation_h <= kMaxDimSize &&
+                p.dilation_w <= kMaxDimSize,
+            out, kOp, "argument 'dilation' must be in [1, %lld]",
+            static_cast<long long>(kMaxDimSize));
+  ETK_CHECK(ctx, p.pad_h >= 0 && p.pad_w >= 0 && p.pad_h <= kMaxDimSize && p.pad_w <= kMaxDimSize,
+            out, kOp, "argument 'padding' must be in [0, %lld]",
+            static_cast<long long>(kMaxDimSize));
+  ETK_CHECK(ctx, groups <= kMaxDimSize, out, kOp, "argument 'groups' = %lld is too large",
+            static_cast<long long>(groups));
   ETK_CHECK(ctx, p.in_channels % groups == 0, out, kOp,
             "argument 'input' has %lld channels, not divisible by groups=%lld",
             static_cast<long long>(p.in_channels), static_cast<long long>(groups));
@@ -195,8 +212,8 @@ Tensor& convolution_out(KernelRuntimeContext& ctx, const Tensor& input, const Te
     ETK_CHECK(ctx, oph >= 0 && opw >= 0 && (oph < p.stride_h || oph < p.dilation_h) &&
                        (opw < p.stride_w || opw < p.dilation_w),
               out, kOp, "argument 'output_padding' must be smaller than stride or dilation");
-    oh = (p.in_h - 1) * p.stride_h - 2 * p.pad_h + p.dilation_h * (p.kernel_h - 1) + oph + 1;
-    ow = (p.in_w - 1) * p.stride_w - 2 * p.pad_w + p.dilation_w * (p.kernel_w - 1) + opw + 1;
+    oh = transposed_out_size(p.in_h, p.kernel_h, p.stride_h, p.pad_h, p.dilation_h, oph);
+    ow = transposed_out_size(p.in_w, p.kernel_w, p.stride_w, p.pad_w, p.dilation_w, opw);
   }
   ETK_CHECK(ctx, oh > 0 && ow > 0, out, kOp,
             "the computed output size is empty (input too small for the kernel)");
@@ -210,12 +227,13 @@ Tensor& convolution_out(KernelRuntimeContext& ctx, const Tensor& input, const Te
               static_cast<long long>(p.out_channels), bias->numel());
     b = bias->const_data_ptr<float>();
   }
-  SizesType shape[4] = {static_cast<SizesType>(p.batch), static_cast<SizesType>(p.out_channels),
-                        static_cast<SizesType>(oh), static_cast<SizesType>(ow)};
+  // oh/ow drive the compute loops: the int64 resize rejects what a dim
+  // cannot hold instead of cutting it to a size that passes the check.
+  int64_t shape[4] = {p.batch, p.out_channels, oh, ow};
   if (rank == 3) {
-    shape[2] = static_cast<SizesType>(ow);
+    shape[2] = ow;
   }
-  if (!resize_out(ctx, kOp, out, ArrayRef<SizesType>(shape, static_cast<size_t>(rank)))) {
+  if (!resize_out(ctx, kOp, out, ArrayRef<int64_t>(shape, static_cast<size_t>(rank)))) {
     return out;
   }
   if (out.numel() == 0) {
