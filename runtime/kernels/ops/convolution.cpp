@@ -6,7 +6,10 @@
  * Contiguous and channels-last tensors (channels-last goes through a
  * contiguous scratch copy).
  */
+#include <cstdint>
 #include <cstring>
+#include <memory>
+#include <new>
 #include <vector>
 
 #include <executorch/runtime/kernels/compute/conv.h>
@@ -84,14 +87,27 @@ void store_from_contiguous(const float* src, const Tensor& out) {
 }
 
 // Transposed 2-D convolution, NCHW contiguous float: per (batch, group),
-// col = W_g^T @ x_g (SGEMM), then col2im scatter-add, then bias.
-void conv_transpose2d(const compute::Conv2dParams& p, int64_t oh, int64_t ow, const float* x,
+// col = W_g^T @ x_g (SGEMM), then col2im scatter-add, then bias. False when
+// the column buffer (weight elements of a group times input pixels) cannot
+// be had; nothing is written then.
+bool conv_transpose2d(const compute::Conv2dParams& p, int64_t oh, int64_t ow, const float* x,
                       const float* w, const float* bias, float* y) {
   const int64_t g = p.groups;
   const int64_t icg = p.in_channels / g, ocg = p.out_channels / g;
   const int64_t khw = p.kernel_h * p.kernel_w;
   const int64_t hw = p.in_h * p.in_w;
-  std::vector<float> col(static_cast<size_t>(ocg * khw * hw));
+  // Both factors are real tensors' element counts, but their product need
+  // not fit memory: allocate without throwing and let the caller report it.
+  int64_t col_n;
+  if (!checked_mul(ocg * khw, hw, &col_n) ||
+      static_cast<uint64_t>(col_n) > SIZE_MAX / sizeof(float)) {
+    return false;
+  }
+  std::unique_ptr<float[]> col_buf(new (std::nothrow) float[static_cast<size_t>(col_n)]);
+  if (col_buf == nullptr) {
+    return false;
+  }
+  float* const col = col_buf.get();
   for (int64_t n = 0; n < p.batch; ++n) {
     float* yn = y + n * p.out_channels * oh * ow;
     std::memset(yn, 0, sizeof(float) * static_cast<size_t>(p.out_channels * oh * ow));
@@ -99,12 +115,12 @@ void conv_transpose2d(const compute::Conv2dParams& p, int64_t oh, int64_t ow, co
       const float* xg = x + (n * p.in_channels + gi * icg) * hw;
       const float* wg = w + gi * icg * ocg * khw; // [icg, ocg*khw]
       compute::sgemm(compute::Trans::kYes, compute::Trans::kNo, ocg * khw, hw, icg, 1.0f, wg,
-                     ocg * khw, xg, hw, 0.0f, col.data(), hw);
+                     ocg * khw, xg, hw, 0.0f, col, hw);
       for (int64_t oc = 0; oc < ocg; ++oc) {
         float* yc = yn + (gi * ocg + oc) * oh * ow;
         for (int64_t r = 0; r < p.kernel_h; ++r) {
           for (int64_t s = 0; s < p.kernel_w; ++s) {
-            const float* cr = col.data() + ((oc * p.kernel_h + r) * p.kernel_w + s) * hw;
+            const float* cr = col + ((oc * p.kernel_h + r) * p.kernel_w + s) * hw;
             for (int64_t ih = 0; ih < p.in_h; ++ih) {
               const int64_t yh = ih * p.stride_h - p.pad_h + r * p.dilation_h;
               if (yh < 0 || yh >= oh) {
@@ -130,6 +146,7 @@ void conv_transpose2d(const compute::Conv2dParams& p, int64_t oh, int64_t ow, co
       }
     }
   }
+  return true;
 }
 
 Tensor& convolution_out(KernelRuntimeContext& ctx, const Tensor& input, const Tensor& weight,
@@ -249,7 +266,10 @@ Tensor& convolution_out(KernelRuntimeContext& ctx, const Tensor& input, const Te
   float* y = out_c ? out.mutable_data_ptr<float>() : yout.data();
   if (p.batch > 0 && p.in_channels > 0) {
     if (transposed) {
-      conv_transpose2d(p, oh, ow, x, w, b, y);
+      if (!conv_transpose2d(p, oh, ow, x, w, b, y)) {
+        fail(ctx, Error::MemoryAllocationFailed, kOp, "cannot allocate the column buffer");
+        return out;
+      }
     } else if (!compute::conv2d_nchw(p, x, w, b, y)) {
       fail(ctx, Error::InvalidArgument, kOp, "invalid convolution parameters or out of memory");
       return out;

@@ -40,11 +40,5 @@ TEST(KernelSafetyRank, StackOfRank16TensorsFails) {
   EXPECT_EQ(call("aten::stack.out", {&in.ev, &dim, &eo, &eo}), Error::InvalidArgument);
 }
 
-TEST(KernelSafetyRank, UnsqueezeOfRank16TensorFails) {
-  ExactTensor self(ScalarType::Float, kRank16Ones), out(ScalarType::Float, kRank16Ones);
-  EValue es(self.tensor()), dim(int64_t{0}), eo(out.tensor());
-  EXPECT_EQ(call("aten::unsqueeze_copy.out", {&es, &dim, &eo, &eo}), Error::InvalidArgument);
-}
-
 } // namespace
 } // namespace kernel_safety
