@@ -29,11 +29,13 @@ inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 // in + 2 * pad - dil * (k - 1) - 1 (the output-size numerator) into *num; false if a term
 // overflows int64, which only absurd parameters do.
 bool size_numerator(int64_t in, int64_t k, int64_t pad, int64_t dil, int64_t* num) {
-  using detail::checked_add3;
+  using detail::checked_add;
   using detail::checked_mul;
+  using detail::checked_sub;
   int64_t two_pad, span;
   return checked_mul(pad, 2, &two_pad) && checked_mul(dil, k - 1, &span) &&
-         checked_add3(in, two_pad, -span, num) && detail::checked_sub(*num, 1, num);
+         checked_add(in, two_pad, num) && checked_sub(*num, span, num) &&
+         checked_sub(*num, 1, num);
 }
 
 // PyTorch's output size along one dim; 0 for an invalid or overflowing geometry.

@@ -6,6 +6,7 @@
  * through their strides, so contiguous and channels-last both work.
  * dtypes: float32, float64, float16, bfloat16 (max pool also integers).
  */
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <tuple>
@@ -153,6 +154,17 @@ bool pool_params(KernelRuntimeContext& ctx, const char* op, const Tensor& in,
                     static_cast<long long>(g.h), static_cast<long long>(g.w));
 }
 
+// The taps t in [0, k) with 0 <= start + t * dil < len.
+struct TapRange {
+  int64_t lo, hi;
+};
+
+TapRange taps_inside(int64_t start, int64_t dil, int64_t k, int64_t len) {
+  const int64_t lo = start >= 0 ? 0 : (-start + dil - 1) / dil;
+  const int64_t hi = len > start ? std::min(k, (len - start + dil - 1) / dil) : 0;
+  return {std::min(lo, k), std::max(std::min(lo, k), hi)};
+}
+
 template <class T>
 void max_pool_impl(const Tensor& in, const Tensor& out, const Tensor& idx, const Pool2d& p) {
   using C = std::conditional_t<std::is_same<T, Half>::value || std::is_same<T, BFloat16>::value,
@@ -176,16 +188,14 @@ void max_pool_impl(const Tensor& in, const Tensor& out, const Tensor& idx, const
           }
           int64_t best_i = -1;
           bool nan = false;
-          for (int64_t r = 0; r < p.kh && !nan; ++r) {
+          // Only the taps inside the input are visited (a kernel may be far
+          // larger than the input).
+          const TapRange rr = taps_inside(h0, p.dh, p.kh, gi.h);
+          const TapRange sr = taps_inside(w0, p.dw, p.kw, gi.w);
+          for (int64_t r = rr.lo; r < rr.hi && !nan; ++r) {
             const int64_t h = h0 + r * p.dh;
-            if (h < 0 || h >= gi.h) {
-              continue;
-            }
-            for (int64_t s = 0; s < p.kw; ++s) {
+            for (int64_t s = sr.lo; s < sr.hi; ++s) {
               const int64_t w = w0 + s * p.dw;
-              if (w < 0 || w >= gi.w) {
-                continue;
-              }
               const C v = static_cast<C>(xp[h * gi.sh + w * gi.sw]);
               if (best_i < 0 || v > best) {
                 best = v;

@@ -109,6 +109,22 @@ TEST(KernelSafetyIntLists, MaxPoolWithHugeStrideHasOneWindow) {
   EXPECT_EQ(idx.data<int64_t>()[0], 12);
 }
 
+TEST(KernelSafetyIntLists, MaxPoolKernelFarLargerThanTheInputVisitsOnlyTheInput) {
+  // A 2^30 + 1 square kernel padded by 2^29 covers the whole [1, 4] input in
+  // every window; walking all its 2^60 taps would never finish.
+  ExactTensor x(ScalarType::Float, {1, 1, 1, 4});
+  for (int i = 0; i < 4; ++i) {
+    x.data<float>()[i] = static_cast<float>(i);
+  }
+  ExactTensor out(ScalarType::Float, {1, 1, 1, 4}), idx(ScalarType::Long, {1, 1, 1, 4});
+  const int64_t k = (int64_t{1} << 30) + 1, pad = int64_t{1} << 29;
+  ASSERT_EQ(max_pool(x, {k, k}, {1, 1}, {pad, pad}, {1, 1}, false, out, idx), Error::Ok);
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(out.data<float>()[i], 3.0f);
+    EXPECT_EQ(idx.data<int64_t>()[i], 3);
+  }
+}
+
 TEST(KernelSafetyIntLists, MaxPoolHugeDilationOrPaddingFails) {
   ExactTensor x(ScalarType::Float, {1, 1, 4, 4});
   ExactTensor out(ScalarType::Float, {1, 1, 1, 1}), idx(ScalarType::Long, {1, 1, 1, 1});
