@@ -428,7 +428,8 @@ Tensor& cat_out(KernelRuntimeContext& ctx, TensorList tensors, int64_t dim, Tens
                 "argument 'tensors'[%zu] size %d at dim %zd does not match %lld", k, t.sizes()[i],
                 i, static_cast<long long>(shape[i]));
     }
-    total += t.sizes()[d]; // at most (list length) * INT32_MAX: no int64 overflow
+    ETK_CHECK(ctx, checked_add(total, t.sizes()[d], &total), out, op,
+              "the concatenated length overflows int64 at 'tensors'[%zu]", k);
   }
   // Checked against the dim limit by the int64 resize, not cut to int32.
   shape[d] = total;
