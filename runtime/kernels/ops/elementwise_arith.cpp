@@ -208,7 +208,20 @@ inline T floor_div_float(T a, T b) {
   return std::copysign(T(0), a / b);
 }
 
+// a / -1 is -a, formed modulo 2^64: the hardware division traps (SIGFPE) on
+// INT64_MIN / -1, which values in the program can ask for.
+inline int64_t negate_wrapping(int64_t a) {
+  return static_cast<int64_t>(uint64_t{0} - static_cast<uint64_t>(a));
+}
+
+inline int64_t trunc_div_int(int64_t a, int64_t b) {
+  return b == -1 ? negate_wrapping(a) : a / b;
+}
+
 inline int64_t floor_div_int(int64_t a, int64_t b) {
+  if (b == -1) {
+    return negate_wrapping(a);
+  }
   const int64_t q = a / b;
   return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
@@ -245,7 +258,7 @@ void run_div(KernelRuntimeContext& ctx, const char* op, Rounding r, Apply&& appl
           zero = true;
           return 0;
         }
-        return x / y;
+        return trunc_div_int(x, y);
       });
     } else {
       apply([&zero](CT x, CT y) -> CT {
