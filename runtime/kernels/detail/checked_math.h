@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 namespace executorch {
 namespace kernels {
@@ -52,6 +53,54 @@ inline bool checked_numel(const int64_t* sizes, int rank, int64_t* out) {
   }
   *out = n;
   return true;
+}
+
+/*
+ * a + b, a - b, a * b and -a in a kernel's compute type: modulo 2^N for
+ * integers (what PyTorch gives for integer tensors; signed overflow is
+ * undefined behaviour in C++, and tensor values and scalars come from the
+ * file), the plain operation for floating point and bool.
+ */
+template <class T>
+constexpr bool kWrapsModulo = std::is_integral<T>::value && !std::is_same<T, bool>::value;
+
+template <class T>
+inline T wrap_add(T a, T b) {
+  if constexpr (kWrapsModulo<T>) {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
+  } else {
+    return a + b;
+  }
+}
+
+template <class T>
+inline T wrap_sub(T a, T b) {
+  if constexpr (kWrapsModulo<T>) {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(static_cast<U>(a) - static_cast<U>(b)));
+  } else {
+    return a - b;
+  }
+}
+
+template <class T>
+inline T wrap_mul(T a, T b) {
+  if constexpr (kWrapsModulo<T>) {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(static_cast<U>(a) * static_cast<U>(b)));
+  } else {
+    return a * b;
+  }
+}
+
+template <class T>
+inline T wrap_neg(T a) {
+  if constexpr (kWrapsModulo<T>) {
+    return wrap_sub(T(0), a);
+  } else {
+    return -a;
+  }
 }
 
 } // namespace detail

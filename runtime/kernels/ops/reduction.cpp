@@ -237,7 +237,7 @@ Tensor& sum_mean(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
           }
         } else {
           for (int64_t i = 0; i < n; ++i) {
-            acc += ld(x + (off + i * s) * ei);
+            acc = wrap_add(acc, ld(x + (off + i * s) * ei));
           }
         }
       });
@@ -518,7 +518,7 @@ Tensor& cumsum_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim,
     for_each_output(p, [&](int64_t ioff, int64_t ooff) {
       A acc = 0;
       for (int64_t i = 0; i < n; ++i) {
-        acc += ld(x + (ioff + i * si) * ei);
+        acc = wrap_add(acc, ld(x + (ioff + i * si) * ei));
         st(acc, y + (ooff + i * so) * eo);
       }
     });
