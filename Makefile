@@ -18,6 +18,7 @@ include $(wildcard mk/zoo.mk)
 include $(wildcard mk/wheel.mk)
 include $(wildcard mk/bench.mk)
 include $(wildcard mk/bench-*.mk)
+include $(wildcard mk/fuzz.mk)
 # Last: its object prerequisites and dependency includes need the complete ALL_OBJS.
 include mk/rules.mk
 

@@ -111,6 +111,7 @@ bool read_pte(
   size_t program_size = file.size();
   size_t base = 0;
   if (std::memcmp(file.data() + 8, "eh00", 4) == 0) {
+    if (file.size() < 40) return false;
     auto rd64 = [&](size_t o) {
       uint64_t v = 0;
       for (int i = 0; i < 8; ++i) v |= uint64_t(file[o + i]) << (8 * i);
@@ -118,6 +119,8 @@ bool read_pte(
     };
     program_size = rd64(16);
     base = rd64(24);
+    // The fuzzers' mutator feeds arbitrary bytes here: the header must describe this file.
+    if (program_size < 8 || program_size > file.size() || base > file.size()) return false;
   }
   // Copy to aligned memory for the verifier's alignment checks.
   std::vector<uint64_t> aligned((program_size + 7) / 8);
@@ -132,7 +135,7 @@ bool read_pte(
       segments->emplace_back();
       continue;
     }
-    if (base + s->offset + s->size > file.size()) return false;
+    if (s->offset > file.size() - base || s->size > file.size() - base - s->offset) return false;
     segments->emplace_back(
         file.begin() + base + s->offset, file.begin() + base + s->offset + s->size);
   }
