@@ -127,10 +127,12 @@ constexpr int64_t kInteresting[] = {
 };
 
 int64_t pick_int(Rng& rng, int64_t current) {
+  // Steps wrap around (unsigned arithmetic): INT64_MAX + 1 is an interesting value too.
+  const uint64_t bits = static_cast<uint64_t>(current);
   switch (rng() % 4) {
-    case 0: return current + 1;
-    case 1: return current - 1;
-    case 2: return static_cast<int64_t>(static_cast<uint64_t>(current) << 1);
+    case 0: return static_cast<int64_t>(bits + 1);
+    case 1: return static_cast<int64_t>(bits - 1);
+    case 2: return static_cast<int64_t>(bits << 1);
     default: return kInteresting[rng() % (sizeof(kInteresting) / sizeof(kInteresting[0]))];
   }
 }
@@ -281,7 +283,25 @@ void mutate_structure(fb::ProgramT& p, Rng& rng) {
   }
 }
 
+// A verified flatbuffer may name a union member without storing it (type set, value absent);
+// the object API then holds a null value that Pack() would dereference. Such entries become
+// Null values and FreeCall instructions, which re-encode.
+void make_packable(fb::ProgramT& p) {
+  for (auto& plan : p.execution_plan) {
+    for (auto& v : plan->values) {
+      if (v->val.type != fb::KernelTypes::NONE && v->val.value == nullptr) v->val.Set(fb::NullT());
+    }
+    for (auto& c : plan->chains) {
+      for (auto& ins : c->instructions) {
+        auto& a = ins->instr_args;
+        if (a.type != fb::InstructionArguments::NONE && a.value == nullptr) a.Set(fb::FreeCallT());
+      }
+    }
+  }
+}
+
 void mutate_program(fb::ProgramT& p, Rng& rng) {
+  make_packable(p);
   const unsigned rounds = 1 + rng() % 3;
   for (unsigned r = 0; r < rounds; ++r) {
     if (rng() % 4 == 0) {
