@@ -45,7 +45,11 @@ void register_extension() {
     if (spec == nullptr) die("ModuleSpec");
     PyModuleDef* def = reinterpret_cast<PyModuleDef*>(init);
     module = PyModule_FromDefAndSpec(def, spec);
-    if (module == nullptr || PyModule_ExecDef(module, def) != 0) die("_C module init");
+    // importlib sets __spec__ before running the exec slots, and pybind11's exec reads it.
+    if (module == nullptr || PyObject_SetAttrString(module, "__spec__", spec) != 0 ||
+        PyModule_ExecDef(module, def) != 0) {
+      die("_C module init");
+    }
     Py_DECREF(spec);
     Py_DECREF(machinery);
   }

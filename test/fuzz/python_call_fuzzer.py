@@ -34,9 +34,24 @@ INTS = [0, 1, -1, 2**31, 2**32 + 1, 2**62 + 1, 2**63 - 1, -(2**63), 2**63, -(2**
         10**30]
 FLOATS = [0.0, -0.0, 1.5, float("nan"), float("inf"), float("-inf"), 1e308, 5e-324]
 
-EXPECTED = (TypeError, ValueError, et.Error)
+
+class Refused(BufferError):
+    """Raised by a DLPackProducer that refuses to export; the call passes it through."""
+
+
+EXPECTED = (TypeError, ValueError, et.Error, Refused)
 
 methods = []
+
+# ET_FUZZ_TRACE=1 prints each call (method and arguments) to triage an input.
+TRACE = os.environ.get("ET_FUZZ_TRACE", "0") != "0"
+
+
+def describe(a):
+    if isinstance(a, np.ndarray):
+        return "ndarray(dtype=%s, shape=%s, strides=%s, aligned=%s, c_contiguous=%s)" % (
+            a.dtype, a.shape, a.strides, a.flags.aligned, a.flags.c_contiguous)
+    return repr(a)[:80]
 
 
 def setup(zoo_dir):
@@ -138,12 +153,15 @@ class DLPackProducer:
 
     def __dlpack__(self, **kwargs):
         if self.mode == 1:
-            raise BufferError("refused")
+            raise Refused("refused")
         if self.mode == 2:
             return "not a capsule"
-        if self.mode == 3:
-            return self.arr.__dlpack__()  # ignores the requested version
-        return self.arr.__dlpack__(**kwargs)
+        try:
+            if self.mode == 3:
+                return self.arr.__dlpack__()  # ignores the requested version
+            return self.arr.__dlpack__(**kwargs)
+        except BufferError as e:  # numpy cannot export this array (e.g. longdouble)
+            raise Refused(str(e)) from e
 
     def __dlpack_device__(self):
         return (99, 0) if self.mode == 4 else (1, 0)
@@ -189,6 +207,8 @@ def fuzz_one(data):
         args = [argument(r, inputs[i] if i < len(inputs) else None) for i in range(count)]
     except (TypeError, ValueError, OverflowError, BufferError):
         return  # numpy refused to build this argument: nothing to send
+    if TRACE:
+        print("python_call:", method.name, [describe(a) for a in args], flush=True)
     try:
         outputs = method(*args) if r.byte() % 2 else method.execute(args)
     except EXPECTED:
