@@ -74,7 +74,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::unique_ptr<fuzz::LoadedMethod> loaded =
       fuzz::load_method(program.get(), "forward", &map.get());
   fuzz::SynthesizedInputs inputs;
-  if (loaded->method && inputs.set(*loaded->method)) {
+  if (loaded->method && inputs.set(*loaded->method) &&
+      inputs.set_unplanned_outputs(*loaded->method)) {
     (void)loaded->method->execute();
   }
   return 0;

@@ -90,6 +90,14 @@ void quiet_logs() {
   (void)once;
 }
 
+bool tracing() {
+  static const bool on = [] {
+    const char* v = std::getenv("ET_FUZZ_TRACE");
+    return v != nullptr && std::strcmp(v, "0") != 0;
+  }();
+  return on;
+}
+
 AlignedInput::AlignedInput(const uint8_t* data, size_t size)
     : storage_(size / sizeof(std::max_align_t) + 1), size_(size) {
   if (size > 0) {
@@ -212,6 +220,30 @@ bool SynthesizedInputs::set(Method& method) {
         data,
         order.size() == sizes.size() ? order.data() : nullptr));
     if (method.set_input(EValue(executorch::aten::Tensor(impls_.back().get())), i) != Error::Ok) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool SynthesizedInputs::set_unplanned_outputs(Method& method) {
+  const MethodMeta meta = method.method_meta();
+  size_t total = 0;
+  for (size_t i = 0; i < method.outputs_size(); ++i) {
+    Result<Tag> tag = meta.output_tag(i);
+    if (!tag.ok() || tag.get() != Tag::Tensor) {
+      continue;
+    }
+    Result<executorch::runtime::TensorInfo> info = meta.output_tensor_meta(i);
+    if (!info.ok() || info->is_memory_planned()) {
+      continue;
+    }
+    if (info->nbytes() > kMaxInputBytes - total) {
+      return false;
+    }
+    total += info->nbytes();
+    buffers_.emplace_back(info->nbytes() / sizeof(std::max_align_t) + 1);
+    if (method.set_output_data_ptr(buffers_.back().data(), info->nbytes(), i) != Error::Ok) {
       return false;
     }
   }

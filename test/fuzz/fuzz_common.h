@@ -30,6 +30,10 @@ constexpr size_t kTempPoolBytes = size_t{16} << 20;
 // input costs more than the parsing); FUZZ_VERBOSE=1 keeps the default sink. Idempotent.
 void quiet_logs();
 
+// True when ET_FUZZ_TRACE is set (and not "0"): targets then print what each input did, for
+// triage (run the fuzzer on the one input).
+bool tracing();
+
 // The input bytes in max-aligned memory (the loaders expect aligned buffers, like an mmap).
 class AlignedInput {
  public:
@@ -69,6 +73,9 @@ class SynthesizedInputs {
  public:
   // False when an input could not be built or was refused (a rejected input, not a bug).
   bool set(executorch::runtime::Method& method);
+  // Gives every tensor output the program did not plan memory for a buffer of its nbytes, as
+  // a correct caller must (set_output_data_ptr). False when one is refused.
+  bool set_unplanned_outputs(executorch::runtime::Method& method);
 
  private:
   std::vector<std::unique_ptr<executorch::aten::TensorImpl>> impls_;

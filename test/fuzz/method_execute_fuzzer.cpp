@@ -5,6 +5,7 @@
 // libFuzzer's byte mutator.
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 
 #include "fuzz_common.h"
 
@@ -29,10 +30,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     std::unique_ptr<fuzz::LoadedMethod> loaded = fuzz::load_method(program.get(), name.get());
     if (!loaded->method) {
+      if (fuzz::tracing()) std::fprintf(stderr, "method_execute: %s not loaded\n", name.get());
       continue;
     }
     fuzz::SynthesizedInputs inputs;
-    if (!inputs.set(*loaded->method) || loaded->method->execute() != Error::Ok) {
+    const bool inputs_set =
+        inputs.set(*loaded->method) && inputs.set_unplanned_outputs(*loaded->method);
+    const Error executed = inputs_set ? loaded->method->execute() : Error::InvalidArgument;
+    if (fuzz::tracing()) {
+      std::fprintf(stderr, "method_execute: %s inputs %s, execute 0x%x\n", name.get(),
+                   inputs_set ? "set" : "refused", static_cast<unsigned>(executed));
+    }
+    if (executed != Error::Ok) {
       continue;
     }
     std::vector<EValue> outputs(loaded->method->outputs_size());

@@ -34,16 +34,32 @@ struct Slot {
   void* field;
 };
 
-// The fields worth changing, gathered from the whole program.
+// The fields worth changing, gathered from the whole program in groups (tensor fields,
+// scalar values and lists, instructions, method-level indices and sizes, segment tables), so
+// the few scalars a kernel reads (an arange end, a repeat count) are not drowned out by the
+// many tensor sizes of a model.
 struct Slots {
-  std::vector<Slot> all;
+  enum Group { Tensors, Values, Instructions, Plan, Segments, NumGroups };
+  std::vector<Slot> groups[NumGroups];
+  Group current = Plan;
   template <typename T>
-  void add(Slot::Kind kind, T* field) { all.push_back({kind, field}); }
+  void add(Slot::Kind kind, T* field) { groups[current].push_back({kind, field}); }
+  // A slot of a random non-empty group, or null if there is none.
+  const Slot* pick(Rng& rng) const {
+    std::vector<const std::vector<Slot>*> non_empty;
+    for (const auto& g : groups) {
+      if (!g.empty()) non_empty.push_back(&g);
+    }
+    if (non_empty.empty()) return nullptr;
+    const std::vector<Slot>& g = *non_empty[rng() % non_empty.size()];
+    return &g[rng() % g.size()];
+  }
   void ints(std::vector<int32_t>& v) { for (auto& x : v) add(Slot::I32, &x); }
   void longs(std::vector<int64_t>& v) { for (auto& x : v) add(Slot::I64, &x); }
 };
 
 void gather_tensor(fb::TensorT& t, Slots& s) {
+  s.current = Slots::Tensors;
   s.add(Slot::I8, &t.scalar_type);
   s.add(Slot::I32, &t.storage_offset);
   s.ints(t.sizes);
@@ -65,6 +81,7 @@ void gather_tensor(fb::TensorT& t, Slots& s) {
 
 void gather_value(fb::EValueT& v, Slots& s) {
   if (auto* t = v.val.AsTensor()) gather_tensor(*t, s);
+  s.current = Slots::Values;
   if (auto* i = v.val.AsInt()) s.add(Slot::I64, &i->int_val);
   if (auto* b = v.val.AsBool()) s.add(Slot::Flag, &b->bool_val);
   if (auto* d = v.val.AsDouble()) s.add(Slot::F64, &d->double_val);
@@ -75,6 +92,7 @@ void gather_value(fb::EValueT& v, Slots& s) {
 }
 
 void gather_instruction(fb::InstructionT& ins, Slots& s) {
+  s.current = Slots::Instructions;
   auto& a = ins.instr_args;
   if (auto* k = a.AsKernelCall()) { s.add(Slot::I32, &k->op_index); s.ints(k->args); }
   if (auto* d = a.AsDelegateCall()) { s.add(Slot::I32, &d->delegate_index); s.ints(d->args); }
@@ -87,6 +105,7 @@ void gather_instruction(fb::InstructionT& ins, Slots& s) {
 }
 
 void gather_subsegments(fb::SubsegmentOffsetsT& ss, Slots& s) {
+  s.current = Slots::Segments;
   s.add(Slot::U32, &ss.segment_index);
   for (auto& o : ss.offsets) s.add(Slot::U64, &o);
 }
@@ -96,6 +115,7 @@ Slots gather(fb::ProgramT& p) {
   s.add(Slot::U32, &p.version);
   for (auto& plan : p.execution_plan) {
     for (auto& v : plan->values) gather_value(*v, s);
+    s.current = Slots::Plan;
     s.ints(plan->inputs);
     s.ints(plan->outputs);
     for (auto& c : plan->chains) {
@@ -103,6 +123,7 @@ Slots gather(fb::ProgramT& p) {
       s.ints(c->outputs);
       for (auto& ins : c->instructions) gather_instruction(*ins, s);
     }
+    s.current = Slots::Plan;
     s.longs(plan->non_const_buffer_sizes);
     for (auto& d : plan->non_const_buffer_device) s.add(Slot::I32, &d->buffer_idx);
     for (auto& d : plan->delegates) {
@@ -112,6 +133,7 @@ Slots gather(fb::ProgramT& p) {
       }
     }
   }
+  s.current = Slots::Segments;
   for (auto& seg : p.segments) { s.add(Slot::U64, &seg->offset); s.add(Slot::U64, &seg->size); }
   if (p.constant_segment) gather_subsegments(*p.constant_segment, s);
   for (auto& m : p.mutable_data_segments) gather_subsegments(*m, s);
@@ -308,8 +330,8 @@ void mutate_program(fb::ProgramT& p, Rng& rng) {
       mutate_structure(p, rng);
       continue;
     }
-    Slots slots = gather(p);
-    if (!slots.all.empty()) mutate_slot(slots.all[rng() % slots.all.size()], rng);
+    const Slots slots = gather(p);
+    if (const Slot* slot = slots.pick(rng)) mutate_slot(*slot, rng);
   }
 }
 
