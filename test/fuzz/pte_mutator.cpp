@@ -290,7 +290,17 @@ void mutate_structure(fb::ProgramT& p, Rng& rng) {
       fb::EValueT* v = pick(plan->values, rng);
       if (v != nullptr) {
         if (auto* t = v->val.AsTensor()) {
-          if (rng() % 2) resize_list(t->sizes, rng); else resize_list(t->dim_order, rng);
+          if (rng() % 4 == 0) {
+            // Past the ranks kernels keep in fixed arrays (16): rank 17 to 20, all ones.
+            const size_t rank = 17 + rng() % 4;
+            t->sizes.assign(rank, 1);
+            t->dim_order.resize(rank);
+            for (size_t d = 0; d < rank; ++d) t->dim_order[d] = static_cast<uint8_t>(d);
+          } else if (rng() % 2) {
+            resize_list(t->sizes, rng);
+          } else {
+            resize_list(t->dim_order, rng);
+          }
         } else if (auto* l = v->val.AsIntList()) {
           resize_list(l->items, rng);
         } else if (auto* tl = v->val.AsTensorList()) {

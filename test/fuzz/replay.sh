@@ -10,7 +10,7 @@ for f in "$dir"/*; do
     passed=$((passed + 1)); echo "PASS $f"
   else
     failed=$((failed + 1)); echo "FAIL $f"
-    echo "$out" | grep -E 'ERROR: |SUMMARY: |runtime error: |#[0-9] ' | head -n 12 | sed 's/^/    /'
+    echo "$out" | grep -E 'ERROR: |SUMMARY: |runtime error: |#[0-9] ' | head -n 12 | cut -c1-200 | sed 's/^/    /'
   fi
 done
 echo "$passed passed, $failed failed"
