@@ -16,7 +16,7 @@ DEPS_SCRIPT := mk/deps.sh
 DEPS_STAMP_DIR ?= /var/tmp/executorch-runtime-deps-$(shell id -u)
 DEPS_STAMP := $(DEPS_STAMP_DIR)/$(firstword $(shell cksum <$(DEPS_SCRIPT))).ok
 DEPS_MISSING := $(strip $(shell PYTHON='$(PYTHON)' sh $(DEPS_SCRIPT) missing))
-DEPS_INSTALL_GOALS := deps check check-% run bench bench-% wheel zoo zoo-% fuzz
+DEPS_INSTALL_GOALS := deps check check-% run bench bench-% wheel zoo zoo-% fuzz fuzz-%
 DEPS_MODE := $(if $(filter $(DEPS_INSTALL_GOALS),$(MAKECMDGOALS)),install,verify)
 
 ifneq ($(DEPS_MISSING),)

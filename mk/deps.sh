@@ -34,6 +34,8 @@ libgtest-dev file /usr/include/gtest/gtest.h
 patchelf cmd patchelf
 pkg-config cmd pkg-config
 cmake cmd cmake
+clang-14 cmd clang++-14
+libclang-rt-14-dev glob /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a
 EOF
 }
 
@@ -50,6 +52,7 @@ missing_debs() {
     case $kind in
       cmd) have_cmd "$what" || echo "$pkg" ;;
       file) [ -e "$root$what" ] || echo "$pkg" ;;
+      glob) set -- $root$what; [ -e "$1" ] || echo "$pkg" ;;
     esac
   done
 }

@@ -1,0 +1,150 @@
+# Coverage-guided fuzzing with clang's libFuzzer (Debian clang-14 + libclang-rt-14-dev, installed
+# by mk/deps.mk). docs/testing.md ("Fuzzing") explains how to run it and how to add a regression.
+#
+#   make fuzz [FUZZ_SECONDS=60] [FUZZ_TARGETS="program_load ..."]   fuzz each target in turn
+#   make fuzz-build                                                  only build the fuzzers
+#   make check-fuzz-replay-<t> / check-fuzz-run-<t>                  the make check suites
+#
+# The sources live in test/fuzz/, not a new top-level directory: the targets are tests (they
+# reuse the tests' .pte writer, test/unit/program/pte_writer.*, and the zoo fixtures) and their
+# committed regression inputs are test data like test/fixtures.
+#
+# Targets (test/fuzz/<t>_fuzzer.cpp):
+#   program_load     a .pte through Program::load (both verification levels), every method's
+#                    meta and load_method                          (structure-aware mutator)
+#   method_execute   a .pte loaded and every method executed on inputs synthesized from its
+#                    MethodMeta, real kernels linked in            (structure-aware mutator)
+#   flat_tensor      a .ptd through FlatTensorDataMap, then a zoo program executed against it
+#   python_call      embedded CPython: Method.__call__/execute argument conversion
+#                    (pybind/convert.cpp, dlpack.cpp) on arguments built from the bytes
+#   (delegate)       slot for a future target: there is no XNNPACK backend yet. When one lands,
+#                    add xnnpack_fuzzer.cpp (the *_xnnpack.pte zoo fixtures as seeds, the
+#                    delegate blob as the mutated field) and list it in FUZZ_TARGETS.
+#
+# Build: a sub-make builds a separate tree $(O)/fuzz with clang (FUZZ_CXX) and
+# SAN=address,undefined,fuzzer-no-link, SHARED=0 (the static archives go whole into each
+# fuzzer; a shared libexecutorch under ASan would need the sanitizer runtime at -z defs link
+# time), and links each fuzzer with -fsanitize=fuzzer. The main build stays g++.
+#
+# Corpora: seeds are every zoo fixture (test/fixtures/zoo/*.pte for the .pte targets, *.ptd
+# for flat_tensor, test/fuzz/seeds/python_call for python_call), staged read-only under
+# $(O)/fuzz/seeds/<t>; what libFuzzer finds goes to $(O)/fuzz/corpus/<t> (kept between runs),
+# crashes to $(O)/fuzz/artifacts/<t>/. Each target has a dictionary, test/fuzz/dict/<t>.dict.
+#
+# make check: two suites per target. check-fuzz-replay-<t> runs the fuzzer binary once over
+# every committed regression input in test/fuzz/regressions/<t>/ (libFuzzer runs the given
+# files and exits; one PASS/FAIL per input). check-fuzz-run-<t> fuzzes for
+# FUZZ_CHECK_SECONDS (default 15) from the seeds. Both use the fuzzer binaries, so the replay
+# costs no build of its own: the one cost is the clang tree, built once (ccache keeps rebuilds
+# cheap: FUZZ_CXX="ccache clang++-14").
+
+FUZZ_ALL_TARGETS := program_load method_execute flat_tensor python_call
+FUZZ_TARGETS ?= $(FUZZ_ALL_TARGETS)
+FUZZ_SECONDS ?= 60
+FUZZ_CHECK_SECONDS ?= 15
+FUZZ_CXX ?= clang++-14
+# -O1 with line tables: what libFuzzer's documentation suggests for sanitized fuzzers, symbolized
+# stacks for every report, and about half the compile time of the default -O2/-O3 -g.
+FUZZ_CXXFLAGS ?= -O1 -gline-tables-only
+FUZZ_SAN := address,undefined
+# Per-input limits: a program that loops or allocates without bound is reported by libFuzzer
+# as a timeout or an out-of-memory input.
+FUZZ_FLAGS ?= -timeout=25 -rss_limit_mb=3072 -max_len=1048576
+FUZZ_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:allocator_may_return_null=1 \
+            UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+# CPython keeps its objects until exit; LeakSanitizer would report every one of them.
+FUZZ_ENV_python_call := ASAN_OPTIONS=detect_leaks=0:abort_on_error=0:allocator_may_return_null=1 \
+                        UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+FUZZ_SRC := test/fuzz
+FUZZ_EMBED := $(shell $(PYTHON)-config --embed --ldflags 2>/dev/null)
+
+ifeq ($(FUZZ_INNER),1)
+# ---- Inside the sub-make: O is the outer $(O)/fuzz, CXX is clang, SAN includes fuzzer-no-link.
+
+FUZZ_BIN := $(O)/bin
+FUZZ_COMMON_OBJS := $(O)/$(FUZZ_SRC)/fuzz_common.o
+FUZZ_MUTATOR_OBJS := $(O)/$(FUZZ_SRC)/pte_mutator.o $(O)/test/unit/program/pte_writer.o
+FUZZ_OWN_OBJS := $(FUZZ_COMMON_OBJS) $(FUZZ_MUTATOR_OBJS) \
+                 $(foreach t,$(FUZZ_ALL_TARGETS),$(O)/$(FUZZ_SRC)/$(t)_fuzzer.o)
+ALL_OBJS += $(FUZZ_OWN_OBJS)
+
+# Where the targets find the zoo and the Python driver when run from anywhere (ET_ZOO_DIR and
+# ET_FUZZ_SOURCE_DIR override at run time).
+$(FUZZ_OWN_OBJS): ET_CPPFLAGS += -DET_FUZZ_ZOO_DIR='"$(CURDIR)/test/fixtures/zoo"' \
+                                 -DET_FUZZ_SOURCE_DIR='"$(CURDIR)"'
+$(FUZZ_OWN_OBJS): mk/fuzz.mk
+$(O)/$(FUZZ_SRC)/python_call_fuzzer.o: ET_CPPFLAGS += -isystem $(PY_INCLUDES)
+
+FUZZ_STATIC_LINK := -Wl,--whole-archive $(KERNELS_STATIC) $(RT_STATIC) -Wl,--no-whole-archive -ldl
+FUZZ_OBJS_program_load := $(FUZZ_COMMON_OBJS) $(FUZZ_MUTATOR_OBJS)
+FUZZ_OBJS_method_execute := $(FUZZ_COMMON_OBJS) $(FUZZ_MUTATOR_OBJS)
+FUZZ_OBJS_flat_tensor := $(FUZZ_COMMON_OBJS)
+FUZZ_OBJS_python_call := $(PY_OBJS)
+FUZZ_LIBS_python_call := $(FUZZ_EMBED)
+
+define fuzz_binary
+$(FUZZ_BIN)/$(1)_fuzzer: $(O)/$(FUZZ_SRC)/$(1)_fuzzer.o $$(FUZZ_OBJS_$(1)) $(RT_STATIC) $(KERNELS_STATIC)
+	$$(quiet) LD $$@
+	@mkdir -p $$(@D)
+	$$(Q)$$(CXX) -fsanitize=fuzzer,$(FUZZ_SAN) $$(ET_LDFLAGS) $$(LDFLAGS) -o $$@ $$(filter %.o,$$^) \
+	  $(FUZZ_STATIC_LINK) $$(FUZZ_LIBS_$(1)) $$(LDLIBS)
+endef
+$(foreach t,$(FUZZ_ALL_TARGETS),$(eval $(call fuzz_binary,$(t))))
+
+.PHONY: fuzz-binaries
+fuzz-binaries: $(foreach t,$(FUZZ_TARGETS),$(FUZZ_BIN)/$(t)_fuzzer)
+
+else
+# ---- The top-level make: build through the sub-make, stage seeds, run.
+
+FUZZ_O := $(O)/fuzz
+FUZZ_BIN := $(FUZZ_O)/bin
+FUZZ_ZOO := test/fixtures/zoo
+FUZZ_SEED_FILES_program_load := $(wildcard $(FUZZ_ZOO)/*.pte)
+FUZZ_SEED_FILES_method_execute := $(wildcard $(FUZZ_ZOO)/*.pte)
+FUZZ_SEED_FILES_flat_tensor := $(wildcard $(FUZZ_ZOO)/*.ptd)
+FUZZ_SEED_FILES_python_call := $(wildcard $(FUZZ_SRC)/seeds/python_call/*)
+
+.PHONY: fuzz fuzz-build
+# The jobserver is shared (+, $(MAKE)); -k so one target failing to build leaves the others.
+fuzz-build: | $(DEPS_STAMP)
+	+$(Q)$(MAKE) --no-print-directory O=$(FUZZ_O) SHARED=0 CXX='$(FUZZ_CXX)' CXXFLAGS='$(FUZZ_CXXFLAGS)' \
+	  SAN=$(FUZZ_SAN),fuzzer-no-link FUZZ_INNER=1 FUZZ_TARGETS='$(FUZZ_TARGETS)' fuzz-binaries
+
+# The seed directory of target $(1): copies, so libFuzzer never writes into the fixtures.
+define fuzz_seeds
+$(FUZZ_O)/seeds/$(1)/.stamp: $$(FUZZ_SEED_FILES_$(1)) mk/fuzz.mk
+	@rm -rf $$(@D) && mkdir -p $$(@D)
+	$$(Q)$$(if $$(FUZZ_SEED_FILES_$(1)),cp $$(FUZZ_SEED_FILES_$(1)) $$(@D)/)
+	@touch $$@
+endef
+$(foreach t,$(FUZZ_ALL_TARGETS),$(eval $(call fuzz_seeds,$(t))))
+
+# fuzz_cmd(target, seconds): one libFuzzer session (new inputs into the kept corpus).
+fuzz_cmd = $(or $(FUZZ_ENV_$(1)),$(FUZZ_ENV)) $(FUZZ_BIN)/$(1)_fuzzer $(FUZZ_FLAGS) \
+  -max_total_time=$(2) -dict=$(FUZZ_SRC)/dict/$(1).dict \
+  -artifact_prefix=$(FUZZ_O)/artifacts/$(1)/ $(FUZZ_O)/corpus/$(1) $(FUZZ_O)/seeds/$(1)
+
+fuzz: fuzz-build $(foreach t,$(FUZZ_TARGETS),$(FUZZ_O)/seeds/$(t)/.stamp)
+	@for t in $(FUZZ_TARGETS); do mkdir -p $(FUZZ_O)/corpus/$$t $(FUZZ_O)/artifacts/$$t; done
+	@status=0; $(foreach t,$(FUZZ_TARGETS),echo "  FUZZ    $(t) ($(FUZZ_SECONDS)s)"; \
+	  $(call fuzz_cmd,$(t),$(FUZZ_SECONDS)) || status=1;) \
+	echo "  crashes (if any): $(FUZZ_O)/artifacts/"; exit $$status
+
+# make check suites (mk/check.mk is read before this file, so `check` gets them here; its
+# summary reads $(CHECKS) when it runs).
+define fuzz_checks
+CHECKS += fuzz-replay-$(1) fuzz-run-$(1)
+check: check-fuzz-replay-$(1) check-fuzz-run-$(1)
+.PHONY: check-fuzz-replay-$(1) check-fuzz-run-$(1)
+check-fuzz-replay-$(1): fuzz-build
+	@$$(RUN_CHECK) fuzz-replay-$(1) env $(or $(FUZZ_ENV_$(1)),$(FUZZ_ENV)) \
+	  sh $(FUZZ_SRC)/replay.sh $(FUZZ_BIN)/$(1)_fuzzer $(FUZZ_SRC)/regressions/$(1)
+check-fuzz-run-$(1): fuzz-build $(FUZZ_O)/seeds/$(1)/.stamp
+	@mkdir -p $(FUZZ_O)/corpus/$(1) $(FUZZ_O)/artifacts/$(1)
+	@$$(RUN_CHECK) fuzz-run-$(1) env $$(call fuzz_cmd,$(1),$(FUZZ_CHECK_SECONDS))
+endef
+$(foreach t,$(FUZZ_ALL_TARGETS),$(eval $(call fuzz_checks,$(t))))
+
+endif
