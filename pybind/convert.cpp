@@ -242,8 +242,10 @@ void from_array(Prepared& p, const SlotInfo& slot, size_t idx, py::array arr) {
                         py::detail::npy_api::NPY_ARRAY_ALIGNED_;
   if ((py::detail::array_proxy(arr.ptr())->flags & kNeed) != kNeed) {
     // Documented behaviour: non-contiguous, Fortran-order, negatively strided and
-    // misaligned arrays are accepted through a contiguous copy.
-    arr = py::module_::import("numpy").attr("ascontiguousarray")(arr);
+    // misaligned arrays are accepted through a contiguous, aligned copy. (np.require
+    // with both requirements: ascontiguousarray alone returns a contiguous but
+    // misaligned array unchanged, and kernels load whole elements.)
+    arr = py::module_::import("numpy").attr("require")(arr, py::arg("requirements") = "CA");
   }
   const ssize_t ndim = arr.ndim();
   std::array<int64_t, 32> shape{};

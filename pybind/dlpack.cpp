@@ -232,6 +232,9 @@ void DLPackImport::import(const py::handle& obj, const std::string& where) {
     if (s < 0 || s > INT32_MAX) {
       throw py::value_error(where + ": dimension " + std::to_string(s) + " out of range");
     }
+    if (s != 0 && numel > SIZE_MAX / static_cast<size_t>(s)) {
+      throw py::value_error(where + ": the element count overflows");
+    }
     numel *= static_cast<size_t>(s);
   }
   const size_t elsize = element_size(dtype);
@@ -249,12 +252,21 @@ void DLPackImport::import(const py::handle& obj, const std::string& where) {
   }
   if (numel == 0) {
     data = base;
-  } else if (compact) {
+  } else if (compact && reinterpret_cast<uintptr_t>(base) % elsize == 0) {
     if (base == nullptr) throw py::value_error(where + ": DLPack tensor has no data");
     data = base;
   } else {
+    // Strided or misaligned (kernels load whole elements): a compact, aligned copy.
+    if (base == nullptr) throw py::value_error(where + ": DLPack tensor has no data");
+    if (numel > SIZE_MAX / elsize) {
+      throw py::value_error(where + ": the byte count overflows");
+    }
     copy_.resize(numel * elsize);
-    strided_copy(copy_.data(), base, shape, t->strides, elsize);
+    if (compact) {
+      std::memcpy(copy_.data(), base, numel * elsize);
+    } else {
+      strided_copy(copy_.data(), base, shape, t->strides, elsize);
+    }
     data = copy_.data();
   }
 }

@@ -120,3 +120,21 @@ print("ok")
     env = dict(os.environ)
     r = subprocess.run([py, "-X", "faulthandler", "-c", code], capture_output=True, text=True, env=env)
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def misaligned(a):
+    """A C-contiguous copy of `a` that starts one byte past an aligned address."""
+    raw = np.zeros(a.nbytes + 1, np.uint8)
+    out = np.frombuffer(raw.data, dtype=a.dtype, count=a.size, offset=1).reshape(a.shape)
+    out[...] = a
+    assert out.flags.c_contiguous and not out.flags.aligned
+    return out
+
+
+def test_misaligned_inputs_are_copied_aligned(ident):
+    """Kernels load whole elements: a misaligned array, numpy or DLPack, reaches them through an
+    aligned copy (UBSan reports the misaligned loads otherwise: test/fuzz/regressions/python_call)
+    and gives the same result."""
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    assert np.array_equal(ident(misaligned(a), B)[0], a)
+    assert np.array_equal(ident(Producer(misaligned(a)), B)[0], a)
