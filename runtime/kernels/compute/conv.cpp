@@ -3,6 +3,8 @@
 
 #include <cstring>
 
+#include <executorch/runtime/kernels/detail/checked_math.h>
+
 #include "conv_kernels.h"
 #include "gemm.h"
 #include "isa.h"
@@ -23,6 +25,25 @@ const ConvKernels& conv_kernels() {
 }
 
 inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+// in + 2 * pad - dil * (k - 1) - 1 (the output-size numerator) into *num; false if a term
+// overflows int64, which only absurd parameters do.
+bool size_numerator(int64_t in, int64_t k, int64_t pad, int64_t dil, int64_t* num) {
+  using detail::checked_add;
+  using detail::checked_mul;
+  using detail::checked_sub;
+  int64_t two_pad, span;
+  return checked_mul(pad, 2, &two_pad) && checked_mul(dil, k - 1, &span) &&
+         checked_add(in, two_pad, num) && checked_sub(*num, span, num) &&
+         checked_sub(*num, 1, num);
+}
+
+// PyTorch's output size along one dim; 0 for an invalid or overflowing geometry.
+int64_t out_size(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dil) {
+  int64_t num;
+  if (stride <= 0 || !size_numerator(in, k, pad, dil, &num) || num < 0) return 0;
+  return num / stride + 1;
+}
 
 // The im2col buffer holds at most this many floats (16 MiB); larger problems are processed in
 // bands of output rows, so memory stays bounded without hurting the GEMM (each band is still
@@ -108,13 +129,11 @@ WorkspaceLayout layout(const Conv2dParams& p) {
 }  // namespace
 
 int64_t conv2d_out_h(const Conv2dParams& p) {
-  if (p.stride_h <= 0) return 0;
-  return (p.in_h + 2 * p.pad_h - p.dilation_h * (p.kernel_h - 1) - 1) / p.stride_h + 1;
+  return out_size(p.in_h, p.kernel_h, p.pad_h, p.stride_h, p.dilation_h);
 }
 
 int64_t conv2d_out_w(const Conv2dParams& p) {
-  if (p.stride_w <= 0) return 0;
-  return (p.in_w + 2 * p.pad_w - p.dilation_w * (p.kernel_w - 1) - 1) / p.stride_w + 1;
+  return out_size(p.in_w, p.kernel_w, p.pad_w, p.stride_w, p.dilation_w);
 }
 
 bool conv2d_params_valid(const Conv2dParams& p) {
@@ -124,9 +143,8 @@ bool conv2d_params_valid(const Conv2dParams& p) {
     return false;
   }
   if (p.in_channels % p.groups != 0 || p.out_channels % p.groups != 0) return false;
-  // The dilated kernel must fit the padded input (numerator of the size formula >= 0).
-  if (p.in_h + 2 * p.pad_h < p.dilation_h * (p.kernel_h - 1) + 1) return false;
-  if (p.in_w + 2 * p.pad_w < p.dilation_w * (p.kernel_w - 1) + 1) return false;
+  // The dilated kernel must fit the padded input (numerator of the size formula >= 0, and
+  // computable: out_size() is 0 otherwise).
   return conv2d_out_h(p) > 0 && conv2d_out_w(p) > 0;
 }
 

@@ -36,7 +36,8 @@ struct Conv2dParams {
   float clamp_max = std::numeric_limits<float>::infinity();
 };
 
-// Output size along one dim, PyTorch's formula; may be <= 0 for invalid shapes.
+// Output size along one dim, PyTorch's formula; 0 when the dilated kernel does not fit the
+// padded input or a term of the formula overflows int64.
 int64_t conv2d_out_h(const Conv2dParams& p);
 int64_t conv2d_out_w(const Conv2dParams& p);
 

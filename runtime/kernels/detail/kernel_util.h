@@ -10,7 +10,10 @@
  *   - validate with the check_* functions below; each returns false after it
  *     has logged "<op>: <what is wrong with which argument>" and called
  *     ctx.fail(Error::InvalidArgument). A kernel then returns `out` at once.
- *   - compute the output shape and call resize_out() even for static shapes.
+ *   - compute the output shape and call resize_out() even for static shapes;
+ *     a size derived from int lists or scalars is computed in int64 with
+ *     checked_math.h and passed to the int64 resize_out(), never truncated.
+ *   - check a rank against kMaxDim before indexing any [kMaxDim] array by it.
  */
 #pragma once
 
@@ -19,6 +22,7 @@
 #include <cstdio>
 
 #include <executorch/extension/kernel_util/make_boxed_from_unboxed_functor.h>
+#include <executorch/runtime/kernels/detail/checked_math.h>
 #include <executorch/runtime/kernel/kernel_includes.h>
 
 namespace executorch {
@@ -247,7 +251,9 @@ inline bool normalize_dim(
 /*
  * Resizes `out` to `sizes` (TensorImpl rules: static shapes must match,
  * dynamic ones must fit their capacity). On error logs and fails ctx with
- * the resize error.
+ * the resize error. Kernels that compute a size from their arguments do it
+ * in int64 (checked_math.h) and pass it to the int64 overload below, which
+ * rejects sizes a dim cannot hold instead of truncating them.
  */
 inline bool resize_out(
     KernelRuntimeContext& ctx, const char* op, const Tensor& out, ArrayRef<SizesType> sizes) {
@@ -269,8 +275,11 @@ inline bool resize_out(
   }
   SizesType s[kMaxDim];
   for (size_t i = 0; i < sizes.size(); ++i) {
-    if (sizes[i] < 0 || sizes[i] > INT32_MAX) {
-      return fail(ctx, Error::InvalidArgument, op, "output size out of range");
+    if (!is_dim_size(sizes[i])) {
+      ET_LOG(Error, "%s: output size %lld at dim %zu is out of range", op,
+             static_cast<long long>(sizes[i]), i);
+      ctx.fail(Error::InvalidArgument);
+      return false;
     }
     s[i] = static_cast<SizesType>(sizes[i]);
   }

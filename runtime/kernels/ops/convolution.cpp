@@ -6,7 +6,10 @@
  * Contiguous and channels-last tensors (channels-last goes through a
  * contiguous scratch copy).
  */
+#include <cstdint>
 #include <cstring>
+#include <memory>
+#include <new>
 #include <vector>
 
 #include <executorch/runtime/kernels/compute/conv.h>
@@ -43,6 +46,13 @@ bool param_at(KernelRuntimeContext& ctx, const char* arg, ArrayRef<int64_t> v, s
   return true;
 }
 
+// Transposed-convolution output size; with every argument in [0, 2^31) each
+// product is below 2^62 and the sum stays below 2^63.
+int64_t transposed_out_size(int64_t in, int64_t k, int64_t stride, int64_t pad, int64_t dil,
+                            int64_t out_pad) {
+  return (in - 1) * stride - 2 * pad + dil * (k - 1) + out_pad + 1;
+}
+
 // A contiguous float copy of t (or t's own data when it already is).
 const float* as_contiguous(const Tensor& t, std::vector<float>& tmp) {
   if (is_contiguous_dim_order(t)) {
@@ -77,14 +87,27 @@ void store_from_contiguous(const float* src, const Tensor& out) {
 }
 
 // Transposed 2-D convolution, NCHW contiguous float: per (batch, group),
-// col = W_g^T @ x_g (SGEMM), then col2im scatter-add, then bias.
-void conv_transpose2d(const compute::Conv2dParams& p, int64_t oh, int64_t ow, const float* x,
+// col = W_g^T @ x_g (SGEMM), then col2im scatter-add, then bias. False when
+// the column buffer (weight elements of a group times input pixels) cannot
+// be had; nothing is written then.
+bool conv_transpose2d(const compute::Conv2dParams& p, int64_t oh, int64_t ow, const float* x,
                       const float* w, const float* bias, float* y) {
   const int64_t g = p.groups;
   const int64_t icg = p.in_channels / g, ocg = p.out_channels / g;
   const int64_t khw = p.kernel_h * p.kernel_w;
   const int64_t hw = p.in_h * p.in_w;
-  std::vector<float> col(static_cast<size_t>(ocg * khw * hw));
+  // Both factors are real tensors' element counts, but their product need
+  // not fit memory: allocate without throwing and let the caller report it.
+  int64_t col_n;
+  if (!checked_mul(ocg * khw, hw, &col_n) ||
+      static_cast<uint64_t>(col_n) > SIZE_MAX / sizeof(float)) {
+    return false;
+  }
+  std::unique_ptr<float[]> col_buf(new (std::nothrow) float[static_cast<size_t>(col_n)]);
+  if (col_buf == nullptr) {
+    return false;
+  }
+  float* const col = col_buf.get();
   for (int64_t n = 0; n < p.batch; ++n) {
     float* yn = y + n * p.out_channels * oh * ow;
     std::memset(yn, 0, sizeof(float) * static_cast<size_t>(p.out_channels * oh * ow));
@@ -92,12 +115,12 @@ void conv_transpose2d(const compute::Conv2dParams& p, int64_t oh, int64_t ow, co
       const float* xg = x + (n * p.in_channels + gi * icg) * hw;
       const float* wg = w + gi * icg * ocg * khw; // [icg, ocg*khw]
       compute::sgemm(compute::Trans::kYes, compute::Trans::kNo, ocg * khw, hw, icg, 1.0f, wg,
-                     ocg * khw, xg, hw, 0.0f, col.data(), hw);
+                     ocg * khw, xg, hw, 0.0f, col, hw);
       for (int64_t oc = 0; oc < ocg; ++oc) {
         float* yc = yn + (gi * ocg + oc) * oh * ow;
         for (int64_t r = 0; r < p.kernel_h; ++r) {
           for (int64_t s = 0; s < p.kernel_w; ++s) {
-            const float* cr = col.data() + ((oc * p.kernel_h + r) * p.kernel_w + s) * hw;
+            const float* cr = col + ((oc * p.kernel_h + r) * p.kernel_w + s) * hw;
             for (int64_t ih = 0; ih < p.in_h; ++ih) {
               const int64_t yh = ih * p.stride_h - p.pad_h + r * p.dilation_h;
               if (yh < 0 || yh >= oh) {
@@ -123,6 +146,7 @@ void conv_transpose2d(const compute::Conv2dParams& p, int64_t oh, int64_t ow, co
       }
     }
   }
+  return true;
 }
 
 Tensor& convolution_out(KernelRuntimeContext& ctx, const Tensor& input, const Tensor& weight,
@@ -171,10 +195,20 @@ Tensor& convolution_out(KernelRuntimeContext& ctx, const Tensor& input, const Te
   p.stride_w = vw[0];
   p.pad_w = vw[1];
   p.dilation_w = vw[2];
-  ETK_CHECK(ctx, p.stride_h > 0 && p.stride_w > 0, out, kOp, "argument 'stride' must be positive");
-  ETK_CHECK(ctx, p.dilation_h > 0 && p.dilation_w > 0, out, kOp,
-            "argument 'dilation' must be positive");
-  ETK_CHECK(ctx, p.pad_h >= 0 && p.pad_w >= 0, out, kOp, "argument 'padding' must be >= 0");
+  // Parameters bounded by a dim size keep every product of the output-size
+  // formulas and of the compute core's index arithmetic inside int64.
+  ETK_CHECK(ctx, p.stride_h > 0 && p.stride_w > 0 && p.stride_h <= kMaxDimSize &&
+                p.stride_w <= kMaxDimSize,
+            out, kOp, "argument 'stride' must be in [1, %lld]", static_cast<long long>(kMaxDimSize));
+  ETK_CHECK(ctx, p.dilation_h > 0 && p.dilation_w > 0 && p.dilation_h <= kMaxDimSize &&
+                p.dilation_w <= kMaxDimSize,
+            out, kOp, "argument 'dilation' must be in [1, %lld]",
+            static_cast<long long>(kMaxDimSize));
+  ETK_CHECK(ctx, p.pad_h >= 0 && p.pad_w >= 0 && p.pad_h <= kMaxDimSize && p.pad_w <= kMaxDimSize,
+            out, kOp, "argument 'padding' must be in [0, %lld]",
+            static_cast<long long>(kMaxDimSize));
+  ETK_CHECK(ctx, groups <= kMaxDimSize, out, kOp, "argument 'groups' = %lld is too large",
+            static_cast<long long>(groups));
   ETK_CHECK(ctx, p.in_channels % groups == 0, out, kOp,
             "argument 'input' has %lld channels, not divisible by groups=%lld",
             static_cast<long long>(p.in_channels), static_cast<long long>(groups));
@@ -195,8 +229,8 @@ Tensor& convolution_out(KernelRuntimeContext& ctx, const Tensor& input, const Te
     ETK_CHECK(ctx, oph >= 0 && opw >= 0 && (oph < p.stride_h || oph < p.dilation_h) &&
                        (opw < p.stride_w || opw < p.dilation_w),
               out, kOp, "argument 'output_padding' must be smaller than stride or dilation");
-    oh = (p.in_h - 1) * p.stride_h - 2 * p.pad_h + p.dilation_h * (p.kernel_h - 1) + oph + 1;
-    ow = (p.in_w - 1) * p.stride_w - 2 * p.pad_w + p.dilation_w * (p.kernel_w - 1) + opw + 1;
+    oh = transposed_out_size(p.in_h, p.kernel_h, p.stride_h, p.pad_h, p.dilation_h, oph);
+    ow = transposed_out_size(p.in_w, p.kernel_w, p.stride_w, p.pad_w, p.dilation_w, opw);
   }
   ETK_CHECK(ctx, oh > 0 && ow > 0, out, kOp,
             "the computed output size is empty (input too small for the kernel)");
@@ -210,12 +244,13 @@ Tensor& convolution_out(KernelRuntimeContext& ctx, const Tensor& input, const Te
               static_cast<long long>(p.out_channels), bias->numel());
     b = bias->const_data_ptr<float>();
   }
-  SizesType shape[4] = {static_cast<SizesType>(p.batch), static_cast<SizesType>(p.out_channels),
-                        static_cast<SizesType>(oh), static_cast<SizesType>(ow)};
+  // oh/ow drive the compute loops: the int64 resize rejects what a dim
+  // cannot hold instead of cutting it to a size that passes the check.
+  int64_t shape[4] = {p.batch, p.out_channels, oh, ow};
   if (rank == 3) {
-    shape[2] = static_cast<SizesType>(ow);
+    shape[2] = ow;
   }
-  if (!resize_out(ctx, kOp, out, ArrayRef<SizesType>(shape, static_cast<size_t>(rank)))) {
+  if (!resize_out(ctx, kOp, out, ArrayRef<int64_t>(shape, static_cast<size_t>(rank)))) {
     return out;
   }
   if (out.numel() == 0) {
@@ -231,7 +266,10 @@ Tensor& convolution_out(KernelRuntimeContext& ctx, const Tensor& input, const Te
   float* y = out_c ? out.mutable_data_ptr<float>() : yout.data();
   if (p.batch > 0 && p.in_channels > 0) {
     if (transposed) {
-      conv_transpose2d(p, oh, ow, x, w, b, y);
+      if (!conv_transpose2d(p, oh, ow, x, w, b, y)) {
+        fail(ctx, Error::MemoryAllocationFailed, kOp, "cannot allocate the column buffer");
+        return out;
+      }
     } else if (!compute::conv2d_nchw(p, x, w, b, y)) {
       fail(ctx, Error::InvalidArgument, kOp, "invalid convolution parameters or out of memory");
       return out;

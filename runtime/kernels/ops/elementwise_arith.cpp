@@ -55,14 +55,14 @@ Tensor& add_sub_tensor(
       const bool al = scalar_to<bool>(alpha);
       apply_binary<CT>(ctx, op, a, b, out, [al](bool x, bool y) { return x || (al && y); });
     } else {
-      const CT al = static_cast<CT>(kSign) * scalar_to<CT>(alpha);
+      const CT al = wrap_mul(static_cast<CT>(kSign), scalar_to<CT>(alpha));
       if (al == CT(kSign)) {
         apply_binary_common<CT>(ctx, op, a, b, out, common, [](CT x, CT y) -> CT {
-          return kSign > 0 ? x + y : x - y;
+          return kSign > 0 ? wrap_add(x, y) : wrap_sub(x, y);
         });
       } else {
         apply_binary_common<CT>(ctx, op, a, b, out, common,
-                                [al](CT x, CT y) -> CT { return x + al * y; });
+                                [al](CT x, CT y) -> CT { return wrap_add(x, wrap_mul(al, y)); });
       }
     }
   });
@@ -110,10 +110,12 @@ Tensor& add_sub_scalar(const char* op, KernelRuntimeContext& ctx, const Tensor& 
     } else if constexpr (kReverse) {
       const CT al = scalar_to<CT>(alpha);
       const CT v = scalar_to<CT>(b);
-      apply_unary_common<CT>(ctx, op, a, out, common, [al, v](CT x) -> CT { return v - al * x; });
+      apply_unary_common<CT>(ctx, op, a, out, common,
+                             [al, v](CT x) -> CT { return wrap_sub(v, wrap_mul(al, x)); });
     } else {
-      const CT v = static_cast<CT>(kSign) * scalar_to<CT>(alpha) * scalar_to<CT>(b);
-      apply_unary_common<CT>(ctx, op, a, out, common, [v](CT x) -> CT { return x + v; });
+      const CT v =
+          wrap_mul(wrap_mul(static_cast<CT>(kSign), scalar_to<CT>(alpha)), scalar_to<CT>(b));
+      apply_unary_common<CT>(ctx, op, a, out, common, [v](CT x) -> CT { return wrap_add(x, v); });
     }
   });
   return out;
@@ -145,7 +147,8 @@ Tensor& mul_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, Ten
     if constexpr (std::is_same<CT, bool>::value) {
       apply_binary<CT>(ctx, op, a, b, out, [](bool x, bool y) { return x && y; });
     } else {
-      apply_binary_common<CT>(ctx, op, a, b, out, common, [](CT x, CT y) -> CT { return x * y; });
+      apply_binary_common<CT>(ctx, op, a, b, out, common,
+                              [](CT x, CT y) -> CT { return wrap_mul(x, y); });
     }
   });
   return out;
@@ -163,7 +166,7 @@ Tensor& mul_scalar_out(KernelRuntimeContext& ctx, const Tensor& a, const Scalar&
     if constexpr (std::is_same<CT, bool>::value) {
       apply_unary<CT>(ctx, op, a, out, [v](bool x) { return x && v; });
     } else {
-      apply_unary_common<CT>(ctx, op, a, out, common, [v](CT x) -> CT { return x * v; });
+      apply_unary_common<CT>(ctx, op, a, out, common, [v](CT x) -> CT { return wrap_mul(x, v); });
     }
   });
   return out;
@@ -208,7 +211,20 @@ inline T floor_div_float(T a, T b) {
   return std::copysign(T(0), a / b);
 }
 
+// a / -1 is -a, formed modulo 2^64: the hardware division traps (SIGFPE) on
+// INT64_MIN / -1, which values in the program can ask for.
+inline int64_t negate_wrapping(int64_t a) {
+  return static_cast<int64_t>(uint64_t{0} - static_cast<uint64_t>(a));
+}
+
+inline int64_t trunc_div_int(int64_t a, int64_t b) {
+  return b == -1 ? negate_wrapping(a) : a / b;
+}
+
 inline int64_t floor_div_int(int64_t a, int64_t b) {
+  if (b == -1) {
+    return negate_wrapping(a);
+  }
   const int64_t q = a / b;
   return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
@@ -245,7 +261,7 @@ void run_div(KernelRuntimeContext& ctx, const char* op, Rounding r, Apply&& appl
           zero = true;
           return 0;
         }
-        return x / y;
+        return trunc_div_int(x, y);
       });
     } else {
       apply([&zero](CT x, CT y) -> CT {

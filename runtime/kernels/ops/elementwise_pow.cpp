@@ -17,9 +17,9 @@ int64_t int_pow(int64_t base, int64_t exp) {
   int64_t result = 1;
   while (exp > 0) {
     if (exp & 1) {
-      result *= base;
+      result = wrap_mul(result, base);
     }
-    base *= base;
+    base = wrap_mul(base, base);
     exp >>= 1;
   }
   return result;

@@ -36,23 +36,38 @@ Tensor& arange_impl(const char* op, KernelRuntimeContext& ctx, const Scalar& sta
             "argument 'end' is on the wrong side of 'start' for the sign of 'step'");
   const bool all_int = !start.isFloatingPoint() && !end.isFloatingPoint() &&
       !step.isFloatingPoint();
+  // The length is computed without wrapping and checked against the dim
+  // limit before anything is written: `out` is resized to exactly n.
   int64_t n;
   if (all_int) {
+    // |end - start| < 2^64 always fits in uint64 (b >= a for a positive step).
     const int64_t ia = start.to<int64_t>(), ib = end.to<int64_t>(), is = step.to<int64_t>();
-    n = is > 0 ? (ib - ia + is - 1) / is : (ia - ib + (-is) - 1) / (-is);
+    const uint64_t span = is > 0 ? static_cast<uint64_t>(ib) - static_cast<uint64_t>(ia)
+                                 : static_cast<uint64_t>(ia) - static_cast<uint64_t>(ib);
+    const uint64_t mag = is > 0 ? static_cast<uint64_t>(is) : 0 - static_cast<uint64_t>(is);
+    const uint64_t len = span / mag + (span % mag != 0 ? 1 : 0);
+    ETK_CHECK(ctx, len <= static_cast<uint64_t>(kMaxDimSize), out, op,
+              "the result would have %llu elements, more than a dim can hold",
+              static_cast<unsigned long long>(len));
+    n = static_cast<int64_t>(len);
   } else {
-    n = static_cast<int64_t>(std::ceil((b - a) / s));
+    const double len = std::ceil((b - a) / s);
+    ETK_CHECK(ctx, len >= 0 && len <= static_cast<double>(kMaxDimSize), out, op,
+              "the result would have %g elements, more than a dim can hold", len);
+    n = static_cast<int64_t>(len);
   }
-  const SizesType shape[1] = {static_cast<SizesType>(n)};
-  if (!resize_out(ctx, op, out, ArrayRef<SizesType>(shape, 1))) {
+  const int64_t shape[1] = {n};
+  if (!resize_out(ctx, op, out, ArrayRef<int64_t>(shape, 1))) {
     return out;
   }
   ET_SWITCH_REALHBF16_TYPES(out.scalar_type(), ctx, op, CTYPE, [&]() {
     CTYPE* o = out.mutable_data_ptr<CTYPE>();
     if (all_int) {
-      const int64_t ia = start.to<int64_t>(), is = step.to<int64_t>();
+      // Modulo-2^64 steps: every value lies in [start, end), so the result is exact.
+      const uint64_t ia = static_cast<uint64_t>(start.to<int64_t>());
+      const uint64_t is = static_cast<uint64_t>(step.to<int64_t>());
       for (int64_t i = 0; i < n; ++i) {
-        o[i] = static_cast<CTYPE>(ia + i * is);
+        o[i] = static_cast<CTYPE>(static_cast<int64_t>(ia + static_cast<uint64_t>(i) * is));
       }
     } else {
       for (int64_t i = 0; i < n; ++i) {

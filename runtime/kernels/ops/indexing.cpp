@@ -335,6 +335,14 @@ bool build_index(KernelRuntimeContext& ctx, const char* op, const Tensor& self,
   }
   a->first = first;
   a->bpos = a->adjacent ? first : 0;
+  // The result has the broadcast index dims plus every dim of self that is
+  // not indexed; check that rank before filling the [kMaxDim] shape arrays.
+  int n_indexed = 0;
+  for (int d = 0; d < rank; ++d) {
+    n_indexed += a->indexed[d] ? 1 : 0;
+  }
+  ETK_CHECK(ctx, a->brank + (rank - n_indexed) <= static_cast<int>(kMaxDim), false, op,
+            "the result rank %d exceeds the limit %zu", a->brank + (rank - n_indexed), kMaxDim);
   int od = 0;
   if (!a->adjacent) {
     for (int j = 0; j < a->brank; ++j) {
@@ -354,7 +362,6 @@ bool build_index(KernelRuntimeContext& ctx, const char* op, const Tensor& self,
       a->out_shape[od++] = self.sizes()[d];
     }
   }
-  ETK_CHECK(ctx, od <= static_cast<int>(kMaxDim), false, op, "result rank too large");
   a->out_rank = od;
   return true;
 }

@@ -66,7 +66,8 @@ void naive_gemm(const Mat& a, const Mat& b, char* c, int64_t csr, int64_t csc, d
     for (int64_t j = 0; j < b.cols; ++j) {
       A acc = 0;
       for (int64_t k = 0; k < a.cols; ++k) {
-        acc += static_cast<A>(pa[i * a.sr + k * a.sc]) * static_cast<A>(pb[k * b.sr + j * b.sc]);
+        acc = wrap_add(acc, wrap_mul(static_cast<A>(pa[i * a.sr + k * a.sc]),
+                                     static_cast<A>(pb[k * b.sr + j * b.sc])));
       }
       T& dst = pc[i * csr + j * csc];
       double v = alpha * static_cast<double>(acc);

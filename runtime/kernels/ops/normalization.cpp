@@ -205,7 +205,10 @@ Ret3 native_layer_norm_out(KernelRuntimeContext& ctx, const Tensor& input,
     ETK_CHECK(ctx, input.size(d) == normalized_shape[i], ret, op,
               "argument 'normalized_shape' entry %zd (%lld) does not match input dim %zd (%zd)", i,
               static_cast<long long>(normalized_shape[i]), d, input.size(d));
-    cols *= normalized_shape[i];
+    // The entries equal input dims, but with another dim empty their
+    // product can still exceed int64.
+    ETK_CHECK(ctx, checked_mul(cols, normalized_shape[i], &cols), ret, op,
+              "argument 'normalized_shape' has more elements than int64 can count");
   }
   if (!check_param(ctx, op, "weight", weight, input, cols) ||
       !check_param(ctx, op, "bias", bias, input, cols) || !resize_out_like(ctx, op, out, input)) {

@@ -6,6 +6,7 @@
  * through their strides, so contiguous and channels-last both work.
  * dtypes: float32, float64, float16, bfloat16 (max pool also integers).
  */
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <tuple>
@@ -24,15 +25,31 @@ struct Pool2d {
   bool ceil_mode = false;
 };
 
-// PyTorch's pooling output size.
-int64_t pool_out_size(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dil,
-                      bool ceil_mode) {
-  const int64_t num = in + 2 * pad - dil * (k - 1) - 1 + (ceil_mode ? stride - 1 : 0);
-  int64_t out = (num >= 0 ? num / stride : -((-num + stride - 1) / stride)) + 1;
-  if (ceil_mode && (out - 1) * stride >= in + pad) {
-    --out;
+// PyTorch's pooling output size into *out: floor (or, with ceil_mode, ceil)
+// of (in + 2 * pad - dil * (k - 1) - 1) / stride, plus one. The stride may be
+// huge, so the rounding never forms `numerator + stride - 1`. False if a term
+// overflows int64 (the callers bound k, pad and dil, so it does not).
+bool pool_out_size(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dil,
+                   bool ceil_mode, int64_t* out) {
+  int64_t two_pad, span, num;
+  if (!checked_mul(pad, 2, &two_pad) || !checked_mul(dil, k - 1, &span) ||
+      !checked_sub(in, span, &num) || !checked_add3(num, two_pad, -1, &num)) {
+    return false;
   }
-  return out;
+  const int64_t mag = num < 0 ? -num : num;
+  const bool exact = mag % stride == 0;
+  const bool round_up = ceil_mode == (num >= 0); // away from zero for +ceil / -floor
+  int64_t q = mag / stride + (round_up && !exact ? 1 : 0);
+  int64_t n = (num < 0 ? -q : q) + 1;
+  // The last window must start inside the input or the left padding; a
+  // product that overflows is certainly past it.
+  int64_t last_start;
+  if (ceil_mode && n > 0 &&
+      (!checked_mul(n - 1, stride, &last_start) || last_start >= in + pad)) {
+    --n;
+  }
+  *out = n;
+  return true;
 }
 
 bool list2(KernelRuntimeContext& ctx, const char* op, const char* arg, ArrayRef<int64_t> v,
@@ -90,14 +107,14 @@ bool common_checks(KernelRuntimeContext& ctx, const char* op, const Tensor& in,
 
 bool resize_pool_out(KernelRuntimeContext& ctx, const char* op, const Tensor& in,
                      const Tensor& out, int64_t oh, int64_t ow) {
-  SizesType s[4];
+  int64_t s[4];
   const ssize_t r = in.dim();
   for (ssize_t i = 0; i < r - 2; ++i) {
     s[i] = in.sizes()[i];
   }
-  s[r - 2] = static_cast<SizesType>(oh);
-  s[r - 1] = static_cast<SizesType>(ow);
-  return resize_out(ctx, op, out, ArrayRef<SizesType>(s, static_cast<size_t>(r)));
+  s[r - 2] = oh;
+  s[r - 1] = ow;
+  return resize_out(ctx, op, out, ArrayRef<int64_t>(s, static_cast<size_t>(r)));
 }
 
 bool pool_params(KernelRuntimeContext& ctx, const char* op, const Tensor& in,
@@ -111,19 +128,41 @@ bool pool_params(KernelRuntimeContext& ctx, const char* op, const Tensor& in,
       !list2(ctx, op, "dilation", dilation, 1, 1, &p->dh, &p->dw)) {
     return false;
   }
-  if (!ETK_EXPECT(ctx, p->kh > 0 && p->kw > 0, op, "argument 'kernel_size' must be positive") ||
+  // Kernel and dilation bounded by a dim size keep every window coordinate
+  // (and avg pool's window area) far inside int64; the stride may be any
+  // positive value (a huge one just means one window), so the output size
+  // is computed with checked arithmetic.
+  if (!ETK_EXPECT(ctx, p->kh > 0 && p->kw > 0 && p->kh <= kMaxDimSize && p->kw <= kMaxDimSize,
+                  op, "argument 'kernel_size' must be in [1, %lld]",
+                  static_cast<long long>(kMaxDimSize)) ||
       !ETK_EXPECT(ctx, p->sh > 0 && p->sw > 0, op, "argument 'stride' must be positive") ||
-      !ETK_EXPECT(ctx, p->dh > 0 && p->dw > 0, op, "argument 'dilation' must be positive") ||
-      !ETK_EXPECT(ctx, p->ph >= 0 && p->pw >= 0 && p->ph * 2 <= p->kh && p->pw * 2 <= p->kw, op,
+      !ETK_EXPECT(ctx, p->dh > 0 && p->dw > 0 && p->dh <= kMaxDimSize && p->dw <= kMaxDimSize, op,
+                  "argument 'dilation' must be in [1, %lld]", static_cast<long long>(kMaxDimSize)) ||
+      !ETK_EXPECT(ctx, p->ph >= 0 && p->pw >= 0 && p->ph <= p->kh / 2 && p->pw <= p->kw / 2, op,
                   "argument 'padding' must be >= 0 and at most half the kernel size")) {
     return false;
   }
   const Geo g = geo_of(in);
-  *oh = pool_out_size(g.h, p->kh, p->ph, p->sh, p->dh, p->ceil_mode);
-  *ow = pool_out_size(g.w, p->kw, p->pw, p->sw, p->dw, p->ceil_mode);
+  if (!ETK_EXPECT(ctx,
+                  pool_out_size(g.h, p->kh, p->ph, p->sh, p->dh, p->ceil_mode, oh) &&
+                      pool_out_size(g.w, p->kw, p->pw, p->sw, p->dw, p->ceil_mode, ow),
+                  op, "the output size overflows int64")) {
+    return false;
+  }
   return ETK_EXPECT(ctx, *oh > 0 && *ow > 0, op,
                     "the output size is empty for input %lldx%lld",
                     static_cast<long long>(g.h), static_cast<long long>(g.w));
+}
+
+// The taps t in [0, k) with 0 <= start + t * dil < len.
+struct TapRange {
+  int64_t lo, hi;
+};
+
+TapRange taps_inside(int64_t start, int64_t dil, int64_t k, int64_t len) {
+  const int64_t lo = start >= 0 ? 0 : (-start + dil - 1) / dil;
+  const int64_t hi = len > start ? std::min(k, (len - start + dil - 1) / dil) : 0;
+  return {std::min(lo, k), std::max(std::min(lo, k), hi)};
 }
 
 template <class T>
@@ -149,16 +188,14 @@ void max_pool_impl(const Tensor& in, const Tensor& out, const Tensor& idx, const
           }
           int64_t best_i = -1;
           bool nan = false;
-          for (int64_t r = 0; r < p.kh && !nan; ++r) {
+          // Only the taps inside the input are visited (a kernel may be far
+          // larger than the input).
+          const TapRange rr = taps_inside(h0, p.dh, p.kh, gi.h);
+          const TapRange sr = taps_inside(w0, p.dw, p.kw, gi.w);
+          for (int64_t r = rr.lo; r < rr.hi && !nan; ++r) {
             const int64_t h = h0 + r * p.dh;
-            if (h < 0 || h >= gi.h) {
-              continue;
-            }
-            for (int64_t s = 0; s < p.kw; ++s) {
+            for (int64_t s = sr.lo; s < sr.hi; ++s) {
               const int64_t w = w0 + s * p.dw;
-              if (w < 0 || w >= gi.w) {
-                continue;
-              }
               const C v = static_cast<C>(xp[h * gi.sh + w * gi.sw]);
               if (best_i < 0 || v > best) {
                 best = v;
@@ -311,8 +348,10 @@ Tensor& adaptive_avg_pool2d_out(KernelRuntimeContext& ctx, const Tensor& self,
       !check_dtype_in(ctx, op, "self", self, dtypes::kFloatHBF16)) {
     return out;
   }
-  ETK_CHECK(ctx, output_size.size() == 2 && output_size[0] > 0 && output_size[1] > 0, out, op,
-            "argument 'output_size' must be two positive sizes");
+  ETK_CHECK(ctx, output_size.size() == 2 && output_size[0] > 0 && output_size[1] > 0 &&
+                output_size[0] <= kMaxDimSize && output_size[1] <= kMaxDimSize,
+            out, op, "argument 'output_size' must be two sizes in [1, %lld]",
+            static_cast<long long>(kMaxDimSize));
   const Geo g = geo_of(self);
   ETK_CHECK(ctx, g.h > 0 && g.w > 0, out, op, "argument 'self' has an empty spatial size");
   if (!resize_pool_out(ctx, op, self, out, output_size[0], output_size[1])) {

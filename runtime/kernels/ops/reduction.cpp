@@ -24,6 +24,7 @@ struct ReducePlan {
   int64_t ksize[kMaxDim], kin[kMaxDim], kout[kMaxDim];
   int64_t rsize[kMaxDim], rin[kMaxDim];
   int64_t count = 1; // elements per reduction
+  bool empty_out = false; // a kept dim is empty: there is no output element
 };
 
 // Validates the dim list into mask[]; none/empty = every dim.
@@ -68,7 +69,11 @@ bool plan_reduce(KernelRuntimeContext& ctx, const char* op, const Tensor& in, co
   for (ssize_t d = 0; d < in.dim(); ++d) {
     const int64_t sz = in.sizes()[d];
     if (mask[d]) {
-      p->count *= sz;
+      // Only an input with another, kept, empty dim can have reduced sizes
+      // whose product overflows; its result is empty, so saturate.
+      if (!checked_mul(p->count, sz, &p->count)) {
+        p->count = INT64_MAX;
+      }
       if (keepdim) {
         ++oi;
       }
@@ -78,6 +83,7 @@ bool plan_reduce(KernelRuntimeContext& ctx, const char* op, const Tensor& in, co
         ++p->nr;
       }
     } else {
+      p->empty_out = p->empty_out || sz == 0;
       if (sz != 1) {
         p->ksize[p->nk] = sz;
         p->kin[p->nk] = in.strides()[d];
@@ -113,9 +119,13 @@ bool plan_reduce(KernelRuntimeContext& ctx, const char* op, const Tensor& in, co
   return true;
 }
 
-// Calls f(in_offset, out_offset) for every output element.
+// Calls f(in_offset, out_offset) for every output element (none when a kept
+// dim is empty: the walk below would otherwise visit offset 0 once).
 template <class F>
 void for_each_output(const ReducePlan& p, F&& f) {
+  if (p.empty_out) {
+    return;
+  }
   int64_t idx[kMaxDim] = {0};
   int64_t ioff = 0, ooff = 0;
   while (true) {
@@ -227,7 +237,7 @@ Tensor& sum_mean(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
           }
         } else {
           for (int64_t i = 0; i < n; ++i) {
-            acc += ld(x + (off + i * s) * ei);
+            acc = wrap_add(acc, ld(x + (off + i * s) * ei));
           }
         }
       });
@@ -360,7 +370,10 @@ Tensor& arg_reduce(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
       return out;
     }
   }
-  ETK_CHECK(ctx, in.numel() > 0, out, op, "argument 'self' is empty");
+  if (out.numel() == 0) {
+    return out; // an empty kept dim: nothing to reduce
+  }
+  ETK_CHECK(ctx, in.numel() > 0, out, op, "cannot reduce over an empty dim of argument 'self'");
   ET_SWITCH_REALHBF16_TYPES(in.scalar_type(), ctx, op, CTYPE, [&]() {
     using C = std::conditional_t<std::is_same<CTYPE, Half>::value ||
                                      std::is_same<CTYPE, BFloat16>::value,
@@ -505,7 +518,7 @@ Tensor& cumsum_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim,
     for_each_output(p, [&](int64_t ioff, int64_t ooff) {
       A acc = 0;
       for (int64_t i = 0; i < n; ++i) {
-        acc += ld(x + (ioff + i * si) * ei);
+        acc = wrap_add(acc, ld(x + (ioff + i * si) * ei));
         st(acc, y + (ooff + i * so) * eo);
       }
     });

@@ -52,7 +52,8 @@ Tensor& view_copy_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<in
     ETK_CHECK(ctx, size[i] >= 0, out, op, "argument 'size' has a negative entry %lld",
               static_cast<long long>(size[i]));
     shape[i] = size[i];
-    known *= size[i];
+    ETK_CHECK(ctx, checked_mul(known, size[i], &known), out, op,
+              "argument 'size' has more elements than int64 can count");
   }
   if (infer >= 0) {
     ETK_CHECK(ctx, known != 0 && self.numel() % known == 0, out, op,
@@ -152,14 +153,14 @@ Tensor& expand_copy_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<
   const ssize_t n = static_cast<ssize_t>(size.size());
   ETK_CHECK(ctx, n >= self.dim() && n <= static_cast<ssize_t>(kMaxDim), out, op,
             "argument 'size' has %zd entries, fewer than the rank %zd of 'self'", n, self.dim());
-  SizesType shape[kMaxDim];
+  int64_t shape[kMaxDim];
   int64_t ss[kMaxDim];
   const ssize_t lead = n - self.dim();
   for (ssize_t i = 0; i < n; ++i) {
     if (i < lead) {
       ETK_CHECK(ctx, size[i] >= 0, out, op, "argument 'size' entry %zd (%lld) is invalid for a new dim",
                 i, static_cast<long long>(size[i]));
-      shape[i] = static_cast<SizesType>(size[i]);
+      shape[i] = size[i];
       ss[i] = 0;
       continue;
     }
@@ -168,10 +169,11 @@ Tensor& expand_copy_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<
     ETK_CHECK(ctx, want == have || have == 1, out, op,
               "argument 'size' entry %zd (%lld) cannot expand size %lld", i,
               static_cast<long long>(size[i]), static_cast<long long>(have));
-    shape[i] = static_cast<SizesType>(want);
+    shape[i] = want;
     ss[i] = (have == 1 && want != 1) ? 0 : self.strides()[i - lead];
   }
-  if (!resize_out(ctx, op, out, ArrayRef<SizesType>(shape, static_cast<size_t>(n)))) {
+  // The int64 overload rejects sizes a dim cannot hold (and negative ones).
+  if (!resize_out(ctx, op, out, ArrayRef<int64_t>(shape, static_cast<size_t>(n)))) {
     return out;
   }
   copy_view(self, out, 0, ss);
@@ -195,22 +197,25 @@ void clamp_slice(int64_t len, optional<int64_t> start, optional<int64_t> end, in
   *e = b;
 }
 
-// Copies self's [start, start + len*step) along dim into out (already sized).
+// Copies self's [start, start + len*step) along dim into out (already sized,
+// with len = out.size(dim)); start and every taken index lie inside self.
 void copy_slice(const Tensor& self, int64_t dim, int64_t start, int64_t step, const Tensor& out) {
   int64_t ss[kMaxDim];
   strides64(self, ss);
   const int64_t base = start * ss[dim];
-  ss[dim] *= step;
+  // With one element taken the step is never applied (and may be huge); with
+  // more, step < size(dim) keeps stride * step within the tensor.
+  ss[dim] = out.size(dim) > 1 ? ss[dim] * step : 0;
   copy_view(self, out, base, ss);
 }
 
 bool resize_with_dim(KernelRuntimeContext& ctx, const char* op, const Tensor& self, int64_t dim,
                      int64_t len, const Tensor& out) {
-  SizesType shape[kMaxDim];
+  int64_t shape[kMaxDim];
   for (ssize_t i = 0; i < self.dim(); ++i) {
-    shape[i] = i == dim ? static_cast<SizesType>(len) : self.sizes()[i];
+    shape[i] = i == dim ? len : self.sizes()[i];
   }
-  return resize_out(ctx, op, out, ArrayRef<SizesType>(shape, static_cast<size_t>(self.dim())));
+  return resize_out(ctx, op, out, ArrayRef<int64_t>(shape, static_cast<size_t>(self.dim())));
 }
 
 Tensor& slice_copy_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t dim,
@@ -227,7 +232,8 @@ Tensor& slice_copy_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t di
             static_cast<long long>(step));
   int64_t s, e;
   clamp_slice(self.size(d), start, end, &s, &e);
-  const int64_t len = (e - s + step - 1) / step;
+  // ceil((e - s) / step) without forming e - s + step - 1 (step may be huge).
+  const int64_t len = e == s ? 0 : (e - s - 1) / step + 1;
   if (!resize_with_dim(ctx, op, self, d, len, out)) {
     return out;
   }
@@ -246,7 +252,7 @@ Tensor& narrow_copy_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t d
   }
   const int64_t len = self.size(d);
   const int64_t s = start < 0 ? start + len : start;
-  ETK_CHECK(ctx, s >= 0 && length >= 0 && s + length <= len, out, op,
+  ETK_CHECK(ctx, s >= 0 && s <= len && length >= 0 && length <= len - s, out, op,
             "arguments 'start' %lld / 'length' %lld out of range for size %lld",
             static_cast<long long>(start), static_cast<long long>(length),
             static_cast<long long>(len));
@@ -402,7 +408,7 @@ Tensor& cat_out(KernelRuntimeContext& ctx, TensorList tensors, int64_t dim, Tens
     return out;
   }
   ETK_CHECK(ctx, ref->dim() > 0, out, op, "zero-dimensional tensors cannot be concatenated");
-  SizesType shape[kMaxDim];
+  int64_t shape[kMaxDim];
   for (ssize_t i = 0; i < ref->dim(); ++i) {
     shape[i] = ref->sizes()[i];
   }
@@ -419,13 +425,15 @@ Tensor& cat_out(KernelRuntimeContext& ctx, TensorList tensors, int64_t dim, Tens
               k, t.dim(), ref->dim());
     for (ssize_t i = 0; i < t.dim(); ++i) {
       ETK_CHECK(ctx, i == d || t.sizes()[i] == shape[i], out, op,
-                "argument 'tensors'[%zu] size %d at dim %zd does not match %d", k, t.sizes()[i], i,
-                shape[i]);
+                "argument 'tensors'[%zu] size %d at dim %zd does not match %lld", k, t.sizes()[i],
+                i, static_cast<long long>(shape[i]));
     }
-    total += t.sizes()[d];
+    ETK_CHECK(ctx, checked_add(total, t.sizes()[d], &total), out, op,
+              "the concatenated length overflows int64 at 'tensors'[%zu]", k);
   }
-  shape[d] = static_cast<SizesType>(total);
-  if (!resize_out(ctx, op, out, ArrayRef<SizesType>(shape, static_cast<size_t>(ref->dim())))) {
+  // Checked against the dim limit by the int64 resize, not cut to int32.
+  shape[d] = total;
+  if (!resize_out(ctx, op, out, ArrayRef<int64_t>(shape, static_cast<size_t>(ref->dim())))) {
     return out;
   }
   const int64_t es = out.element_size();
@@ -455,9 +463,11 @@ Tensor& stack_out(KernelRuntimeContext& ctx, TensorList tensors, int64_t dim, Te
   if (!normalize_dim(ctx, op, "dim", dim, ref.dim() + 1, &d)) {
     return out;
   }
-  SizesType shape[kMaxDim];
+  ETK_CHECK(ctx, ref.dim() + 1 <= static_cast<ssize_t>(kMaxDim), out, op,
+            "stacking rank-%zd tensors gives a rank above the limit %zu", ref.dim(), kMaxDim);
+  int64_t shape[kMaxDim];
   for (ssize_t i = 0, j = 0; i <= ref.dim(); ++i) {
-    shape[i] = i == d ? static_cast<SizesType>(tensors.size()) : ref.sizes()[j++];
+    shape[i] = i == d ? static_cast<int64_t>(tensors.size()) : ref.sizes()[j++];
   }
   for (size_t k = 0; k < tensors.size(); ++k) {
     ETK_CHECK(ctx, tensors[k].scalar_type() == out.scalar_type(), out, op,
@@ -466,7 +476,7 @@ Tensor& stack_out(KernelRuntimeContext& ctx, TensorList tensors, int64_t dim, Te
     ETK_CHECK(ctx, tensors[k].sizes() == ref.sizes(), out, op,
               "argument 'tensors'[%zu] has a different shape", k);
   }
-  if (!resize_out(ctx, op, out, ArrayRef<SizesType>(shape, static_cast<size_t>(ref.dim() + 1)))) {
+  if (!resize_out(ctx, op, out, ArrayRef<int64_t>(shape, static_cast<size_t>(ref.dim() + 1)))) {
     return out;
   }
   const int64_t es = out.element_size();
@@ -513,7 +523,9 @@ void split_impl(const char* op, KernelRuntimeContext& ctx, const Tensor& self,
   for (size_t i = 0; i < n; ++i) {
     ETK_CHECK(ctx, sizes[i] >= 0, , op, "split size %lld is negative",
               static_cast<long long>(sizes[i]));
-    total += sizes[i];
+    // A wrapped sum could equal the real length and let huge sizes through.
+    ETK_CHECK(ctx, checked_add(total, sizes[i], &total), , op,
+              "split sizes overflow int64 at entry %zu", i);
   }
   ETK_CHECK(ctx, total == self.size(d), , op,
             "split sizes sum to %lld but dim %lld of 'self' has size %zd",
@@ -595,7 +607,15 @@ Tensor& constant_pad_nd_out(KernelRuntimeContext& ctx, const Tensor& self, Array
   }
   int64_t shape[kMaxDim];
   for (ssize_t i = 0; i < r; ++i) {
-    shape[i] = self.sizes()[i] + lo[i] + hi[i];
+    // A negative pad crops at most the whole dim and a positive one adds at
+    // most a dim's worth: with both bounded no sum or offset below can wrap.
+    const int64_t len = self.sizes()[i];
+    ETK_CHECK(ctx, lo[i] >= -len && lo[i] <= kMaxDimSize && hi[i] >= -len &&
+                  hi[i] <= kMaxDimSize,
+              out, op, "argument 'pad' (%lld, %lld) is out of range for dim %zd of size %lld",
+              static_cast<long long>(lo[i]), static_cast<long long>(hi[i]), i,
+              static_cast<long long>(len));
+    shape[i] = len + lo[i] + hi[i];
     ETK_CHECK(ctx, shape[i] >= 0, out, op, "argument 'pad' makes dim %zd negative", i);
   }
   if (!resize_out(ctx, op, out, ArrayRef<int64_t>(shape, static_cast<size_t>(r)))) {
@@ -645,7 +665,11 @@ Tensor& repeat_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<int64
   int64_t shape[kMaxDim];
   for (ssize_t i = 0; i < n; ++i) {
     ETK_CHECK(ctx, repeats[i] >= 0, out, op, "argument 'repeats' has a negative entry");
-    shape[i] = repeats[i] * (i < lead ? 1 : self.sizes()[i - lead]);
+    // A wrapped product could match out's size while the tile loop below
+    // still runs `repeats` times.
+    ETK_CHECK(ctx, checked_mul(repeats[i], i < lead ? 1 : self.sizes()[i - lead], &shape[i]), out,
+              op, "argument 'repeats' entry %zd (%lld) overflows the output size", i,
+              static_cast<long long>(repeats[i]));
   }
   if (!resize_out(ctx, op, out, ArrayRef<int64_t>(shape, static_cast<size_t>(n)))) {
     return out;
@@ -653,7 +677,8 @@ Tensor& repeat_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<int64
   if (out.numel() == 0) {
     return out;
   }
-  // Iterate over every repeat tile: out[tile + j] = self[j].
+  // Iterate over every repeat tile: out[tile + j] = self[j]. out is not
+  // empty, so the tile count is at most its (resized, checked) numel.
   int64_t tiles = 1;
   for (ssize_t i = 0; i < n; ++i) {
     tiles *= repeats[i];

@@ -90,11 +90,12 @@ Tensor& same_dtype_unary(const char* op, KernelRuntimeContext& ctx, const Tensor
 }
 
 Tensor& neg_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out) {
-  return same_dtype_unary("neg.out", ctx, in, out, [](auto x) { return -x; });
+  return same_dtype_unary("neg.out", ctx, in, out, [](auto x) { return wrap_neg(x); });
 }
 
 Tensor& abs_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out) {
-  return same_dtype_unary("abs.out", ctx, in, out, [](auto x) { return x < 0 ? -x : x; });
+  return same_dtype_unary("abs.out", ctx, in, out,
+                          [](auto x) { return x < 0 ? wrap_neg(x) : x; });
 }
 
 ETK_REGISTER_KERNEL("aten::neg.out", neg_out);

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,7 @@ using executorch::aten::ScalarType;
 using executorch::aten::Tensor;
 using executorch::aten::TensorImpl;
 using executorch::runtime::Error;
+using executorch::runtime::BoxedEvalueList;
 using executorch::runtime::EValue;
 
 /* A tensor that owns its metadata and storage. */
@@ -148,6 +150,73 @@ inline double element_as_double(ScalarType t, const uint8_t* p, size_t i) {
       return std::nan("");
   }
 }
+
+/* Boxed list arguments (int[], Tensor[], Tensor?[]) laid out as the emitter
+   writes them; each lives as long as its holder. */
+struct IntList {
+  std::vector<EValue> vals;
+  std::vector<EValue*> ptrs;
+  std::vector<int64_t> unboxed;
+  std::unique_ptr<BoxedEvalueList<int64_t>> list;
+  EValue ev;
+  explicit IntList(std::vector<int64_t> v) {
+    vals.reserve(v.size());
+    for (int64_t x : v) {
+      vals.emplace_back(x);
+    }
+    for (auto& e : vals) {
+      ptrs.push_back(&e);
+    }
+    unboxed.resize(v.size());
+    list = std::make_unique<BoxedEvalueList<int64_t>>(ptrs.data(), unboxed.data(),
+                                                      static_cast<int>(v.size()));
+    ev = EValue(list.get());
+  }
+};
+
+struct TList {
+  std::vector<EValue> vals;
+  std::vector<EValue*> ptrs;
+  std::vector<Tensor> unboxed;
+  std::unique_ptr<BoxedEvalueList<Tensor>> list;
+  EValue ev;
+  explicit TList(std::vector<Tensor> ts) {
+    vals.reserve(ts.size());
+    for (auto& t : ts) {
+      vals.emplace_back(t);
+    }
+    for (auto& e : vals) {
+      ptrs.push_back(&e);
+    }
+    for (auto& t : ts) {
+      unboxed.push_back(t);
+    }
+    list = std::make_unique<BoxedEvalueList<Tensor>>(ptrs.data(), unboxed.data(),
+                                                     static_cast<int>(ts.size()));
+    ev = EValue(list.get());
+  }
+};
+
+struct OptTList {
+  std::vector<EValue> vals;
+  std::vector<EValue*> ptrs;
+  std::vector<std::optional<Tensor>> unboxed;
+  std::unique_ptr<BoxedEvalueList<std::optional<Tensor>>> list;
+  EValue ev;
+  explicit OptTList(std::vector<std::optional<Tensor>> ts) {
+    vals.reserve(ts.size());
+    for (auto& t : ts) {
+      vals.push_back(t.has_value() ? EValue(*t) : EValue());
+    }
+    for (auto& e : vals) {
+      ptrs.push_back(&e);
+    }
+    unboxed.resize(ts.size(), std::nullopt);
+    list = std::make_unique<BoxedEvalueList<std::optional<Tensor>>>(
+        ptrs.data(), unboxed.data(), static_cast<int>(ts.size()));
+    ev = EValue(list.get());
+  }
+};
 
 /* Looks the operator up by name and calls it with args (+ return slot). */
 inline Error call_op(const char* name, std::vector<EValue*> args, Error* lookup = nullptr) {

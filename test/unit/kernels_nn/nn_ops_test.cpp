@@ -16,79 +16,15 @@
 
 using executorch::aten::ScalarType;
 using executorch::aten::Tensor;
-using executorch::runtime::BoxedEvalueList;
 using executorch::runtime::Error;
 using executorch::runtime::EValue;
 using kernel_test::call_op;
+using kernel_test::IntList;
+using kernel_test::OptTList;
+using kernel_test::TList;
 using kernel_test::OwnedTensor;
 
 namespace {
-
-// Boxed lists live as long as the holder.
-struct IntList {
-  std::vector<EValue> vals;
-  std::vector<EValue*> ptrs;
-  std::vector<int64_t> unboxed;
-  std::unique_ptr<BoxedEvalueList<int64_t>> list;
-  EValue ev;
-  explicit IntList(std::vector<int64_t> v) {
-    vals.reserve(v.size());
-    for (int64_t x : v) {
-      vals.emplace_back(x);
-    }
-    for (auto& e : vals) {
-      ptrs.push_back(&e);
-    }
-    unboxed.resize(v.size());
-    list = std::make_unique<BoxedEvalueList<int64_t>>(ptrs.data(), unboxed.data(),
-                                                      static_cast<int>(v.size()));
-    ev = EValue(list.get());
-  }
-};
-
-struct TList {
-  std::vector<EValue> vals;
-  std::vector<EValue*> ptrs;
-  std::vector<Tensor> unboxed;
-  std::unique_ptr<BoxedEvalueList<Tensor>> list;
-  EValue ev;
-  explicit TList(std::vector<Tensor> ts) {
-    vals.reserve(ts.size());
-    for (auto& t : ts) {
-      vals.emplace_back(t);
-    }
-    for (auto& e : vals) {
-      ptrs.push_back(&e);
-    }
-    for (auto& t : ts) {
-      unboxed.push_back(t);
-    }
-    list = std::make_unique<BoxedEvalueList<Tensor>>(ptrs.data(), unboxed.data(),
-                                                     static_cast<int>(ts.size()));
-    ev = EValue(list.get());
-  }
-};
-
-struct OptTList {
-  std::vector<EValue> vals;
-  std::vector<EValue*> ptrs;
-  std::vector<std::optional<Tensor>> unboxed;
-  std::unique_ptr<BoxedEvalueList<std::optional<Tensor>>> list;
-  EValue ev;
-  explicit OptTList(std::vector<std::optional<Tensor>> ts) {
-    vals.reserve(ts.size());
-    for (auto& t : ts) {
-      vals.push_back(t.has_value() ? EValue(*t) : EValue());
-    }
-    for (auto& e : vals) {
-      ptrs.push_back(&e);
-    }
-    unboxed.resize(ts.size(), std::nullopt);
-    list = std::make_unique<BoxedEvalueList<std::optional<Tensor>>>(
-        ptrs.data(), unboxed.data(), static_cast<int>(ts.size()));
-    ev = EValue(list.get());
-  }
-};
 
 template <class T>
 OwnedTensor make(ScalarType dt, std::vector<int32_t> shape, std::vector<T> data,

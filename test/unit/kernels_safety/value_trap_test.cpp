@@ -1,0 +1,94 @@
+// Tensor values and scalars come from the program file too. INT64_MIN / -1
+// traps (SIGFPE) in the integer division instruction, so integer division
+// must form that quotient without dividing; and int64 arithmetic that
+// overflows must wrap modulo 2^64 as in PyTorch rather than be undefined
+// behaviour (UBSan stops on it).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "safety_util.h"
+
+namespace kernel_safety {
+namespace {
+
+using executorch::aten::ArrayRef;
+
+TEST(KernelSafetyValues, IntegerDivisionOfInt64MinByMinusOneWraps) {
+  for (const std::string mode : {"trunc", "floor"}) {
+    SCOPED_TRACE(mode);
+    ArrayRef<char> mode_ref(mode.data(), mode.size());
+    ExactTensor a(ScalarType::Long, {2}), b(ScalarType::Long, {2}), out(ScalarType::Long, {2});
+    a.data<int64_t>()[0] = INT64_MIN;
+    a.data<int64_t>()[1] = 7;
+    b.data<int64_t>()[0] = -1;
+    b.data<int64_t>()[1] = -1;
+    EValue ea(a.tensor()), eb(b.tensor()), em(&mode_ref), eo(out.tensor());
+    ASSERT_EQ(call("aten::div.out_mode", {&ea, &eb, &em, &eo, &eo}), Error::Ok);
+    EXPECT_EQ(out.data<int64_t>()[0], INT64_MIN);
+    EXPECT_EQ(out.data<int64_t>()[1], -7);
+
+    EValue minus_one(int64_t{-1});
+    ASSERT_EQ(call("aten::div.Scalar_mode_out", {&ea, &minus_one, &em, &eo, &eo}), Error::Ok);
+    EXPECT_EQ(out.data<int64_t>()[0], INT64_MIN);
+    EXPECT_EQ(out.data<int64_t>()[1], -7);
+  }
+}
+
+// One int64 element in, one out.
+int64_t unary_long(const char* op, int64_t v, std::vector<EValue> extra = {}) {
+  ExactTensor a(ScalarType::Long, {1}), out(ScalarType::Long, {1});
+  a.data<int64_t>()[0] = v;
+  EValue ea(a.tensor()), eo(out.tensor());
+  std::vector<EValue*> args = {&ea};
+  for (EValue& e : extra) {
+    args.push_back(&e);
+  }
+  args.push_back(&eo);
+  args.push_back(&eo);
+  EXPECT_EQ(call(op, args), Error::Ok) << op;
+  return out.data<int64_t>()[0];
+}
+
+TEST(KernelSafetyValues, Int64ArithmeticWrapsModulo2To64) {
+  EXPECT_EQ(unary_long("aten::add.Scalar_out", INT64_MAX, {EValue(int64_t{1}), EValue(int64_t{1})}),
+            INT64_MIN);
+  EXPECT_EQ(unary_long("aten::sub.Scalar_out", INT64_MIN, {EValue(int64_t{1}), EValue(int64_t{1})}),
+            INT64_MAX);
+  EXPECT_EQ(unary_long("aten::mul.Scalar_out", int64_t{1} << 62, {EValue(int64_t{4})}), 0);
+  EXPECT_EQ(unary_long("aten::neg.out", INT64_MIN), INT64_MIN);
+  EXPECT_EQ(unary_long("aten::abs.out", INT64_MIN), INT64_MIN);
+  EXPECT_EQ(unary_long("aten::pow.Tensor_Scalar_out", 3, {EValue(int64_t{64})}),
+            8733086111712066817); // 3^64 mod 2^64 as int64
+
+  ExactTensor a(ScalarType::Long, {2}), b(ScalarType::Long, {2}), out(ScalarType::Long, {2});
+  a.data<int64_t>()[0] = INT64_MAX;
+  a.data<int64_t>()[1] = int64_t{1} << 62;
+  b.data<int64_t>()[0] = 1;
+  b.data<int64_t>()[1] = 4;
+  EValue ea(a.tensor()), eb(b.tensor()), alpha(int64_t{1}), eo(out.tensor());
+  ASSERT_EQ(call("aten::add.out", {&ea, &eb, &alpha, &eo, &eo}), Error::Ok);
+  EXPECT_EQ(out.data<int64_t>()[0], INT64_MIN);
+  ASSERT_EQ(call("aten::mul.out", {&ea, &eb, &eo, &eo}), Error::Ok);
+  EXPECT_EQ(out.data<int64_t>()[1], 0);
+
+  ExactTensor sum(ScalarType::Long, {});
+  EValue none, keep(false), es(sum.tensor());
+  b.data<int64_t>()[1] = INT64_MAX;
+  ASSERT_EQ(call("aten::sum.IntList_out", {&eb, &none, &keep, &none, &es, &es}), Error::Ok);
+  EXPECT_EQ(sum.data<int64_t>()[0], INT64_MIN); // 1 + INT64_MAX
+
+  ExactTensor m1(ScalarType::Long, {1, 1}), m2(ScalarType::Long, {1, 1});
+  ExactTensor mo(ScalarType::Long, {1, 1});
+  m1.data<int64_t>()[0] = int64_t{1} << 62;
+  m2.data<int64_t>()[0] = 4;
+  EValue e1(m1.tensor()), e2(m2.tensor()), emo(mo.tensor());
+  mo.data<int64_t>()[0] = 5;
+  ASSERT_EQ(call("aten::mm.out", {&e1, &e2, &emo, &emo}), Error::Ok);
+  EXPECT_EQ(mo.data<int64_t>()[0], 0);
+}
+
+} // namespace
+} // namespace kernel_safety
