@@ -128,46 +128,15 @@ StoreFn<CT> store_fn(ScalarType t) {
 }
 
 /*
- * Calls f(type_tag<CT>{}) for the compute type `ct` if it is in `allowed`
- * (a DtypeSet over Float, Double, Long, Bool); otherwise logs
- * "<op>: unsupported compute dtype" and fails ctx. Returns whether f ran.
+ * Calls f(type_tag<CT>{}) for the compute type `ct` if it is in the
+ * compile-time set Allowed (a DtypeSet over Float, Double, Long, Bool), so
+ * no code is instantiated for combinations an op rejects; otherwise logs
+ * "<op>: unsupported dtype" and fails ctx. Returns whether f ran.
  *
- *   dispatch_compute(ctx, op, compute_type(common), dtypes::kReal, [&](auto tag) {
+ *   dispatch_compute_only<dtypes::kFloat>(ctx, op, compute_type(common), [&](auto tag) {
  *     using CT = typename decltype(tag)::type;
  *     ...
  *   });
- */
-template <class F>
-bool dispatch_compute(
-    KernelRuntimeContext& ctx, const char* op, ScalarType ct, DtypeSet allowed, F&& f) {
-  if (!dtype_in(ct, allowed)) {
-    ET_LOG(Error, "%s: unsupported dtype %s", op, dtype_name(ct));
-    ctx.fail(Error::InvalidArgument);
-    return false;
-  }
-  switch (ct) {
-    case ScalarType::Float:
-      f(type_tag<float>{});
-      return true;
-    case ScalarType::Double:
-      f(type_tag<double>{});
-      return true;
-    case ScalarType::Long:
-      f(type_tag<int64_t>{});
-      return true;
-    case ScalarType::Bool:
-      f(type_tag<bool>{});
-      return true;
-    default:
-      ET_LOG(Error, "%s: unsupported dtype %s", op, dtype_name(ct));
-      ctx.fail(Error::InvalidArgument);
-      return false;
-  }
-}
-
-/*
- * Like dispatch_compute but instantiates only the compute types in the
- * compile-time set Allowed (avoids code for combinations an op rejects).
  */
 template <DtypeSet Allowed, class F>
 bool dispatch_compute_only(KernelRuntimeContext& ctx, const char* op, ScalarType ct, F&& f) {
@@ -207,17 +176,6 @@ bool dispatch_compute_only(KernelRuntimeContext& ctx, const char* op, ScalarType
 
 // ---------------------------------------------------------------------------
 // Scalars
-
-/* The dtype a Scalar argument has on its own: Bool, Long or Double. */
-inline ScalarType scalar_dtype(const Scalar& s) {
-  if (s.isBoolean()) {
-    return ScalarType::Bool;
-  }
-  if (s.isIntegral(false)) {
-    return ScalarType::Long;
-  }
-  return ScalarType::Double;
-}
 
 /*
  * The common dtype of a tensor of dtype `t` and a Scalar (the Scalar does

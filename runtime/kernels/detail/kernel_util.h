@@ -156,22 +156,6 @@ inline bool check_can_cast(
                     dtype_name(from), arg, dtype_name(out.scalar_type()));
 }
 
-inline bool check_same_shape(
-    KernelRuntimeContext& ctx, const char* op, const char* arg_a, const Tensor& a,
-    const char* arg_b, const Tensor& b) {
-  bool same = a.dim() == b.dim();
-  for (ssize_t i = 0; same && i < a.dim(); ++i) {
-    same = a.sizes()[i] == b.sizes()[i];
-  }
-  if (!same) {
-    char sa[128], sb[128];
-    ET_LOG(Error, "%s: arguments '%s' %s and '%s' %s must have the same shape", op, arg_a,
-           shape_str(a.sizes(), sa, sizeof sa), arg_b, shape_str(b.sizes(), sb, sizeof sb));
-    ctx.fail(Error::InvalidArgument);
-  }
-  return same;
-}
-
 inline bool check_rank(
     KernelRuntimeContext& ctx, const char* op, const char* arg, const Tensor& t, ssize_t rank) {
   return ETK_EXPECT(ctx, t.dim() == rank, op, "argument '%s' must have rank %zd, got %zd", arg,
