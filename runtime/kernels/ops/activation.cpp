@@ -46,10 +46,12 @@ Tensor& hardtanh_out(KernelRuntimeContext& ctx, const Tensor& in, const Scalar& 
       !check_same_dtype(ctx, op, "self", in, "out", out) || !resize_out_like(ctx, op, out, in)) {
     return out;
   }
-  ETK_CHECK(ctx, scalar_fits(min_val, in.scalar_type()), out, op,
-            "argument 'min_val' is not representable in %s", dtype_name(in.scalar_type()));
-  ETK_CHECK(ctx, scalar_fits(max_val, in.scalar_type()), out, op,
-            "argument 'max_val' is not representable in %s", dtype_name(in.scalar_type()));
+  ET_KERNEL_CHECK_MSG(ctx, scalar_fits(min_val, in.scalar_type()), InvalidArgument, out,
+                      "%s: argument 'min_val' is not representable in %s", op,
+                      dtype_name(in.scalar_type()));
+  ET_KERNEL_CHECK_MSG(ctx, scalar_fits(max_val, in.scalar_type()), InvalidArgument, out,
+                      "%s: argument 'max_val' is not representable in %s", op,
+                      dtype_name(in.scalar_type()));
   dispatch_compute_only<dtypes::kFloat | dtype_bit(ScalarType::Long)>(
       ctx, op, compute_type(in.scalar_type()), [&](auto tag) {
         using CT = typename decltype(tag)::type;
@@ -64,8 +66,8 @@ Tensor& hardtanh_out(KernelRuntimeContext& ctx, const Tensor& in, const Scalar& 
 Tensor& clamp_out(KernelRuntimeContext& ctx, const Tensor& in, const optional<Scalar>& min,
                   const optional<Scalar>& max, Tensor& out) {
   const char* op = "clamp.out";
-  ETK_CHECK(ctx, min.has_value() || max.has_value(), out, op,
-            "at least one of 'min' and 'max' must be given");
+  ET_KERNEL_CHECK_MSG(ctx, min.has_value() || max.has_value(), InvalidArgument, out,
+                      "%s: at least one of 'min' and 'max' must be given", op);
   if (!check_dtype_in(ctx, op, "self", in, dtypes::kRealHBF16) ||
       !check_dtype_in(ctx, op, "out", out, dtypes::kRealHBF16)) {
     return out;
@@ -102,8 +104,8 @@ Tensor& clamp_out(KernelRuntimeContext& ctx, const Tensor& in, const optional<Sc
 Tensor& clamp_tensor_out(KernelRuntimeContext& ctx, const Tensor& in, const optional<Tensor>& min,
                          const optional<Tensor>& max, Tensor& out) {
   const char* op = "clamp.Tensor_out";
-  ETK_CHECK(ctx, min.has_value() || max.has_value(), out, op,
-            "at least one of 'min' and 'max' must be given");
+  ET_KERNEL_CHECK_MSG(ctx, min.has_value() || max.has_value(), InvalidArgument, out,
+                      "%s: at least one of 'min' and 'max' must be given", op);
   const Tensor& lo_t = min.has_value() ? *min : in;
   const Tensor& hi_t = max.has_value() ? *max : in;
   if (!check_dtype_in(ctx, op, "self", in, dtypes::kRealHBF16) ||
@@ -163,8 +165,8 @@ Tensor& gelu_out(KernelRuntimeContext& ctx, const Tensor& in, string_view approx
       return T(0.5) * x * (T(1) + std::tanh(inner));
     });
   }
-  ETK_CHECK(ctx, approximate == "none", out, op,
-            "argument 'approximate' must be \"none\" or \"tanh\"");
+  ET_KERNEL_CHECK_MSG(ctx, approximate == "none", InvalidArgument, out,
+                      "%s: argument 'approximate' must be \"none\" or \"tanh\"", op);
   return float_activation(op, ctx, in, out, [](auto x) {
     using T = decltype(x);
     const T kAlpha = T(0.7071067811865476); // 1 / sqrt(2)

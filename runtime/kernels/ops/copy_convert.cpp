@@ -21,18 +21,16 @@ bool check_dim_order_arg(KernelRuntimeContext& ctx, const char* op,
     return true;
   }
   if (dim_order->empty()) {
-    return ETK_EXPECT(ctx, out.dim() <= 1 || is_contiguous_dim_order(out), op,
-                      "an empty 'dim_order' needs a contiguous 'out'");
+    ET_KERNEL_CHECK_MSG(ctx, out.dim() <= 1 || is_contiguous_dim_order(out), InvalidArgument, false,
+                        "%s: an empty 'dim_order' needs a contiguous 'out'", op);
+    return true;
   }
-  if (static_cast<ssize_t>(dim_order->size()) != out.dim()) {
-    return ETK_EXPECT(ctx, false, op, "argument 'dim_order' has %zu entries, 'out' has rank %zd",
+  ET_KERNEL_CHECK_MSG(ctx, static_cast<ssize_t>(dim_order->size()) == out.dim(), InvalidArgument,
+                      false, "%s: argument 'dim_order' has %zu entries, 'out' has rank %zd", op,
                       dim_order->size(), static_cast<ssize_t>(out.dim()));
-  }
   for (size_t i = 0; i < dim_order->size(); ++i) {
-    if ((*dim_order)[i] != out.dim_order()[i]) {
-      return ETK_EXPECT(ctx, false, op,
-                        "argument 'dim_order' does not match the dim order of 'out'");
-    }
+    ET_KERNEL_CHECK_MSG(ctx, (*dim_order)[i] == out.dim_order()[i], InvalidArgument, false,
+                        "%s: argument 'dim_order' does not match the dim order of 'out'", op);
   }
   return true;
 }
@@ -83,8 +81,8 @@ Tensor& copy_out(KernelRuntimeContext& ctx, const Tensor& in, const Tensor& src,
                  Tensor& out) {
   const char* op = "copy.out";
   (void)non_blocking;
-  ETK_CHECK(ctx, broadcastable_to(src.sizes(), in.sizes()), out, op,
-            "argument 'src' does not broadcast to 'self'");
+  ET_KERNEL_CHECK_MSG(ctx, broadcastable_to(src.sizes(), in.sizes()), InvalidArgument, out,
+                      "%s: argument 'src' does not broadcast to 'self'", op);
   if (resize_out_like(ctx, op, out, in)) {
     copy_convert(ctx, op, src, out);
   }
@@ -94,8 +92,8 @@ Tensor& copy_out(KernelRuntimeContext& ctx, const Tensor& in, const Tensor& src,
 Tensor& copy_inplace(KernelRuntimeContext& ctx, Tensor& self, const Tensor& src, bool non_blocking) {
   const char* op = "copy_";
   (void)non_blocking;
-  ETK_CHECK(ctx, broadcastable_to(src.sizes(), self.sizes()), self, op,
-            "argument 'src' does not broadcast to 'self'");
+  ET_KERNEL_CHECK_MSG(ctx, broadcastable_to(src.sizes(), self.sizes()), InvalidArgument, self,
+                      "%s: argument 'src' does not broadcast to 'self'", op);
   copy_convert(ctx, op, src, self);
   return self;
 }

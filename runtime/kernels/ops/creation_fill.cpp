@@ -109,12 +109,12 @@ Tensor& empty_dim_order_out(KernelRuntimeContext& ctx, ArrayRef<int64_t> size,
                             optional<ArrayRef<int64_t>> dim_order, Tensor& out) {
   const char* op = "_empty_dim_order.out";
   if (dim_order.has_value() && !dim_order->empty()) {
-    ETK_CHECK(ctx, static_cast<ssize_t>(dim_order->size()) == out.dim(), out, op,
-              "argument 'dim_order' has %zu entries for an out of rank %zd", dim_order->size(),
-              static_cast<ssize_t>(out.dim()));
+    ET_KERNEL_CHECK_MSG(ctx, static_cast<ssize_t>(dim_order->size()) == out.dim(), InvalidArgument,
+                        out, "%s: argument 'dim_order' has %zu entries for an out of rank %zd", op,
+                        dim_order->size(), static_cast<ssize_t>(out.dim()));
     for (size_t i = 0; i < dim_order->size(); ++i) {
-      ETK_CHECK(ctx, (*dim_order)[i] == out.dim_order()[i], out, op,
-                "argument 'dim_order' does not match the dim order of 'out'");
+      ET_KERNEL_CHECK_MSG(ctx, (*dim_order)[i] == out.dim_order()[i], InvalidArgument, out,
+                          "%s: argument 'dim_order' does not match the dim order of 'out'", op);
     }
   }
   (void)resize_out(ctx, op, out, size);

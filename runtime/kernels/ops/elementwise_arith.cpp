@@ -18,20 +18,21 @@ using std::string_view;
 // The alpha Scalar must be representable in the computation dtype.
 bool check_alpha(KernelRuntimeContext& ctx, const char* op, const Scalar& alpha, ScalarType common) {
   using ::executorch::runtime::isIntegralType;
-  if (alpha.isFloatingPoint() && isIntegralType(common, /*includeBool=*/true)) {
-    return ETK_EXPECT(ctx, false, op, "argument 'alpha' is a float but the inputs are %s",
+  ET_KERNEL_CHECK_MSG(ctx,
+                      !alpha.isFloatingPoint() || !isIntegralType(common, /*includeBool=*/true),
+                      InvalidArgument, false,
+                      "%s: argument 'alpha' is a float but the inputs are %s", op,
                       dtype_name(common));
-  }
-  if (alpha.isBoolean() && common != ScalarType::Bool) {
-    return ETK_EXPECT(ctx, false, op, "a bool 'alpha' needs bool inputs, got %s",
-                      dtype_name(common));
-  }
+  ET_KERNEL_CHECK_MSG(ctx, !alpha.isBoolean() || common == ScalarType::Bool, InvalidArgument, false,
+                      "%s: a bool 'alpha' needs bool inputs, got %s", op, dtype_name(common));
   return true;
 }
 
 bool check_not_bool_sub(KernelRuntimeContext& ctx, const char* op, ScalarType common) {
-  return ETK_EXPECT(ctx, common != ScalarType::Bool, op,
-                    "subtraction with bool inputs is not supported (argument 'self'/'other')");
+  ET_KERNEL_CHECK_MSG(ctx, common != ScalarType::Bool, InvalidArgument, false,
+                      "%s: subtraction with bool inputs is not supported (argument 'self'/'other')",
+                      op);
+  return true;
 }
 
 constexpr DtypeSet kArith = dtypes::kRealHBBF16;
@@ -180,13 +181,11 @@ bool parse_mode(KernelRuntimeContext& ctx, const char* op, const optional<string
                 Rounding* r) {
   if (!mode.has_value()) {
     *r = Rounding::kTrue;
-  } else if (*mode == "trunc") {
-    *r = Rounding::kTrunc;
-  } else if (*mode == "floor") {
-    *r = Rounding::kFloor;
-  } else {
-    return ETK_EXPECT(ctx, false, op, "argument 'rounding_mode' must be None, 'trunc' or 'floor'");
+    return true;
   }
+  ET_KERNEL_CHECK_MSG(ctx, *mode == "trunc" || *mode == "floor", InvalidArgument, false,
+                      "%s: argument 'rounding_mode' must be None, 'trunc' or 'floor'", op);
+  *r = *mode == "trunc" ? Rounding::kTrunc : Rounding::kFloor;
   return true;
 }
 
@@ -293,8 +292,8 @@ Tensor& div_impl(const char* op, KernelRuntimeContext& ctx, const Tensor& a, con
   if (r == Rounding::kTrue && !check_can_cast(ctx, op, ct, "out", out)) {
     return out;
   }
-  ETK_CHECK(ctx, !(r != Rounding::kTrue && common == ScalarType::Bool), out, op,
-            "rounding division of bool inputs is not supported");
+  ET_KERNEL_CHECK_MSG(ctx, !(r != Rounding::kTrue && common == ScalarType::Bool), InvalidArgument,
+                      out, "%s: rounding division of bool inputs is not supported", op);
   dispatch_compute_only<dtypes::kFloat | dtype_bit(ScalarType::Long)>(ctx, op, ct, [&](auto tag) {
     using CT = typename decltype(tag)::type;
     run_div<CT>(ctx, op, r,
@@ -326,8 +325,8 @@ Tensor& div_scalar_impl(const char* op, KernelRuntimeContext& ctx, const Tensor&
   if (r == Rounding::kTrue && !check_can_cast(ctx, op, ct, "out", out)) {
     return out;
   }
-  ETK_CHECK(ctx, !(r != Rounding::kTrue && common == ScalarType::Bool), out, op,
-            "rounding division of bool inputs is not supported");
+  ET_KERNEL_CHECK_MSG(ctx, !(r != Rounding::kTrue && common == ScalarType::Bool), InvalidArgument,
+                      out, "%s: rounding division of bool inputs is not supported", op);
   dispatch_compute_only<dtypes::kFloat | dtype_bit(ScalarType::Long)>(ctx, op, ct, [&](auto tag) {
     using CT = typename decltype(tag)::type;
     const CT v = scalar_to<CT>(b);

@@ -44,8 +44,9 @@ Tensor& pow_tensor_scalar_out(KernelRuntimeContext& ctx, const Tensor& in, const
         using CT = typename decltype(tag)::type;
         if constexpr (std::is_same<CT, int64_t>::value) {
           const int64_t e = exponent.to<int64_t>();
-          ETK_CHECK(ctx, e >= 0, , op,
-                    "integers to negative integer powers are not allowed (argument 'exponent')");
+          ET_KERNEL_CHECK_MSG(ctx, e >= 0, InvalidArgument, ,
+                              "%s: integers to negative integer powers are not allowed (argument 'exponent')",
+                              op);
           apply_unary<CT>(ctx, op, in, out, [e](CT x) -> CT { return int_pow(x, e); });
         } else {
           const CT e = scalar_to<CT>(exponent);

@@ -30,10 +30,12 @@ Tensor& arange_impl(const char* op, KernelRuntimeContext& ctx, const Scalar& sta
     return out;
   }
   const double a = scalar_value(start), b = scalar_value(end), s = scalar_value(step);
-  ETK_CHECK(ctx, s != 0 && std::isfinite(a) && std::isfinite(b) && std::isfinite(s), out, op,
-            "argument 'step' must be non-zero and the bounds finite");
-  ETK_CHECK(ctx, (s > 0 && b >= a) || (s < 0 && b <= a), out, op,
-            "argument 'end' is on the wrong side of 'start' for the sign of 'step'");
+  ET_KERNEL_CHECK_MSG(ctx, s != 0 && std::isfinite(a) && std::isfinite(b) && std::isfinite(s),
+                      InvalidArgument, out,
+                      "%s: argument 'step' must be non-zero and the bounds finite", op);
+  ET_KERNEL_CHECK_MSG(ctx, (s > 0 && b >= a) || (s < 0 && b <= a), InvalidArgument, out,
+                      "%s: argument 'end' is on the wrong side of 'start' for the sign of 'step'",
+                      op);
   const bool all_int = !start.isFloatingPoint() && !end.isFloatingPoint() &&
       !step.isFloatingPoint();
   // The length is computed without wrapping and checked against the dim
@@ -46,14 +48,15 @@ Tensor& arange_impl(const char* op, KernelRuntimeContext& ctx, const Scalar& sta
                                  : static_cast<uint64_t>(ia) - static_cast<uint64_t>(ib);
     const uint64_t mag = is > 0 ? static_cast<uint64_t>(is) : 0 - static_cast<uint64_t>(is);
     const uint64_t len = span / mag + (span % mag != 0 ? 1 : 0);
-    ETK_CHECK(ctx, len <= static_cast<uint64_t>(kMaxDimSize), out, op,
-              "the result would have %llu elements, more than a dim can hold",
-              static_cast<unsigned long long>(len));
+    ET_KERNEL_CHECK_MSG(ctx, len <= static_cast<uint64_t>(kMaxDimSize), InvalidArgument, out,
+                        "%s: the result would have %llu elements, more than a dim can hold", op,
+                        static_cast<unsigned long long>(len));
     n = static_cast<int64_t>(len);
   } else {
     const double len = std::ceil((b - a) / s);
-    ETK_CHECK(ctx, len >= 0 && len <= static_cast<double>(kMaxDimSize), out, op,
-              "the result would have %g elements, more than a dim can hold", len);
+    ET_KERNEL_CHECK_MSG(ctx, len >= 0 && len <= static_cast<double>(kMaxDimSize), InvalidArgument,
+                        out, "%s: the result would have %g elements, more than a dim can hold", op,
+                        len);
     n = static_cast<int64_t>(len);
   }
   const int64_t shape[1] = {n};

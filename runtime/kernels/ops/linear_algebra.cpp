@@ -121,9 +121,9 @@ Tensor& mm_out(KernelRuntimeContext& ctx, const Tensor& self, const Tensor& mat2
       !check_mat_dtypes(ctx, op, self, "self", mat2, "mat2", out)) {
     return out;
   }
-  ETK_CHECK(ctx, self.size(1) == mat2.size(0), out, op,
-            "argument 'self' [%zd, %zd] and 'mat2' [%zd, %zd] cannot be multiplied", self.size(0),
-            self.size(1), mat2.size(0), mat2.size(1));
+  ET_KERNEL_CHECK_MSG(ctx, self.size(1) == mat2.size(0), InvalidArgument, out,
+                      "%s: argument 'self' [%zd, %zd] and 'mat2' [%zd, %zd] cannot be multiplied",
+                      op, self.size(0), self.size(1), mat2.size(0), mat2.size(1));
   const SizesType shape[2] = {static_cast<SizesType>(self.size(0)),
                               static_cast<SizesType>(mat2.size(1))};
   if (!resize_out(ctx, op, out, ArrayRef<SizesType>(shape, 2))) {
@@ -140,9 +140,11 @@ Tensor& bmm_out(KernelRuntimeContext& ctx, const Tensor& self, const Tensor& mat
       !check_mat_dtypes(ctx, op, self, "self", mat2, "mat2", out)) {
     return out;
   }
-  ETK_CHECK(ctx, self.size(0) == mat2.size(0) && self.size(2) == mat2.size(1), out, op,
-            "argument 'self' [%zd, %zd, %zd] and 'mat2' [%zd, %zd, %zd] cannot be multiplied",
-            self.size(0), self.size(1), self.size(2), mat2.size(0), mat2.size(1), mat2.size(2));
+  ET_KERNEL_CHECK_MSG(ctx, self.size(0) == mat2.size(0) && self.size(2) == mat2.size(1),
+                      InvalidArgument, out,
+                      "%s: argument 'self' [%zd, %zd, %zd] and 'mat2' [%zd, %zd, %zd] cannot be multiplied",
+                      op, self.size(0), self.size(1), self.size(2), mat2.size(0), mat2.size(1),
+                      mat2.size(2));
   const SizesType shape[3] = {static_cast<SizesType>(self.size(0)),
                               static_cast<SizesType>(self.size(1)),
                               static_cast<SizesType>(mat2.size(2))};
@@ -195,14 +197,17 @@ Tensor& addmm_out(KernelRuntimeContext& ctx, const Tensor& self, const Tensor& m
       !check_same_dtype(ctx, op, "self", self, "mat1", mat1)) {
     return out;
   }
-  ETK_CHECK(ctx, mat1.size(1) == mat2.size(0), out, op,
-            "argument 'mat1' [%zd, %zd] and 'mat2' [%zd, %zd] cannot be multiplied", mat1.size(0),
-            mat1.size(1), mat2.size(0), mat2.size(1));
+  ET_KERNEL_CHECK_MSG(ctx, mat1.size(1) == mat2.size(0), InvalidArgument, out,
+                      "%s: argument 'mat1' [%zd, %zd] and 'mat2' [%zd, %zd] cannot be multiplied",
+                      op, mat1.size(0), mat1.size(1), mat2.size(0), mat2.size(1));
   const int64_t m = mat1.size(0), n = mat2.size(1);
   const SizesType shape[2] = {static_cast<SizesType>(m), static_cast<SizesType>(n)};
-  ETK_CHECK(ctx, self.dim() <= 2 && broadcastable_to(self.sizes(), ArrayRef<SizesType>(shape, 2)),
-            out, op, "argument 'self' does not broadcast to [%lld, %lld]",
-            static_cast<long long>(m), static_cast<long long>(n));
+  ET_KERNEL_CHECK_MSG(ctx,
+                      self.dim() <= 2 &&
+                          broadcastable_to(self.sizes(), ArrayRef<SizesType>(shape, 2)),
+                      InvalidArgument, out,
+                      "%s: argument 'self' does not broadcast to [%lld, %lld]", op,
+                      static_cast<long long>(m), static_cast<long long>(n));
   if (!resize_out(ctx, op, out, ArrayRef<SizesType>(shape, 2))) {
     return out;
   }
@@ -224,9 +229,10 @@ Tensor& linear_out(KernelRuntimeContext& ctx, const Tensor& input, const Tensor&
       !check_contiguous(ctx, op, "input", input)) {
     return out;
   }
-  ETK_CHECK(ctx, input.dim() >= 1 && input.sizes()[input.dim() - 1] == weight.size(1), out, op,
-            "argument 'input' last dim does not match 'weight' [%zd, %zd]", weight.size(0),
-            weight.size(1));
+  ET_KERNEL_CHECK_MSG(ctx, input.dim() >= 1 && input.sizes()[input.dim() - 1] == weight.size(1),
+                      InvalidArgument, out,
+                      "%s: argument 'input' last dim does not match 'weight' [%zd, %zd]", op,
+                      weight.size(0), weight.size(1));
   const int64_t n = weight.size(0), k = weight.size(1);
   SizesType shape[kMaxDim];
   for (ssize_t i = 0; i + 1 < input.dim(); ++i) {
@@ -239,10 +245,12 @@ Tensor& linear_out(KernelRuntimeContext& ctx, const Tensor& input, const Tensor&
   const int64_t m = k > 0 ? input.numel() / k : (n > 0 ? out.numel() / n : 0);
   double beta = 0.0;
   if (bias.has_value()) {
-    ETK_CHECK(ctx, bias->scalar_type() == out.scalar_type(), out, op,
-              "argument 'bias' must have dtype %s", dtype_name(out.scalar_type()));
-    ETK_CHECK(ctx, bias->dim() <= 1 && (bias->numel() == n || bias->numel() == 1), out, op,
-              "argument 'bias' must have %lld elements", static_cast<long long>(n));
+    ET_KERNEL_CHECK_MSG(ctx, bias->scalar_type() == out.scalar_type(), InvalidArgument, out,
+                        "%s: argument 'bias' must have dtype %s", op,
+                        dtype_name(out.scalar_type()));
+    ET_KERNEL_CHECK_MSG(ctx, bias->dim() <= 1 && (bias->numel() == n || bias->numel() == 1),
+                        InvalidArgument, out, "%s: argument 'bias' must have %lld elements", op,
+                        static_cast<long long>(n));
     fill_bias(*bias, out, m, n);
     beta = 1.0;
   }

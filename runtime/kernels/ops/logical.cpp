@@ -66,7 +66,8 @@ Tensor& bitwise_scalar(const char* op, KernelRuntimeContext& ctx, const Tensor& 
       !check_dtype_in(ctx, op, "out", out, dtypes::kIntB)) {
     return out;
   }
-  ETK_CHECK(ctx, !b.isFloatingPoint(), out, op, "argument 'other' must be an integer or bool");
+  ET_KERNEL_CHECK_MSG(ctx, !b.isFloatingPoint(), InvalidArgument, out,
+                      "%s: argument 'other' must be an integer or bool", op);
   const ScalarType common = promote_with_scalar(a.scalar_type(), b);
   if (!check_can_cast(ctx, op, common, "out", out) || !resize_out_like(ctx, op, out, a)) {
     return out;

@@ -90,8 +90,8 @@ Tensor& reduce_dims(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
         return out;
       }
       if (rank > 0) {
-        ETK_CHECK(ctx, !reduce[nd], out, op, "argument 'dim' repeats dim %lld",
-                  static_cast<long long>(nd));
+        ET_KERNEL_CHECK_MSG(ctx, !reduce[nd], InvalidArgument, out,
+                            "%s: argument 'dim' repeats dim %lld", op, static_cast<long long>(nd));
         reduce[nd] = true;
       }
     }

@@ -29,9 +29,13 @@ bool check_param(KernelRuntimeContext& ctx, const char* op, const char* arg,
   if (!t.has_value()) {
     return true;
   }
-  return check_same_dtype(ctx, op, arg, *t, "input", in) &&
-      ETK_EXPECT(ctx, t->numel() == n, op, "argument '%s' must have %lld elements, got %zd", arg,
-                 static_cast<long long>(n), t->numel());
+  if (!check_same_dtype(ctx, op, arg, *t, "input", in)) {
+    return false;
+  }
+  ET_KERNEL_CHECK_MSG(ctx, t->numel() == n, InvalidArgument, false,
+                      "%s: argument '%s' must have %lld elements, got %zd", op, arg,
+                      static_cast<long long>(n), t->numel());
+  return true;
 }
 
 template <class T>
@@ -95,22 +99,25 @@ Ret3 batch_norm_no_training_out(KernelRuntimeContext& ctx, const Tensor& input,
   (void)momentum;
   const char* op = "_native_batch_norm_legit_no_training.out";
   Ret3 ret(out, mean_out, invstd_out);
-  if (!ETK_EXPECT(ctx, input.dim() >= 2, op, "argument 'input' must have rank >= 2, got %zd",
-                  input.dim()) ||
-      !check_dtype_in(ctx, op, "input", input, dtypes::kFloatHBF16) ||
+  ET_KERNEL_CHECK_MSG(ctx, input.dim() >= 2, InvalidArgument, ret,
+                      "%s: argument 'input' must have rank >= 2, got %zd", op, input.dim());
+  if (!check_dtype_in(ctx, op, "input", input, dtypes::kFloatHBF16) ||
       !check_same_dtype(ctx, op, "input", input, "out", out) ||
-      !check_same_dim_order(ctx, op, "input", input, "out", out) ||
-      !ETK_EXPECT(ctx, is_contiguous_dim_order(input) || is_channels_last_dim_order(input), op,
-                  "argument 'input' must be contiguous or channels-last")) {
+      !check_same_dim_order(ctx, op, "input", input, "out", out)) {
     return ret;
   }
+  ET_KERNEL_CHECK_MSG(ctx, is_contiguous_dim_order(input) || is_channels_last_dim_order(input),
+                      InvalidArgument, ret,
+                      "%s: argument 'input' must be contiguous or channels-last", op);
   const int64_t c = input.size(1);
   if (!check_param(ctx, op, "weight", weight, input, c) ||
       !check_param(ctx, op, "bias", bias, input, c) ||
       !check_param(ctx, op, "running_mean", running_mean, input, c) ||
-      !check_param(ctx, op, "running_var", running_var, input, c) ||
-      !ETK_EXPECT(ctx, eps >= 0, op, "argument 'eps' must be >= 0") ||
-      !resize_out_like(ctx, op, out, input)) {
+      !check_param(ctx, op, "running_var", running_var, input, c)) {
+    return ret;
+  }
+  ET_KERNEL_CHECK_MSG(ctx, eps >= 0, InvalidArgument, ret, "%s: argument 'eps' must be >= 0", op);
+  if (!resize_out_like(ctx, op, out, input)) {
     return ret;
   }
   // The no-training variant returns empty saved statistics.
@@ -189,26 +196,28 @@ Ret3 native_layer_norm_out(KernelRuntimeContext& ctx, const Tensor& input,
   const char* op = "native_layer_norm.out";
   Ret3 ret(out, mean_out, rstd_out);
   const ssize_t nd = static_cast<ssize_t>(normalized_shape.size());
-  if (!ETK_EXPECT(ctx, nd >= 1 && nd <= input.dim(), op,
-                  "argument 'normalized_shape' must have 1..%zd entries, got %zd", input.dim(),
-                  nd) ||
-      !check_dtype_in(ctx, op, "input", input, dtypes::kFloatHBF16) ||
+  ET_KERNEL_CHECK_MSG(ctx, nd >= 1 && nd <= input.dim(), InvalidArgument, ret,
+                      "%s: argument 'normalized_shape' must have 1..%zd entries, got %zd", op,
+                      input.dim(), nd);
+  if (!check_dtype_in(ctx, op, "input", input, dtypes::kFloatHBF16) ||
       !check_same_dtype(ctx, op, "input", input, "out", out) ||
       !check_same_dtype(ctx, op, "input", input, "mean", mean_out) ||
       !check_same_dtype(ctx, op, "input", input, "rstd", rstd_out) ||
-      !check_contiguous(ctx, op, "input", input) || !check_contiguous(ctx, op, "out", out)) {
+      !check_contiguous(ctx, op, "input", input) ||
+      !check_contiguous(ctx, op, "out", out)) {
     return ret;
   }
   int64_t cols = 1;
   for (ssize_t i = 0; i < nd; ++i) {
     const ssize_t d = input.dim() - nd + i;
-    ETK_CHECK(ctx, input.size(d) == normalized_shape[i], ret, op,
-              "argument 'normalized_shape' entry %zd (%lld) does not match input dim %zd (%zd)", i,
-              static_cast<long long>(normalized_shape[i]), d, input.size(d));
+    ET_KERNEL_CHECK_MSG(ctx, input.size(d) == normalized_shape[i], InvalidArgument, ret,
+                        "%s: argument 'normalized_shape' entry %zd (%lld) does not match input dim %zd (%zd)",
+                        op, i, static_cast<long long>(normalized_shape[i]), d, input.size(d));
     // The entries equal input dims, but with another dim empty their
     // product can still exceed int64.
-    ETK_CHECK(ctx, checked_mul(cols, normalized_shape[i], &cols), ret, op,
-              "argument 'normalized_shape' has more elements than int64 can count");
+    ET_KERNEL_CHECK_MSG(ctx, checked_mul(cols, normalized_shape[i], &cols), InvalidArgument, ret,
+                        "%s: argument 'normalized_shape' has more elements than int64 can count",
+                        op);
   }
   if (!check_param(ctx, op, "weight", weight, input, cols) ||
       !check_param(ctx, op, "bias", bias, input, cols) || !resize_out_like(ctx, op, out, input)) {

@@ -43,8 +43,8 @@ bool reduce_mask(KernelRuntimeContext& ctx, const char* op, const Tensor& in,
     if (!normalize_dim(ctx, op, "dim", raw, rank, &d)) {
       return false;
     }
-    ETK_CHECK(ctx, !mask[d], false, op, "argument 'dim' lists dim %lld twice",
-              static_cast<long long>(d));
+    ET_KERNEL_CHECK_MSG(ctx, !mask[d], InvalidArgument, false,
+                        "%s: argument 'dim' lists dim %lld twice", op, static_cast<long long>(d));
     mask[d] = true;
   }
   return true;
@@ -185,9 +185,9 @@ Tensor& sum_mean(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
                  const optional<ArrayRef<int64_t>>& dims, bool keepdim,
                  optional<ScalarType> dtype, Tensor& out) {
   if (dtype.has_value()) {
-    ETK_CHECK(ctx, *dtype == out.scalar_type(), out, op,
-              "argument 'dtype' (%s) must match the dtype of 'out' (%s)", dtype_name(*dtype),
-              dtype_name(out.scalar_type()));
+    ET_KERNEL_CHECK_MSG(ctx, *dtype == out.scalar_type(), InvalidArgument, out,
+                        "%s: argument 'dtype' (%s) must match the dtype of 'out' (%s)", op,
+                        dtype_name(*dtype), dtype_name(out.scalar_type()));
   }
   if (!check_dtype_in(ctx, op, "self", in, dtypes::kRealHBBF16) ||
       !check_dtype_in(ctx, op, "out", out,
@@ -286,8 +286,8 @@ Tensor& amax_amin(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
       !plan_reduce(ctx, op, in, mask, keepdim, out, &p)) {
     return out;
   }
-  ETK_CHECK(ctx, p.count > 0 || out.numel() == 0, out, op,
-            "cannot reduce over an empty dim of argument 'self'");
+  ET_KERNEL_CHECK_MSG(ctx, p.count > 0 || out.numel() == 0, InvalidArgument, out,
+                      "%s: cannot reduce over an empty dim of argument 'self'", op);
   ET_SWITCH_REALHBBF16_TYPES(in.scalar_type(), ctx, op, CTYPE, [&]() {
     using C = std::conditional_t<std::is_same<CTYPE, Half>::value ||
                                      std::is_same<CTYPE, BFloat16>::value,
@@ -357,7 +357,8 @@ Tensor& arg_reduce(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
     for (ssize_t i = 0; i < (in.dim() > 0 ? in.dim() : 1); ++i) {
       mask[i] = true;
     }
-    ETK_CHECK(ctx, !keepdim || in.dim() == out.dim(), out, op, "keepdim with dim=None");
+    ET_KERNEL_CHECK_MSG(ctx, !keepdim || in.dim() == out.dim(), InvalidArgument, out,
+                        "%s: keepdim with dim=None", op);
   }
   if (!dim.has_value() && !keepdim) {
     if (!resize_out(ctx, op, out, ArrayRef<SizesType>())) {
@@ -373,7 +374,8 @@ Tensor& arg_reduce(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
   if (out.numel() == 0) {
     return out; // an empty kept dim: nothing to reduce
   }
-  ETK_CHECK(ctx, in.numel() > 0, out, op, "cannot reduce over an empty dim of argument 'self'");
+  ET_KERNEL_CHECK_MSG(ctx, in.numel() > 0, InvalidArgument, out,
+                      "%s: cannot reduce over an empty dim of argument 'self'", op);
   ET_SWITCH_REALHBF16_TYPES(in.scalar_type(), ctx, op, CTYPE, [&]() {
     using C = std::conditional_t<std::is_same<CTYPE, Half>::value ||
                                      std::is_same<CTYPE, BFloat16>::value,
@@ -477,9 +479,9 @@ Tensor& cumsum_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim,
                    optional<ScalarType> dtype, Tensor& out) {
   const char* op = "cumsum.out";
   if (dtype.has_value()) {
-    ETK_CHECK(ctx, *dtype == out.scalar_type(), out, op,
-              "argument 'dtype' (%s) must match the dtype of 'out' (%s)", dtype_name(*dtype),
-              dtype_name(out.scalar_type()));
+    ET_KERNEL_CHECK_MSG(ctx, *dtype == out.scalar_type(), InvalidArgument, out,
+                        "%s: argument 'dtype' (%s) must match the dtype of 'out' (%s)", op,
+                        dtype_name(*dtype), dtype_name(out.scalar_type()));
   }
   int64_t d = 0;
   if (!check_dtype_in(ctx, op, "self", in, dtypes::kRealHBBF16) ||

@@ -133,7 +133,8 @@ void softmax_impl(const Tensor& in, const Tensor& out, int64_t dim) {
 template <bool kLog>
 Tensor& softmax_common(const char* op, KernelRuntimeContext& ctx, const Tensor& self, int64_t dim,
                        bool half_to_float, Tensor& out) {
-  ETK_CHECK(ctx, !half_to_float, out, op, "argument 'half_to_float' = true is not supported");
+  ET_KERNEL_CHECK_MSG(ctx, !half_to_float, InvalidArgument, out,
+                      "%s: argument 'half_to_float' = true is not supported", op);
   int64_t d = 0;
   if (!check_dtype_in(ctx, op, "self", self, dtypes::kFloatHBF16) ||
       !check_same_dtype(ctx, op, "self", self, "out", out) ||

@@ -61,8 +61,8 @@ Tensor& masked_fill_scalar_out(KernelRuntimeContext& ctx, const Tensor& in, cons
       !check_same_dtype(ctx, op, "self", in, "out", out)) {
     return out;
   }
-  ETK_CHECK(ctx, broadcastable_to(mask.sizes(), in.sizes()), out, op,
-            "argument 'mask' does not broadcast to 'self'");
+  ET_KERNEL_CHECK_MSG(ctx, broadcastable_to(mask.sizes(), in.sizes()), InvalidArgument, out,
+                      "%s: argument 'mask' does not broadcast to 'self'", op);
   if (!resize_out_like(ctx, op, out, in)) {
     return out;
   }
