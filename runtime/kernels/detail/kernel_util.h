@@ -1,12 +1,14 @@
 /*
  * Shared helpers of the CPU kernel library: argument checks that report
  * through ctx.fail() (never abort) with a log naming the operator and the
- * argument, out-tensor resizing, dim normalization, dtype sets, and the
- * registration macro.
+ * argument, out-tensor resizing, dim normalization, dtype sets, operator
+ * names and the registration macro.
  *
  * Conventions for every kernel in runtime/kernels/ops/:
  *   - signature: `Tensor& op_out(KernelRuntimeContext& ctx, <schema args>,
- *     Tensor& out)`; register it with ETK_REGISTER_KERNEL("aten::op.out", fn).
+ *     Tensor& out)`; name it once with ET_DEFINE_OPERATOR_NAME(op_out_name,
+ *     "aten::op.out"), use log_name(op_out_name) in its messages and
+ *     register it with ETK_REGISTER_KERNEL(op_out_name, op_out).
  *   - validate with the check_* functions below or ET_KERNEL_CHECK_MSG; each
  *     fails after it has logged "<op>: <what is wrong with which argument>"
  *     and called ctx.fail(Error::InvalidArgument). A kernel then returns
@@ -275,22 +277,35 @@ inline bool resize_out_like(
 // Registration
 
 /*
- * ETK_REGISTER_KERNEL("aten::add.out", add_out): registers the unboxed
- * function (first parameter KernelRuntimeContext&, then the schema
- * arguments) under the full operator name from a static initializer. The
- * boxed wrapper checks the argument count (schema + return slot) and kinds.
+ * An operator's name is written once, as a constant:
+ *
+ *   ET_DEFINE_OPERATOR_NAME(add_out_name, "aten::add.out");
+ *
+ * The kernel's log messages name it without its namespace,
+ * log_name(add_out_name) == "add.out", and the registration uses it as is.
  */
-#define ETK_REGISTER_KERNEL(op_name_str, fn) \
-  ETK_REGISTER_KERNEL_IMPL(op_name_str, fn, __COUNTER__)
-#define ETK_REGISTER_KERNEL_IMPL(op_name_str, fn, uid)                         \
-  static constexpr const char ET_CONCATENATE(etk_op_name_, uid)[] =            \
-      op_name_str;                                                             \
-  [[maybe_unused]] static const ::executorch::runtime::Error ET_CONCATENATE(   \
-      etk_op_reg_, uid) =                                                      \
-      ::executorch::runtime::register_kernel(                                  \
-          ::executorch::extension::make_boxed_kernel(                          \
-              ET_CONCATENATE(etk_op_name_, uid),                               \
-              EXECUTORCH_FN(fn, ET_CONCATENATE(etk_op_name_, uid))))
+constexpr const char* log_name(const char* full_name) {
+  const char* name = full_name;
+  for (const char* p = full_name; *p != '\0'; ++p) {
+    if (p[0] == ':' && p[1] == ':') {
+      name = p + 2;
+    }
+  }
+  return name;
+}
+
+/*
+ * ETK_REGISTER_KERNEL(add_out_name, add_out): registers the unboxed function
+ * (first parameter KernelRuntimeContext&, then the schema arguments) under
+ * the operator name constant from a static initializer. The boxed wrapper
+ * checks the argument count (schema + return slot) and kinds.
+ */
+#define ETK_REGISTER_KERNEL(op_name, fn) ETK_REGISTER_KERNEL_IMPL(op_name, fn, __COUNTER__)
+#define ETK_REGISTER_KERNEL_IMPL(op_name, fn, uid)                            \
+  [[maybe_unused]] static const ::executorch::runtime::Error ET_CONCATENATE( \
+      etk_op_reg_, uid) =                                                    \
+      ::executorch::runtime::register_kernel(                                \
+          ::executorch::extension::make_boxed_kernel(op_name, EXECUTORCH_FN(fn, op_name)))
 
 } // namespace detail
 } // namespace kernels

@@ -12,6 +12,16 @@ namespace kernels {
 namespace {
 
 using namespace ::executorch::kernels::detail;
+
+// The operators this file registers; log messages use log_name(<name>).
+ET_DEFINE_OPERATOR_NAME(relu_out_name, "aten::relu.out");
+ET_DEFINE_OPERATOR_NAME(hardtanh_out_name, "aten::hardtanh.out");
+ET_DEFINE_OPERATOR_NAME(clamp_out_name, "aten::clamp.out");
+ET_DEFINE_OPERATOR_NAME(clamp_tensor_out_name, "aten::clamp.Tensor_out");
+ET_DEFINE_OPERATOR_NAME(gelu_out_name, "aten::gelu.out");
+ET_DEFINE_OPERATOR_NAME(silu_out_name, "aten::silu.out");
+ET_DEFINE_OPERATOR_NAME(leaky_relu_out_name, "aten::leaky_relu.out");
+
 using std::optional;
 using std::string_view;
 
@@ -26,7 +36,7 @@ inline T upper_bound(T x, T hi) {
 }
 
 Tensor& relu_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out) {
-  const char* op = "relu.out";
+  const char* op = log_name(relu_out_name);
   if (!check_dtype_in(ctx, op, "self", in, dtypes::kRealHBF16) ||
       !check_same_dtype(ctx, op, "self", in, "out", out) || !resize_out_like(ctx, op, out, in)) {
     return out;
@@ -41,7 +51,7 @@ Tensor& relu_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out) {
 
 Tensor& hardtanh_out(KernelRuntimeContext& ctx, const Tensor& in, const Scalar& min_val,
                      const Scalar& max_val, Tensor& out) {
-  const char* op = "hardtanh.out";
+  const char* op = log_name(hardtanh_out_name);
   if (!check_dtype_in(ctx, op, "self", in, dtypes::kRealHBF16) ||
       !check_same_dtype(ctx, op, "self", in, "out", out) || !resize_out_like(ctx, op, out, in)) {
     return out;
@@ -65,7 +75,7 @@ Tensor& hardtanh_out(KernelRuntimeContext& ctx, const Tensor& in, const Scalar& 
 
 Tensor& clamp_out(KernelRuntimeContext& ctx, const Tensor& in, const optional<Scalar>& min,
                   const optional<Scalar>& max, Tensor& out) {
-  const char* op = "clamp.out";
+  const char* op = log_name(clamp_out_name);
   ET_KERNEL_CHECK_MSG(ctx, min.has_value() || max.has_value(), InvalidArgument, out,
                       "%s: at least one of 'min' and 'max' must be given", op);
   if (!check_dtype_in(ctx, op, "self", in, dtypes::kRealHBF16) ||
@@ -103,7 +113,7 @@ Tensor& clamp_out(KernelRuntimeContext& ctx, const Tensor& in, const optional<Sc
 
 Tensor& clamp_tensor_out(KernelRuntimeContext& ctx, const Tensor& in, const optional<Tensor>& min,
                          const optional<Tensor>& max, Tensor& out) {
-  const char* op = "clamp.Tensor_out";
+  const char* op = log_name(clamp_tensor_out_name);
   ET_KERNEL_CHECK_MSG(ctx, min.has_value() || max.has_value(), InvalidArgument, out,
                       "%s: at least one of 'min' and 'max' must be given", op);
   const Tensor& lo_t = min.has_value() ? *min : in;
@@ -155,7 +165,7 @@ Tensor& float_activation(const char* op, KernelRuntimeContext& ctx, const Tensor
 }
 
 Tensor& gelu_out(KernelRuntimeContext& ctx, const Tensor& in, string_view approximate, Tensor& out) {
-  const char* op = "gelu.out";
+  const char* op = log_name(gelu_out_name);
   if (approximate == "tanh") {
     return float_activation(op, ctx, in, out, [](auto x) {
       using T = decltype(x);
@@ -175,7 +185,7 @@ Tensor& gelu_out(KernelRuntimeContext& ctx, const Tensor& in, string_view approx
 }
 
 Tensor& silu_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out) {
-  return float_activation("silu.out", ctx, in, out, [](auto x) {
+  return float_activation(log_name(silu_out_name), ctx, in, out, [](auto x) {
     using T = decltype(x);
     if constexpr (std::is_same<T, float>::value) {
       return x / (1.0f + exp_f32(-x));
@@ -188,19 +198,19 @@ Tensor& silu_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out) {
 Tensor& leaky_relu_out(KernelRuntimeContext& ctx, const Tensor& in, const Scalar& slope,
                        Tensor& out) {
   const double s = slope.to<double>();
-  return float_activation("leaky_relu.out", ctx, in, out, [s](auto x) {
+  return float_activation(log_name(leaky_relu_out_name), ctx, in, out, [s](auto x) {
     using T = decltype(x);
     return x > T(0) ? x : x * static_cast<T>(s);
   });
 }
 
-ETK_REGISTER_KERNEL("aten::relu.out", relu_out);
-ETK_REGISTER_KERNEL("aten::hardtanh.out", hardtanh_out);
-ETK_REGISTER_KERNEL("aten::clamp.out", clamp_out);
-ETK_REGISTER_KERNEL("aten::clamp.Tensor_out", clamp_tensor_out);
-ETK_REGISTER_KERNEL("aten::gelu.out", gelu_out);
-ETK_REGISTER_KERNEL("aten::silu.out", silu_out);
-ETK_REGISTER_KERNEL("aten::leaky_relu.out", leaky_relu_out);
+ETK_REGISTER_KERNEL(relu_out_name, relu_out);
+ETK_REGISTER_KERNEL(hardtanh_out_name, hardtanh_out);
+ETK_REGISTER_KERNEL(clamp_out_name, clamp_out);
+ETK_REGISTER_KERNEL(clamp_tensor_out_name, clamp_tensor_out);
+ETK_REGISTER_KERNEL(gelu_out_name, gelu_out);
+ETK_REGISTER_KERNEL(silu_out_name, silu_out);
+ETK_REGISTER_KERNEL(leaky_relu_out_name, leaky_relu_out);
 
 } // namespace
 } // namespace kernels

@@ -21,9 +21,13 @@ namespace kernels {
 namespace {
 
 using namespace ::executorch::kernels::detail;
+
+// The operators this file registers; log messages use log_name(<name>).
+ET_DEFINE_OPERATOR_NAME(convolution_out_name, "aten::convolution.out");
+
 using std::optional;
 
-constexpr const char* kOp = "convolution.out";
+constexpr const char* kOp = log_name(convolution_out_name);
 
 // Reads element i of a 1- or 2-entry int list for spatial dim i of `n`.
 bool param_at(KernelRuntimeContext& ctx, const char* arg, ArrayRef<int64_t> v, size_t spatial,
@@ -300,7 +304,7 @@ Tensor& convolution_out(KernelRuntimeContext& ctx, const Tensor& input, const Te
 
 } // namespace
 
-ETK_REGISTER_KERNEL("aten::convolution.out", convolution_out);
+ETK_REGISTER_KERNEL(convolution_out_name, convolution_out);
 
 } // namespace kernels
 } // namespace executorch

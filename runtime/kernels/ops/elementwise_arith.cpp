@@ -12,6 +12,20 @@ namespace kernels {
 namespace {
 
 using namespace ::executorch::kernels::detail;
+
+// The operators this file registers; log messages use log_name(<name>).
+ET_DEFINE_OPERATOR_NAME(add_out_name, "aten::add.out");
+ET_DEFINE_OPERATOR_NAME(add_scalar_out_name, "aten::add.Scalar_out");
+ET_DEFINE_OPERATOR_NAME(sub_out_name, "aten::sub.out");
+ET_DEFINE_OPERATOR_NAME(sub_scalar_out_name, "aten::sub.Scalar_out");
+ET_DEFINE_OPERATOR_NAME(rsub_scalar_out_name, "aten::rsub.Scalar_out");
+ET_DEFINE_OPERATOR_NAME(mul_out_name, "aten::mul.out");
+ET_DEFINE_OPERATOR_NAME(mul_scalar_out_name, "aten::mul.Scalar_out");
+ET_DEFINE_OPERATOR_NAME(div_out_name, "aten::div.out");
+ET_DEFINE_OPERATOR_NAME(div_out_mode_name, "aten::div.out_mode");
+ET_DEFINE_OPERATOR_NAME(div_scalar_out_name, "aten::div.Scalar_out");
+ET_DEFINE_OPERATOR_NAME(div_scalar_mode_out_name, "aten::div.Scalar_mode_out");
+
 using std::optional;
 using std::string_view;
 
@@ -72,12 +86,12 @@ Tensor& add_sub_tensor(
 
 Tensor& add_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, const Scalar& alpha,
                 Tensor& out) {
-  return add_sub_tensor<1>("add.out", ctx, a, b, alpha, out);
+  return add_sub_tensor<1>(log_name(add_out_name), ctx, a, b, alpha, out);
 }
 
 Tensor& sub_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, const Scalar& alpha,
                 Tensor& out) {
-  return add_sub_tensor<-1>("sub.out", ctx, a, b, alpha, out);
+  return add_sub_tensor<-1>(log_name(sub_out_name), ctx, a, b, alpha, out);
 }
 
 // Tensor-Scalar prologue: dtypes, common dtype with the scalar, resize.
@@ -124,21 +138,21 @@ Tensor& add_sub_scalar(const char* op, KernelRuntimeContext& ctx, const Tensor& 
 
 Tensor& add_scalar_out(KernelRuntimeContext& ctx, const Tensor& a, const Scalar& b,
                        const Scalar& alpha, Tensor& out) {
-  return add_sub_scalar<1, false>("add.Scalar_out", ctx, a, b, alpha, out);
+  return add_sub_scalar<1, false>(log_name(add_scalar_out_name), ctx, a, b, alpha, out);
 }
 
 Tensor& sub_scalar_out(KernelRuntimeContext& ctx, const Tensor& a, const Scalar& b,
                        const Scalar& alpha, Tensor& out) {
-  return add_sub_scalar<-1, false>("sub.Scalar_out", ctx, a, b, alpha, out);
+  return add_sub_scalar<-1, false>(log_name(sub_scalar_out_name), ctx, a, b, alpha, out);
 }
 
 Tensor& rsub_scalar_out(KernelRuntimeContext& ctx, const Tensor& a, const Scalar& b,
                         const Scalar& alpha, Tensor& out) {
-  return add_sub_scalar<-1, true>("rsub.Scalar_out", ctx, a, b, alpha, out);
+  return add_sub_scalar<-1, true>(log_name(rsub_scalar_out_name), ctx, a, b, alpha, out);
 }
 
 Tensor& mul_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, Tensor& out) {
-  const char* op = "mul.out";
+  const char* op = log_name(mul_out_name);
   ScalarType common;
   if (!prepare_binary(ctx, op, a, b, out, kArith, &common)) {
     return out;
@@ -156,7 +170,7 @@ Tensor& mul_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, Ten
 }
 
 Tensor& mul_scalar_out(KernelRuntimeContext& ctx, const Tensor& a, const Scalar& b, Tensor& out) {
-  const char* op = "mul.Scalar_out";
+  const char* op = log_name(mul_scalar_out_name);
   ScalarType common;
   if (!prepare_scalar(ctx, op, a, b, out, kArith, &common)) {
     return out;
@@ -303,12 +317,12 @@ Tensor& div_impl(const char* op, KernelRuntimeContext& ctx, const Tensor& a, con
 }
 
 Tensor& div_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, Tensor& out) {
-  return div_impl("div.out", ctx, a, b, std::nullopt, out);
+  return div_impl(log_name(div_out_name), ctx, a, b, std::nullopt, out);
 }
 
 Tensor& div_out_mode(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b,
                      optional<string_view> mode, Tensor& out) {
-  return div_impl("div.out_mode", ctx, a, b, mode, out);
+  return div_impl(log_name(div_out_mode_name), ctx, a, b, mode, out);
 }
 
 Tensor& div_scalar_impl(const char* op, KernelRuntimeContext& ctx, const Tensor& a,
@@ -346,25 +360,25 @@ Tensor& div_scalar_impl(const char* op, KernelRuntimeContext& ctx, const Tensor&
 }
 
 Tensor& div_scalar_out(KernelRuntimeContext& ctx, const Tensor& a, const Scalar& b, Tensor& out) {
-  return div_scalar_impl("div.Scalar_out", ctx, a, b, std::nullopt, out);
+  return div_scalar_impl(log_name(div_scalar_out_name), ctx, a, b, std::nullopt, out);
 }
 
 Tensor& div_scalar_mode_out(KernelRuntimeContext& ctx, const Tensor& a, const Scalar& b,
                             optional<string_view> mode, Tensor& out) {
-  return div_scalar_impl("div.Scalar_mode_out", ctx, a, b, mode, out);
+  return div_scalar_impl(log_name(div_scalar_mode_out_name), ctx, a, b, mode, out);
 }
 
-ETK_REGISTER_KERNEL("aten::add.out", add_out);
-ETK_REGISTER_KERNEL("aten::add.Scalar_out", add_scalar_out);
-ETK_REGISTER_KERNEL("aten::sub.out", sub_out);
-ETK_REGISTER_KERNEL("aten::sub.Scalar_out", sub_scalar_out);
-ETK_REGISTER_KERNEL("aten::rsub.Scalar_out", rsub_scalar_out);
-ETK_REGISTER_KERNEL("aten::mul.out", mul_out);
-ETK_REGISTER_KERNEL("aten::mul.Scalar_out", mul_scalar_out);
-ETK_REGISTER_KERNEL("aten::div.out", div_out);
-ETK_REGISTER_KERNEL("aten::div.out_mode", div_out_mode);
-ETK_REGISTER_KERNEL("aten::div.Scalar_out", div_scalar_out);
-ETK_REGISTER_KERNEL("aten::div.Scalar_mode_out", div_scalar_mode_out);
+ETK_REGISTER_KERNEL(add_out_name, add_out);
+ETK_REGISTER_KERNEL(add_scalar_out_name, add_scalar_out);
+ETK_REGISTER_KERNEL(sub_out_name, sub_out);
+ETK_REGISTER_KERNEL(sub_scalar_out_name, sub_scalar_out);
+ETK_REGISTER_KERNEL(rsub_scalar_out_name, rsub_scalar_out);
+ETK_REGISTER_KERNEL(mul_out_name, mul_out);
+ETK_REGISTER_KERNEL(mul_scalar_out_name, mul_scalar_out);
+ETK_REGISTER_KERNEL(div_out_name, div_out);
+ETK_REGISTER_KERNEL(div_out_mode_name, div_out_mode);
+ETK_REGISTER_KERNEL(div_scalar_out_name, div_scalar_out);
+ETK_REGISTER_KERNEL(div_scalar_mode_out_name, div_scalar_mode_out);
 
 } // namespace
 } // namespace kernels

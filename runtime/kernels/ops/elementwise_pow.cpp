@@ -13,6 +13,9 @@ namespace {
 
 using namespace ::executorch::kernels::detail;
 
+// The operators this file registers; log messages use log_name(<name>).
+ET_DEFINE_OPERATOR_NAME(pow_tensor_scalar_out_name, "aten::pow.Tensor_Scalar_out");
+
 int64_t int_pow(int64_t base, int64_t exp) {
   int64_t result = 1;
   while (exp > 0) {
@@ -27,7 +30,7 @@ int64_t int_pow(int64_t base, int64_t exp) {
 
 Tensor& pow_tensor_scalar_out(KernelRuntimeContext& ctx, const Tensor& in, const Scalar& exponent,
                               Tensor& out) {
-  const char* op = "pow.Tensor_Scalar_out";
+  const char* op = log_name(pow_tensor_scalar_out_name);
   if (!check_dtype_in(ctx, op, "self", in, dtypes::kRealHBBF16) ||
       !check_dtype_in(ctx, op, "out", out, dtypes::kRealHBF16)) {
     return out;
@@ -72,7 +75,7 @@ Tensor& pow_tensor_scalar_out(KernelRuntimeContext& ctx, const Tensor& in, const
   return out;
 }
 
-ETK_REGISTER_KERNEL("aten::pow.Tensor_Scalar_out", pow_tensor_scalar_out);
+ETK_REGISTER_KERNEL(pow_tensor_scalar_out_name, pow_tensor_scalar_out);
 
 } // namespace
 } // namespace kernels

@@ -13,6 +13,10 @@ namespace {
 
 using namespace ::executorch::kernels::detail;
 
+// The operators this file registers; log messages use log_name(<name>).
+ET_DEFINE_OPERATOR_NAME(arange_start_out_name, "aten::arange.start_out");
+ET_DEFINE_OPERATOR_NAME(arange_out_name, "aten::arange.out");
+
 double scalar_value(const Scalar& s) {
   if (s.isFloatingPoint()) {
     return s.to<double>();
@@ -83,18 +87,18 @@ Tensor& arange_impl(const char* op, KernelRuntimeContext& ctx, const Scalar& sta
 
 Tensor& arange_start_out(KernelRuntimeContext& ctx, const Scalar& start, const Scalar& end,
                          const Scalar& step, Tensor& out) {
-  return arange_impl("arange.start_out", ctx, start, end, step, out);
+  return arange_impl(log_name(arange_start_out_name), ctx, start, end, step, out);
 }
 
 Tensor& arange_out(KernelRuntimeContext& ctx, const Scalar& end, Tensor& out) {
-  return arange_impl("arange.out", ctx, Scalar(static_cast<int64_t>(0)), end,
+  return arange_impl(log_name(arange_out_name), ctx, Scalar(static_cast<int64_t>(0)), end,
                      Scalar(static_cast<int64_t>(1)), out);
 }
 
 } // namespace
 
-ETK_REGISTER_KERNEL("aten::arange.start_out", arange_start_out);
-ETK_REGISTER_KERNEL("aten::arange.out", arange_out);
+ETK_REGISTER_KERNEL(arange_start_out_name, arange_start_out);
+ETK_REGISTER_KERNEL(arange_out_name, arange_out);
 
 } // namespace kernels
 } // namespace executorch

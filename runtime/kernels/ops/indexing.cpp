@@ -16,6 +16,15 @@ namespace kernels {
 namespace {
 
 using namespace ::executorch::kernels::detail;
+
+// The operators this file registers; log messages use log_name(<name>).
+ET_DEFINE_OPERATOR_NAME(embedding_out_name, "aten::embedding.out");
+ET_DEFINE_OPERATOR_NAME(gather_out_name, "aten::gather.out");
+ET_DEFINE_OPERATOR_NAME(index_select_out_name, "aten::index_select.out");
+ET_DEFINE_OPERATOR_NAME(index_tensor_out_name, "aten::index.Tensor_out");
+ET_DEFINE_OPERATOR_NAME(index_put_out_name, "aten::index_put.out");
+ET_DEFINE_OPERATOR_NAME(index_put_inplace_name, "aten::index_put_");
+
 using std::optional;
 
 bool wrap_index(KernelRuntimeContext& ctx, const char* op, const char* arg, int64_t v, int64_t n,
@@ -36,7 +45,7 @@ Tensor& embedding_out(KernelRuntimeContext& ctx, const Tensor& weight, const Ten
   (void)padding_idx;
   (void)scale_grad_by_freq;
   (void)sparse;
-  const char* op = "embedding.out";
+  const char* op = log_name(embedding_out_name);
   if (!check_rank(ctx, op, "weight", weight, 2) ||
       !check_same_dtype(ctx, op, "weight", weight, "out", out)) {
     return out;
@@ -85,7 +94,7 @@ Tensor& embedding_out(KernelRuntimeContext& ctx, const Tensor& weight, const Ten
 Tensor& gather_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t dim,
                    const Tensor& index, bool sparse_grad, Tensor& out) {
   (void)sparse_grad;
-  const char* op = "gather.out";
+  const char* op = log_name(gather_out_name);
   int64_t d;
   if (!check_same_dtype(ctx, op, "self", self, "out", out) ||
       !check_dtype(ctx, op, "index", index, ScalarType::Long) ||
@@ -140,7 +149,7 @@ Tensor& gather_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t dim,
 
 Tensor& index_select_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t dim,
                          const Tensor& index, Tensor& out) {
-  const char* op = "index_select.out";
+  const char* op = log_name(index_select_out_name);
   int64_t d;
   if (!check_same_dtype(ctx, op, "self", self, "out", out)) {
     return out;
@@ -409,7 +418,7 @@ bool for_each_index(KernelRuntimeContext& ctx, const char* op, const Tensor& sel
 
 Tensor& index_tensor_out(KernelRuntimeContext& ctx, const Tensor& self,
                          ArrayRef<optional<Tensor>> indices, Tensor& out) {
-  const char* op = "index.Tensor_out";
+  const char* op = log_name(index_tensor_out_name);
   if (!check_same_dtype(ctx, op, "self", self, "out", out)) {
     return out;
   }
@@ -522,7 +531,7 @@ void index_put_into(KernelRuntimeContext& ctx, const char* op, const Tensor& dst
 Tensor& index_put_out(KernelRuntimeContext& ctx, const Tensor& self,
                       ArrayRef<optional<Tensor>> indices, const Tensor& values, bool accumulate,
                       Tensor& out) {
-  const char* op = "index_put.out";
+  const char* op = log_name(index_put_out_name);
   if (!check_same_dtype(ctx, op, "self", self, "out", out) ||
       !check_same_dtype(ctx, op, "self", self, "values", values) ||
       !resize_out_like(ctx, op, out, self)) {
@@ -540,7 +549,7 @@ Tensor& index_put_out(KernelRuntimeContext& ctx, const Tensor& self,
 Tensor& index_put_inplace(KernelRuntimeContext& ctx, Tensor& self,
                           ArrayRef<optional<Tensor>> indices, const Tensor& values,
                           bool accumulate) {
-  const char* op = "index_put_";
+  const char* op = log_name(index_put_inplace_name);
   if (!check_same_dtype(ctx, op, "self", self, "values", values)) {
     return self;
   }
@@ -550,12 +559,12 @@ Tensor& index_put_inplace(KernelRuntimeContext& ctx, Tensor& self,
 
 } // namespace
 
-ETK_REGISTER_KERNEL("aten::embedding.out", embedding_out);
-ETK_REGISTER_KERNEL("aten::gather.out", gather_out);
-ETK_REGISTER_KERNEL("aten::index_select.out", index_select_out);
-ETK_REGISTER_KERNEL("aten::index.Tensor_out", index_tensor_out);
-ETK_REGISTER_KERNEL("aten::index_put.out", index_put_out);
-ETK_REGISTER_KERNEL("aten::index_put_", index_put_inplace);
+ETK_REGISTER_KERNEL(embedding_out_name, embedding_out);
+ETK_REGISTER_KERNEL(gather_out_name, gather_out);
+ETK_REGISTER_KERNEL(index_select_out_name, index_select_out);
+ETK_REGISTER_KERNEL(index_tensor_out_name, index_tensor_out);
+ETK_REGISTER_KERNEL(index_put_out_name, index_put_out);
+ETK_REGISTER_KERNEL(index_put_inplace_name, index_put_inplace);
 
 } // namespace kernels
 } // namespace executorch

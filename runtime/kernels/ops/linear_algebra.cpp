@@ -16,6 +16,13 @@ namespace kernels {
 namespace {
 
 using namespace ::executorch::kernels::detail;
+
+// The operators this file registers; log messages use log_name(<name>).
+ET_DEFINE_OPERATOR_NAME(mm_out_name, "aten::mm.out");
+ET_DEFINE_OPERATOR_NAME(bmm_out_name, "aten::bmm.out");
+ET_DEFINE_OPERATOR_NAME(addmm_out_name, "aten::addmm.out");
+ET_DEFINE_OPERATOR_NAME(linear_out_name, "aten::linear.out");
+
 using compute::Trans;
 using std::optional;
 
@@ -116,7 +123,7 @@ Mat mat_of(const Tensor& t, int64_t batch_offset_elems = 0) {
 }
 
 Tensor& mm_out(KernelRuntimeContext& ctx, const Tensor& self, const Tensor& mat2, Tensor& out) {
-  const char* op = "mm.out";
+  const char* op = log_name(mm_out_name);
   if (!check_rank(ctx, op, "self", self, 2) || !check_rank(ctx, op, "mat2", mat2, 2) ||
       !check_mat_dtypes(ctx, op, self, "self", mat2, "mat2", out)) {
     return out;
@@ -135,7 +142,7 @@ Tensor& mm_out(KernelRuntimeContext& ctx, const Tensor& self, const Tensor& mat2
 }
 
 Tensor& bmm_out(KernelRuntimeContext& ctx, const Tensor& self, const Tensor& mat2, Tensor& out) {
-  const char* op = "bmm.out";
+  const char* op = log_name(bmm_out_name);
   if (!check_rank(ctx, op, "self", self, 3) || !check_rank(ctx, op, "mat2", mat2, 3) ||
       !check_mat_dtypes(ctx, op, self, "self", mat2, "mat2", out)) {
     return out;
@@ -191,7 +198,7 @@ double scalar_double(const Scalar& s) {
 
 Tensor& addmm_out(KernelRuntimeContext& ctx, const Tensor& self, const Tensor& mat1,
                   const Tensor& mat2, const Scalar& beta, const Scalar& alpha, Tensor& out) {
-  const char* op = "addmm.out";
+  const char* op = log_name(addmm_out_name);
   if (!check_rank(ctx, op, "mat1", mat1, 2) || !check_rank(ctx, op, "mat2", mat2, 2) ||
       !check_mat_dtypes(ctx, op, mat1, "mat1", mat2, "mat2", out) ||
       !check_same_dtype(ctx, op, "self", self, "mat1", mat1)) {
@@ -223,7 +230,7 @@ Tensor& addmm_out(KernelRuntimeContext& ctx, const Tensor& self, const Tensor& m
 // linear.out(input, weight, bias?, out): out = input @ weight^T + bias.
 Tensor& linear_out(KernelRuntimeContext& ctx, const Tensor& input, const Tensor& weight,
                    const optional<Tensor>& bias, Tensor& out) {
-  const char* op = "linear.out";
+  const char* op = log_name(linear_out_name);
   if (!check_rank(ctx, op, "weight", weight, 2) ||
       !check_mat_dtypes(ctx, op, input, "input", weight, "weight", out) ||
       !check_contiguous(ctx, op, "input", input)) {
@@ -264,10 +271,10 @@ Tensor& linear_out(KernelRuntimeContext& ctx, const Tensor& input, const Tensor&
 
 } // namespace
 
-ETK_REGISTER_KERNEL("aten::mm.out", mm_out);
-ETK_REGISTER_KERNEL("aten::bmm.out", bmm_out);
-ETK_REGISTER_KERNEL("aten::addmm.out", addmm_out);
-ETK_REGISTER_KERNEL("aten::linear.out", linear_out);
+ETK_REGISTER_KERNEL(mm_out_name, mm_out);
+ETK_REGISTER_KERNEL(bmm_out_name, bmm_out);
+ETK_REGISTER_KERNEL(addmm_out_name, addmm_out);
+ETK_REGISTER_KERNEL(linear_out_name, linear_out);
 
 } // namespace kernels
 } // namespace executorch

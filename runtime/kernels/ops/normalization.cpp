@@ -17,6 +17,12 @@ namespace kernels {
 namespace {
 
 using namespace ::executorch::kernels::detail;
+
+// The operators this file registers; log messages use log_name(<name>).
+ET_DEFINE_OPERATOR_NAME(batch_norm_no_training_out_name,
+                        "aten::_native_batch_norm_legit_no_training.out");
+ET_DEFINE_OPERATOR_NAME(native_layer_norm_out_name, "aten::native_layer_norm.out");
+
 using std::optional;
 
 template <class T>
@@ -97,7 +103,7 @@ Ret3 batch_norm_no_training_out(KernelRuntimeContext& ctx, const Tensor& input,
                                 double momentum, double eps, Tensor& out, Tensor& mean_out,
                                 Tensor& invstd_out) {
   (void)momentum;
-  const char* op = "_native_batch_norm_legit_no_training.out";
+  const char* op = log_name(batch_norm_no_training_out_name);
   Ret3 ret(out, mean_out, invstd_out);
   ET_KERNEL_CHECK_MSG(ctx, input.dim() >= 2, InvalidArgument, ret,
                       "%s: argument 'input' must have rank >= 2, got %zd", op, input.dim());
@@ -193,7 +199,7 @@ Ret3 native_layer_norm_out(KernelRuntimeContext& ctx, const Tensor& input,
                            ArrayRef<int64_t> normalized_shape, const optional<Tensor>& weight,
                            const optional<Tensor>& bias, double eps, Tensor& out,
                            Tensor& mean_out, Tensor& rstd_out) {
-  const char* op = "native_layer_norm.out";
+  const char* op = log_name(native_layer_norm_out_name);
   Ret3 ret(out, mean_out, rstd_out);
   const ssize_t nd = static_cast<ssize_t>(normalized_shape.size());
   ET_KERNEL_CHECK_MSG(ctx, nd >= 1 && nd <= input.dim(), InvalidArgument, ret,
@@ -243,8 +249,8 @@ Ret3 native_layer_norm_out(KernelRuntimeContext& ctx, const Tensor& input,
 
 } // namespace
 
-ETK_REGISTER_KERNEL("aten::_native_batch_norm_legit_no_training.out", batch_norm_no_training_out);
-ETK_REGISTER_KERNEL("aten::native_layer_norm.out", native_layer_norm_out);
+ETK_REGISTER_KERNEL(batch_norm_no_training_out_name, batch_norm_no_training_out);
+ETK_REGISTER_KERNEL(native_layer_norm_out_name, native_layer_norm_out);
 
 } // namespace kernels
 } // namespace executorch

@@ -18,6 +18,12 @@ namespace kernels {
 namespace {
 
 using namespace ::executorch::kernels::detail;
+
+// The operators this file registers; log messages use log_name(<name>).
+ET_DEFINE_OPERATOR_NAME(max_pool2d_with_indices_out_name, "aten::max_pool2d_with_indices.out");
+ET_DEFINE_OPERATOR_NAME(avg_pool2d_out_name, "aten::avg_pool2d.out");
+ET_DEFINE_OPERATOR_NAME(adaptive_avg_pool2d_out_name, "aten::_adaptive_avg_pool2d.out");
+
 using std::optional;
 
 struct Pool2d {
@@ -224,7 +230,7 @@ std::tuple<Tensor&, Tensor&> max_pool2d_with_indices_out(
     KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<int64_t> kernel_size,
     ArrayRef<int64_t> stride, ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation,
     bool ceil_mode, Tensor& out, Tensor& indices) {
-  const char* op = "max_pool2d_with_indices.out";
+  const char* op = log_name(max_pool2d_with_indices_out_name);
   std::tuple<Tensor&, Tensor&> ret(out, indices);
   if (!common_checks(ctx, op, self, out) ||
       !check_dtype(ctx, op, "indices", indices, ScalarType::Long) ||
@@ -290,7 +296,7 @@ Tensor& avg_pool2d_out(KernelRuntimeContext& ctx, const Tensor& self,
                        ArrayRef<int64_t> kernel_size, ArrayRef<int64_t> stride,
                        ArrayRef<int64_t> padding, bool ceil_mode, bool count_include_pad,
                        optional<int64_t> divisor_override, Tensor& out) {
-  const char* op = "avg_pool2d.out";
+  const char* op = log_name(avg_pool2d_out_name);
   if (!common_checks(ctx, op, self, out) ||
       !check_dtype_in(ctx, op, "self", self, dtypes::kFloatHBF16)) {
     return out;
@@ -345,7 +351,7 @@ void adaptive_avg_impl(const Tensor& in, const Tensor& out) {
 
 Tensor& adaptive_avg_pool2d_out(KernelRuntimeContext& ctx, const Tensor& self,
                                 ArrayRef<int64_t> output_size, Tensor& out) {
-  const char* op = "_adaptive_avg_pool2d.out";
+  const char* op = log_name(adaptive_avg_pool2d_out_name);
   if (!common_checks(ctx, op, self, out) ||
       !check_dtype_in(ctx, op, "self", self, dtypes::kFloatHBF16)) {
     return out;
@@ -370,9 +376,9 @@ Tensor& adaptive_avg_pool2d_out(KernelRuntimeContext& ctx, const Tensor& self,
 
 } // namespace
 
-ETK_REGISTER_KERNEL("aten::max_pool2d_with_indices.out", max_pool2d_with_indices_out);
-ETK_REGISTER_KERNEL("aten::avg_pool2d.out", avg_pool2d_out);
-ETK_REGISTER_KERNEL("aten::_adaptive_avg_pool2d.out", adaptive_avg_pool2d_out);
+ETK_REGISTER_KERNEL(max_pool2d_with_indices_out_name, max_pool2d_with_indices_out);
+ETK_REGISTER_KERNEL(avg_pool2d_out_name, avg_pool2d_out);
+ETK_REGISTER_KERNEL(adaptive_avg_pool2d_out_name, adaptive_avg_pool2d_out);
 
 } // namespace kernels
 } // namespace executorch

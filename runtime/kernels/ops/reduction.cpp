@@ -17,6 +17,18 @@ namespace kernels {
 namespace {
 
 using namespace ::executorch::kernels::detail;
+
+// The operators this file registers; log messages use log_name(<name>).
+ET_DEFINE_OPERATOR_NAME(sum_intlist_out_name, "aten::sum.IntList_out");
+ET_DEFINE_OPERATOR_NAME(mean_out_name, "aten::mean.out");
+ET_DEFINE_OPERATOR_NAME(mean_dtype_out_name, "aten::mean.dtype_out");
+ET_DEFINE_OPERATOR_NAME(amax_out_name, "aten::amax.out");
+ET_DEFINE_OPERATOR_NAME(amin_out_name, "aten::amin.out");
+ET_DEFINE_OPERATOR_NAME(argmax_out_name, "aten::argmax.out");
+ET_DEFINE_OPERATOR_NAME(argmin_out_name, "aten::argmin.out");
+ET_DEFINE_OPERATOR_NAME(var_correction_out_name, "aten::var.correction_out");
+ET_DEFINE_OPERATOR_NAME(cumsum_out_name, "aten::cumsum.out");
+
 using std::optional;
 
 struct ReducePlan {
@@ -259,17 +271,18 @@ Tensor& sum_mean(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
 Tensor& sum_intlist_out(KernelRuntimeContext& ctx, const Tensor& self,
                         optional<ArrayRef<int64_t>> dim, bool keepdim, optional<ScalarType> dtype,
                         Tensor& out) {
-  return sum_mean<Kind::kSum>("sum.IntList_out", ctx, self, dim, keepdim, dtype, out);
+  return sum_mean<Kind::kSum>(log_name(sum_intlist_out_name), ctx, self, dim, keepdim, dtype, out);
 }
 
 Tensor& mean_out(KernelRuntimeContext& ctx, const Tensor& self, optional<ArrayRef<int64_t>> dim,
                  bool keepdim, optional<ScalarType> dtype, Tensor& out) {
-  return sum_mean<Kind::kMean>("mean.out", ctx, self, dim, keepdim, dtype, out);
+  return sum_mean<Kind::kMean>(log_name(mean_out_name), ctx, self, dim, keepdim, dtype, out);
 }
 
 Tensor& mean_dtype_out(KernelRuntimeContext& ctx, const Tensor& self, optional<ScalarType> dtype,
                        Tensor& out) {
-  return sum_mean<Kind::kMean>("mean.dtype_out", ctx, self, std::nullopt, false, dtype, out);
+  return sum_mean<Kind::kMean>(log_name(mean_dtype_out_name), ctx, self, std::nullopt, false, dtype,
+                               out);
 }
 
 // amax / amin (kMax = true for amax): NaN propagates.
@@ -327,12 +340,12 @@ Tensor& amax_amin(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
 
 Tensor& amax_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<int64_t> dim,
                  bool keepdim, Tensor& out) {
-  return amax_amin<true>("amax.out", ctx, self, dim, keepdim, out);
+  return amax_amin<true>(log_name(amax_out_name), ctx, self, dim, keepdim, out);
 }
 
 Tensor& amin_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<int64_t> dim,
                  bool keepdim, Tensor& out) {
-  return amax_amin<false>("amin.out", ctx, self, dim, keepdim, out);
+  return amax_amin<false>(log_name(amin_out_name), ctx, self, dim, keepdim, out);
 }
 
 // argmax / argmin over one dim (or the flattened tensor when dim is None).
@@ -421,19 +434,19 @@ Tensor& arg_reduce(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
 
 Tensor& argmax_out(KernelRuntimeContext& ctx, const Tensor& self, optional<int64_t> dim,
                    bool keepdim, Tensor& out) {
-  return arg_reduce<true>("argmax.out", ctx, self, dim, keepdim, out);
+  return arg_reduce<true>(log_name(argmax_out_name), ctx, self, dim, keepdim, out);
 }
 
 Tensor& argmin_out(KernelRuntimeContext& ctx, const Tensor& self, optional<int64_t> dim,
                    bool keepdim, Tensor& out) {
-  return arg_reduce<false>("argmin.out", ctx, self, dim, keepdim, out);
+  return arg_reduce<false>(log_name(argmin_out_name), ctx, self, dim, keepdim, out);
 }
 
 // var.correction_out(self, dim?, correction?, keepdim, out): two-pass in double.
 Tensor& var_correction_out(KernelRuntimeContext& ctx, const Tensor& in,
                            optional<ArrayRef<int64_t>> dims, const optional<Scalar>& correction,
                            bool keepdim, Tensor& out) {
-  const char* op = "var.correction_out";
+  const char* op = log_name(var_correction_out_name);
   if (!check_dtype_in(ctx, op, "self", in, dtypes::kFloatHBF16) ||
       !check_same_dtype(ctx, op, "self", in, "out", out)) {
     return out;
@@ -477,7 +490,7 @@ Tensor& var_correction_out(KernelRuntimeContext& ctx, const Tensor& in,
 // cumsum.out(self, dim, dtype?, out): out dtype authoritative (bool -> int64).
 Tensor& cumsum_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim,
                    optional<ScalarType> dtype, Tensor& out) {
-  const char* op = "cumsum.out";
+  const char* op = log_name(cumsum_out_name);
   if (dtype.has_value()) {
     ET_KERNEL_CHECK_MSG(ctx, *dtype == out.scalar_type(), InvalidArgument, out,
                         "%s: argument 'dtype' (%s) must match the dtype of 'out' (%s)", op,
@@ -535,15 +548,15 @@ Tensor& cumsum_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim,
 
 } // namespace
 
-ETK_REGISTER_KERNEL("aten::sum.IntList_out", sum_intlist_out);
-ETK_REGISTER_KERNEL("aten::mean.out", mean_out);
-ETK_REGISTER_KERNEL("aten::mean.dtype_out", mean_dtype_out);
-ETK_REGISTER_KERNEL("aten::amax.out", amax_out);
-ETK_REGISTER_KERNEL("aten::amin.out", amin_out);
-ETK_REGISTER_KERNEL("aten::argmax.out", argmax_out);
-ETK_REGISTER_KERNEL("aten::argmin.out", argmin_out);
-ETK_REGISTER_KERNEL("aten::var.correction_out", var_correction_out);
-ETK_REGISTER_KERNEL("aten::cumsum.out", cumsum_out);
+ETK_REGISTER_KERNEL(sum_intlist_out_name, sum_intlist_out);
+ETK_REGISTER_KERNEL(mean_out_name, mean_out);
+ETK_REGISTER_KERNEL(mean_dtype_out_name, mean_dtype_out);
+ETK_REGISTER_KERNEL(amax_out_name, amax_out);
+ETK_REGISTER_KERNEL(amin_out_name, amin_out);
+ETK_REGISTER_KERNEL(argmax_out_name, argmax_out);
+ETK_REGISTER_KERNEL(argmin_out_name, argmin_out);
+ETK_REGISTER_KERNEL(var_correction_out_name, var_correction_out);
+ETK_REGISTER_KERNEL(cumsum_out_name, cumsum_out);
 
 } // namespace kernels
 } // namespace executorch

@@ -15,6 +15,28 @@ namespace kernels {
 namespace {
 
 using namespace ::executorch::kernels::detail;
+
+// The operators this file registers; log messages use log_name(<name>).
+ET_DEFINE_OPERATOR_NAME(view_copy_out_name, "aten::view_copy.out");
+ET_DEFINE_OPERATOR_NAME(permute_copy_out_name, "aten::permute_copy.out");
+ET_DEFINE_OPERATOR_NAME(transpose_copy_out_name, "aten::transpose_copy.int_out");
+ET_DEFINE_OPERATOR_NAME(t_copy_out_name, "aten::t_copy.out");
+ET_DEFINE_OPERATOR_NAME(expand_copy_out_name, "aten::expand_copy.out");
+ET_DEFINE_OPERATOR_NAME(slice_copy_out_name, "aten::slice_copy.Tensor_out");
+ET_DEFINE_OPERATOR_NAME(narrow_copy_out_name, "aten::narrow_copy.out");
+ET_DEFINE_OPERATOR_NAME(select_copy_out_name, "aten::select_copy.int_out");
+ET_DEFINE_OPERATOR_NAME(squeeze_copy_dims_out_name, "aten::squeeze_copy.dims_out");
+ET_DEFINE_OPERATOR_NAME(squeeze_copy_dim_out_name, "aten::squeeze_copy.dim_out");
+ET_DEFINE_OPERATOR_NAME(squeeze_copy_out_name, "aten::squeeze_copy.out");
+ET_DEFINE_OPERATOR_NAME(unsqueeze_copy_out_name, "aten::unsqueeze_copy.out");
+ET_DEFINE_OPERATOR_NAME(cat_out_name, "aten::cat.out");
+ET_DEFINE_OPERATOR_NAME(stack_out_name, "aten::stack.out");
+ET_DEFINE_OPERATOR_NAME(split_with_sizes_copy_out_name, "aten::split_with_sizes_copy.out");
+ET_DEFINE_OPERATOR_NAME(split_copy_tensor_out_name, "aten::split_copy.Tensor_out");
+ET_DEFINE_OPERATOR_NAME(unbind_copy_int_out_name, "aten::unbind_copy.int_out");
+ET_DEFINE_OPERATOR_NAME(constant_pad_nd_out_name, "aten::constant_pad_nd.out");
+ET_DEFINE_OPERATOR_NAME(repeat_out_name, "aten::repeat.out");
+
 using std::optional;
 
 // out[i] = in[base + sum_d i_d * src_strides[d]] over out's shape.
@@ -35,7 +57,7 @@ bool same_dtype_out(KernelRuntimeContext& ctx, const char* op, const Tensor& in,
 
 Tensor& view_copy_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<int64_t> size,
                       Tensor& out) {
-  const char* op = "view_copy.out";
+  const char* op = log_name(view_copy_out_name);
   if (!same_dtype_out(ctx, op, self, out)) {
     return out;
   }
@@ -76,7 +98,7 @@ Tensor& view_copy_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<in
 
 Tensor& permute_copy_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<int64_t> dims,
                          Tensor& out) {
-  const char* op = "permute_copy.out";
+  const char* op = log_name(permute_copy_out_name);
   if (!same_dtype_out(ctx, op, self, out)) {
     return out;
   }
@@ -137,22 +159,22 @@ Tensor& transpose_impl(const char* op, KernelRuntimeContext& ctx, const Tensor& 
 
 Tensor& transpose_copy_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t dim0,
                            int64_t dim1, Tensor& out) {
-  return transpose_impl("transpose_copy.int_out", ctx, self, dim0, dim1, out);
+  return transpose_impl(log_name(transpose_copy_out_name), ctx, self, dim0, dim1, out);
 }
 
 Tensor& t_copy_out(KernelRuntimeContext& ctx, const Tensor& self, Tensor& out) {
   ET_KERNEL_CHECK_MSG(ctx, self.dim() <= 2, InvalidArgument, out,
-                      "%s: argument 'self' must have rank <= 2", "t_copy.out");
+                      "%s: argument 'self' must have rank <= 2", log_name(t_copy_out_name));
   if (self.dim() < 2) {
-    return transpose_impl("t_copy.out", ctx, self, 0, 0, out);
+    return transpose_impl(log_name(t_copy_out_name), ctx, self, 0, 0, out);
   }
-  return transpose_impl("t_copy.out", ctx, self, 0, 1, out);
+  return transpose_impl(log_name(t_copy_out_name), ctx, self, 0, 1, out);
 }
 
 Tensor& expand_copy_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<int64_t> size,
                         bool implicit, Tensor& out) {
   (void)implicit;
-  const char* op = "expand_copy.out";
+  const char* op = log_name(expand_copy_out_name);
   if (!same_dtype_out(ctx, op, self, out)) {
     return out;
   }
@@ -229,7 +251,7 @@ bool resize_with_dim(KernelRuntimeContext& ctx, const char* op, const Tensor& se
 Tensor& slice_copy_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t dim,
                        optional<int64_t> start, optional<int64_t> end, int64_t step,
                        Tensor& out) {
-  const char* op = "slice_copy.Tensor_out";
+  const char* op = log_name(slice_copy_out_name);
   int64_t d;
   if (!same_dtype_out(ctx, op, self, out)) {
     return out;
@@ -255,7 +277,7 @@ Tensor& slice_copy_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t di
 
 Tensor& narrow_copy_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t dim, int64_t start,
                         int64_t length, Tensor& out) {
-  const char* op = "narrow_copy.out";
+  const char* op = log_name(narrow_copy_out_name);
   int64_t d;
   if (!same_dtype_out(ctx, op, self, out)) {
     return out;
@@ -280,7 +302,7 @@ Tensor& narrow_copy_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t d
 
 Tensor& select_copy_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t dim, int64_t index,
                         Tensor& out) {
-  const char* op = "select_copy.int_out";
+  const char* op = log_name(select_copy_out_name);
   int64_t d;
   if (!same_dtype_out(ctx, op, self, out)) {
     return out;
@@ -335,7 +357,7 @@ Tensor& squeeze_mask(const char* op, KernelRuntimeContext& ctx, const Tensor& se
 
 Tensor& squeeze_copy_dims_out(KernelRuntimeContext& ctx, const Tensor& self,
                               ArrayRef<int64_t> dims, Tensor& out) {
-  const char* op = "squeeze_copy.dims_out";
+  const char* op = log_name(squeeze_copy_dims_out_name);
   if (!same_dtype_out(ctx, op, self, out)) {
     return out;
   }
@@ -352,7 +374,7 @@ Tensor& squeeze_copy_dims_out(KernelRuntimeContext& ctx, const Tensor& self,
 
 Tensor& squeeze_copy_dim_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t dim,
                              Tensor& out) {
-  const char* op = "squeeze_copy.dim_out";
+  const char* op = log_name(squeeze_copy_dim_out_name);
   int64_t d;
   if (!same_dtype_out(ctx, op, self, out) || !normalize_dim(ctx, op, "dim", dim, self.dim(), &d)) {
     return out;
@@ -363,7 +385,7 @@ Tensor& squeeze_copy_dim_out(KernelRuntimeContext& ctx, const Tensor& self, int6
 }
 
 Tensor& squeeze_copy_out(KernelRuntimeContext& ctx, const Tensor& self, Tensor& out) {
-  const char* op = "squeeze_copy.out";
+  const char* op = log_name(squeeze_copy_out_name);
   if (!same_dtype_out(ctx, op, self, out)) {
     return out;
   }
@@ -376,7 +398,7 @@ Tensor& squeeze_copy_out(KernelRuntimeContext& ctx, const Tensor& self, Tensor& 
 
 Tensor& unsqueeze_copy_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t dim,
                            Tensor& out) {
-  const char* op = "unsqueeze_copy.out";
+  const char* op = log_name(unsqueeze_copy_out_name);
   int64_t d;
   if (!same_dtype_out(ctx, op, self, out) ||
       !normalize_dim(ctx, op, "dim", dim, self.dim() + 1, &d)) {
@@ -409,7 +431,7 @@ bool cat_skip(const Tensor& t, ssize_t out_rank) {
 }
 
 Tensor& cat_out(KernelRuntimeContext& ctx, TensorList tensors, int64_t dim, Tensor& out) {
-  const char* op = "cat.out";
+  const char* op = log_name(cat_out_name);
   ET_KERNEL_CHECK_MSG(ctx, tensors.size() > 0, InvalidArgument, out,
                       "%s: argument 'tensors' is empty", op);
   const Tensor* ref = nullptr;
@@ -479,7 +501,7 @@ Tensor& cat_out(KernelRuntimeContext& ctx, TensorList tensors, int64_t dim, Tens
 }
 
 Tensor& stack_out(KernelRuntimeContext& ctx, TensorList tensors, int64_t dim, Tensor& out) {
-  const char* op = "stack.out";
+  const char* op = log_name(stack_out_name);
   ET_KERNEL_CHECK_MSG(ctx, tensors.size() > 0, InvalidArgument, out,
                       "%s: argument 'tensors' is empty", op);
   const Tensor& ref = tensors[0];
@@ -572,13 +594,13 @@ void split_impl(const char* op, KernelRuntimeContext& ctx, const Tensor& self,
 
 void split_with_sizes_copy_out(KernelRuntimeContext& ctx, const Tensor& self,
                                ArrayRef<int64_t> split_sizes, int64_t dim, TensorList out) {
-  split_impl("split_with_sizes_copy.out", ctx, self, split_sizes.data(), split_sizes.size(), dim,
-             out);
+  split_impl(log_name(split_with_sizes_copy_out_name), ctx, self, split_sizes.data(),
+             split_sizes.size(), dim, out);
 }
 
 void split_copy_tensor_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t split_size,
                            int64_t dim, TensorList out) {
-  const char* op = "split_copy.Tensor_out";
+  const char* op = log_name(split_copy_tensor_out_name);
   int64_t d;
   ET_KERNEL_CHECK_MSG(ctx, self.dim() > 0, InvalidArgument, ,
                       "%s: argument 'self' must have rank >= 1", op);
@@ -601,7 +623,7 @@ void split_copy_tensor_out(KernelRuntimeContext& ctx, const Tensor& self, int64_
 
 void unbind_copy_int_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t dim,
                          TensorList out) {
-  const char* op = "unbind_copy.int_out";
+  const char* op = log_name(unbind_copy_int_out_name);
   int64_t d;
   ET_KERNEL_CHECK_MSG(ctx, self.dim() > 0, InvalidArgument, ,
                       "%s: argument 'self' must have rank >= 1", op);
@@ -622,7 +644,7 @@ void unbind_copy_int_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t 
 
 Tensor& constant_pad_nd_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<int64_t> pad,
                             const Scalar& value, Tensor& out) {
-  const char* op = "constant_pad_nd.out";
+  const char* op = log_name(constant_pad_nd_out_name);
   if (!same_dtype_out(ctx, op, self, out)) {
     return out;
   }
@@ -687,7 +709,7 @@ Tensor& constant_pad_nd_out(KernelRuntimeContext& ctx, const Tensor& self, Array
 
 Tensor& repeat_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<int64_t> repeats,
                    Tensor& out) {
-  const char* op = "repeat.out";
+  const char* op = log_name(repeat_out_name);
   if (!same_dtype_out(ctx, op, self, out)) {
     return out;
   }
@@ -747,25 +769,25 @@ Tensor& repeat_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<int64
 
 } // namespace
 
-ETK_REGISTER_KERNEL("aten::view_copy.out", view_copy_out);
-ETK_REGISTER_KERNEL("aten::permute_copy.out", permute_copy_out);
-ETK_REGISTER_KERNEL("aten::transpose_copy.int_out", transpose_copy_out);
-ETK_REGISTER_KERNEL("aten::t_copy.out", t_copy_out);
-ETK_REGISTER_KERNEL("aten::expand_copy.out", expand_copy_out);
-ETK_REGISTER_KERNEL("aten::slice_copy.Tensor_out", slice_copy_out);
-ETK_REGISTER_KERNEL("aten::narrow_copy.out", narrow_copy_out);
-ETK_REGISTER_KERNEL("aten::select_copy.int_out", select_copy_out);
-ETK_REGISTER_KERNEL("aten::squeeze_copy.dims_out", squeeze_copy_dims_out);
-ETK_REGISTER_KERNEL("aten::squeeze_copy.dim_out", squeeze_copy_dim_out);
-ETK_REGISTER_KERNEL("aten::squeeze_copy.out", squeeze_copy_out);
-ETK_REGISTER_KERNEL("aten::unsqueeze_copy.out", unsqueeze_copy_out);
-ETK_REGISTER_KERNEL("aten::cat.out", cat_out);
-ETK_REGISTER_KERNEL("aten::stack.out", stack_out);
-ETK_REGISTER_KERNEL("aten::split_with_sizes_copy.out", split_with_sizes_copy_out);
-ETK_REGISTER_KERNEL("aten::split_copy.Tensor_out", split_copy_tensor_out);
-ETK_REGISTER_KERNEL("aten::unbind_copy.int_out", unbind_copy_int_out);
-ETK_REGISTER_KERNEL("aten::constant_pad_nd.out", constant_pad_nd_out);
-ETK_REGISTER_KERNEL("aten::repeat.out", repeat_out);
+ETK_REGISTER_KERNEL(view_copy_out_name, view_copy_out);
+ETK_REGISTER_KERNEL(permute_copy_out_name, permute_copy_out);
+ETK_REGISTER_KERNEL(transpose_copy_out_name, transpose_copy_out);
+ETK_REGISTER_KERNEL(t_copy_out_name, t_copy_out);
+ETK_REGISTER_KERNEL(expand_copy_out_name, expand_copy_out);
+ETK_REGISTER_KERNEL(slice_copy_out_name, slice_copy_out);
+ETK_REGISTER_KERNEL(narrow_copy_out_name, narrow_copy_out);
+ETK_REGISTER_KERNEL(select_copy_out_name, select_copy_out);
+ETK_REGISTER_KERNEL(squeeze_copy_dims_out_name, squeeze_copy_dims_out);
+ETK_REGISTER_KERNEL(squeeze_copy_dim_out_name, squeeze_copy_dim_out);
+ETK_REGISTER_KERNEL(squeeze_copy_out_name, squeeze_copy_out);
+ETK_REGISTER_KERNEL(unsqueeze_copy_out_name, unsqueeze_copy_out);
+ETK_REGISTER_KERNEL(cat_out_name, cat_out);
+ETK_REGISTER_KERNEL(stack_out_name, stack_out);
+ETK_REGISTER_KERNEL(split_with_sizes_copy_out_name, split_with_sizes_copy_out);
+ETK_REGISTER_KERNEL(split_copy_tensor_out_name, split_copy_tensor_out);
+ETK_REGISTER_KERNEL(unbind_copy_int_out_name, unbind_copy_int_out);
+ETK_REGISTER_KERNEL(constant_pad_nd_out_name, constant_pad_nd_out);
+ETK_REGISTER_KERNEL(repeat_out_name, repeat_out);
 
 } // namespace kernels
 } // namespace executorch

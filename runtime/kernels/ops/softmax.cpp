@@ -18,6 +18,10 @@ namespace {
 
 using namespace ::executorch::kernels::detail;
 
+// The operators this file registers; log messages use log_name(<name>).
+ET_DEFINE_OPERATOR_NAME(softmax_out_name, "aten::_softmax.out");
+ET_DEFINE_OPERATOR_NAME(log_softmax_out_name, "aten::_log_softmax.out");
+
 template <class T, bool kLog>
 void softmax_impl(const Tensor& in, const Tensor& out, int64_t dim) {
   using C = std::conditional_t<std::is_same<T, double>::value, double, float>;
@@ -154,18 +158,18 @@ Tensor& softmax_common(const char* op, KernelRuntimeContext& ctx, const Tensor& 
 
 Tensor& softmax_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t dim,
                     bool half_to_float, Tensor& out) {
-  return softmax_common<false>("_softmax.out", ctx, self, dim, half_to_float, out);
+  return softmax_common<false>(log_name(softmax_out_name), ctx, self, dim, half_to_float, out);
 }
 
 Tensor& log_softmax_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t dim,
                         bool half_to_float, Tensor& out) {
-  return softmax_common<true>("_log_softmax.out", ctx, self, dim, half_to_float, out);
+  return softmax_common<true>(log_name(log_softmax_out_name), ctx, self, dim, half_to_float, out);
 }
 
 } // namespace
 
-ETK_REGISTER_KERNEL("aten::_softmax.out", softmax_out);
-ETK_REGISTER_KERNEL("aten::_log_softmax.out", log_softmax_out);
+ETK_REGISTER_KERNEL(softmax_out_name, softmax_out);
+ETK_REGISTER_KERNEL(log_softmax_out_name, log_softmax_out);
 
 } // namespace kernels
 } // namespace executorch

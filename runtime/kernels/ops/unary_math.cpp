@@ -14,6 +14,10 @@ namespace {
 
 using namespace ::executorch::kernels::detail;
 
+// The operators this file registers; log messages use log_name(<name>).
+ET_DEFINE_OPERATOR_NAME(neg_out_name, "aten::neg.out");
+ET_DEFINE_OPERATOR_NAME(abs_out_name, "aten::abs.out");
+
 /*
  * A floating ufunc: self of any real/bool/half dtype, out floating (the out
  * dtype decides the precision); computes in double only when self or out is
@@ -34,15 +38,16 @@ Tensor& float_ufunc(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
   return out;
 }
 
-#define ETK_FLOAT_UFUNC(name, expr)                                               \
-  Tensor& name##_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out) {  \
-    return float_ufunc(#name ".out", ctx, in, out, [](auto x) {                  \
-      using T = decltype(x);                                                      \
-      (void)sizeof(T);                                                            \
-      return expr;                                                                \
-    });                                                                           \
-  }                                                                               \
-  ETK_REGISTER_KERNEL("aten::" #name ".out", name##_out);
+#define ETK_FLOAT_UFUNC(name, expr)                                              \
+  ET_DEFINE_OPERATOR_NAME(name##_out_name, "aten::" #name ".out");               \
+  Tensor& name##_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out) { \
+    return float_ufunc(log_name(name##_out_name), ctx, in, out, [](auto x) {     \
+      using T = decltype(x);                                                     \
+      (void)sizeof(T);                                                           \
+      return expr;                                                               \
+    });                                                                          \
+  }                                                                              \
+  ETK_REGISTER_KERNEL(name##_out_name, name##_out);
 
 // exp and sigmoid use the vectorizable float exp for float compute.
 template <class T>
@@ -90,16 +95,16 @@ Tensor& same_dtype_unary(const char* op, KernelRuntimeContext& ctx, const Tensor
 }
 
 Tensor& neg_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out) {
-  return same_dtype_unary("neg.out", ctx, in, out, [](auto x) { return wrap_neg(x); });
+  return same_dtype_unary(log_name(neg_out_name), ctx, in, out, [](auto x) { return wrap_neg(x); });
 }
 
 Tensor& abs_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out) {
-  return same_dtype_unary("abs.out", ctx, in, out,
+  return same_dtype_unary(log_name(abs_out_name), ctx, in, out,
                           [](auto x) { return x < 0 ? wrap_neg(x) : x; });
 }
 
-ETK_REGISTER_KERNEL("aten::neg.out", neg_out);
-ETK_REGISTER_KERNEL("aten::abs.out", abs_out);
+ETK_REGISTER_KERNEL(neg_out_name, neg_out);
+ETK_REGISTER_KERNEL(abs_out_name, abs_out);
 
 } // namespace
 } // namespace kernels

@@ -10,12 +10,16 @@ namespace {
 
 using namespace ::executorch::kernels::detail;
 
+// The operators this file registers; log messages use log_name(<name>).
+ET_DEFINE_OPERATOR_NAME(where_out_name, "aten::where.self_out");
+ET_DEFINE_OPERATOR_NAME(masked_fill_scalar_out_name, "aten::masked_fill.Scalar_out");
+
 constexpr DtypeSet kCond = dtypes::kBool | dtypes::kByte;
 constexpr DtypeSet kWhereCompute = dtypes::kFloat | dtype_bit(ScalarType::Long) | dtypes::kBool;
 
 Tensor& where_out(KernelRuntimeContext& ctx, const Tensor& cond, const Tensor& a, const Tensor& b,
                   Tensor& out) {
-  const char* op = "where.self_out";
+  const char* op = log_name(where_out_name);
   ScalarType common;
   if (!check_dtype_in(ctx, op, "condition", cond, kCond) ||
       !check_dtype_in(ctx, op, "self", a, dtypes::kRealHBBF16) ||
@@ -55,7 +59,7 @@ Tensor& where_out(KernelRuntimeContext& ctx, const Tensor& cond, const Tensor& a
 
 Tensor& masked_fill_scalar_out(KernelRuntimeContext& ctx, const Tensor& in, const Tensor& mask,
                                const Scalar& value, Tensor& out) {
-  const char* op = "masked_fill.Scalar_out";
+  const char* op = log_name(masked_fill_scalar_out_name);
   if (!check_dtype_in(ctx, op, "self", in, dtypes::kRealHBBF16) ||
       !check_dtype(ctx, op, "mask", mask, ScalarType::Bool) ||
       !check_same_dtype(ctx, op, "self", in, "out", out)) {
@@ -74,8 +78,8 @@ Tensor& masked_fill_scalar_out(KernelRuntimeContext& ctx, const Tensor& in, cons
   return out;
 }
 
-ETK_REGISTER_KERNEL("aten::where.self_out", where_out);
-ETK_REGISTER_KERNEL("aten::masked_fill.Scalar_out", masked_fill_scalar_out);
+ETK_REGISTER_KERNEL(where_out_name, where_out);
+ETK_REGISTER_KERNEL(masked_fill_scalar_out_name, masked_fill_scalar_out);
 
 } // namespace
 } // namespace kernels
