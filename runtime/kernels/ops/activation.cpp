@@ -41,7 +41,7 @@ Tensor& relu_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out) {
       !check_same_dtype(ctx, op, "self", in, "out", out) || !resize_out_like(ctx, op, out, in)) {
     return out;
   }
-  dispatch_compute_only<dtypes::kFloat | dtype_bit(ScalarType::Long)>(
+  dispatch_dtype<dtypes::kFloat | dtype_bit(ScalarType::Long)>(
       ctx, op, compute_type(in.scalar_type()), [&](auto tag) {
         using CT = typename decltype(tag)::type;
         apply_unary<CT>(ctx, op, in, out, [](CT x) -> CT { return lower_bound(x, CT(0)); });
@@ -62,7 +62,7 @@ Tensor& hardtanh_out(KernelRuntimeContext& ctx, const Tensor& in, const Scalar& 
   ET_KERNEL_CHECK_MSG(ctx, scalar_fits(max_val, in.scalar_type()), InvalidArgument, out,
                       "%s: argument 'max_val' is not representable in %s", op,
                       dtype_name(in.scalar_type()));
-  dispatch_compute_only<dtypes::kFloat | dtype_bit(ScalarType::Long)>(
+  dispatch_dtype<dtypes::kFloat | dtype_bit(ScalarType::Long)>(
       ctx, op, compute_type(in.scalar_type()), [&](auto tag) {
         using CT = typename decltype(tag)::type;
         const CT lo = scalar_to<CT>(min_val);
@@ -92,7 +92,7 @@ Tensor& clamp_out(KernelRuntimeContext& ctx, const Tensor& in, const optional<Sc
   if (!check_can_cast(ctx, op, common, "out", out) || !resize_out_like(ctx, op, out, in)) {
     return out;
   }
-  dispatch_compute_only<dtypes::kFloat | dtype_bit(ScalarType::Long)>(
+  dispatch_dtype<dtypes::kFloat | dtype_bit(ScalarType::Long)>(
       ctx, op, compute_type(common), [&](auto tag) {
         using CT = typename decltype(tag)::type;
         if (min.has_value() && max.has_value()) {
@@ -133,7 +133,7 @@ Tensor& clamp_tensor_out(KernelRuntimeContext& ctx, const Tensor& in, const opti
   }
   const bool has_lo = min.has_value();
   const bool has_hi = max.has_value();
-  dispatch_compute_only<dtypes::kFloat | dtype_bit(ScalarType::Long)>(
+  dispatch_dtype<dtypes::kFloat | dtype_bit(ScalarType::Long)>(
       ctx, op, compute_type(common), [&](auto tag) {
         using CT = typename decltype(tag)::type;
         apply_ternary<CT, CT, CT>(ctx, op, in, lo_t, hi_t, out, [has_lo, has_hi](CT x, CT lo, CT hi) -> CT {
@@ -156,11 +156,10 @@ Tensor& float_activation(const char* op, KernelRuntimeContext& ctx, const Tensor
       !check_same_dtype(ctx, op, "self", in, "out", out) || !resize_out_like(ctx, op, out, in)) {
     return out;
   }
-  if (in.scalar_type() == ScalarType::Double) {
-    apply_unary<double>(ctx, op, in, out, [fn](double x) { return fn(x); });
-  } else {
-    apply_unary<float>(ctx, op, in, out, [fn](float x) { return fn(x); });
-  }
+  dispatch_dtype<dtypes::kFloat>(ctx, op, compute_type(in.scalar_type()), [&](auto tag) {
+    using CT = typename decltype(tag)::type;
+    apply_unary<CT>(ctx, op, in, out, [fn](CT x) { return fn(x); });
+  });
   return out;
 }
 

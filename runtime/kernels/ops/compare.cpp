@@ -25,7 +25,7 @@ Tensor& compare_tensor(const char* op, KernelRuntimeContext& ctx, const Tensor& 
   if (!resize_out_to_broadcast(ctx, op, out, {&a, &b}, {"self", "other"})) {
     return out;
   }
-  dispatch_compute_only<kCmpCompute>(ctx, op, compute_type(common), [&](auto tag) {
+  dispatch_dtype<kCmpCompute>(ctx, op, compute_type(common), [&](auto tag) {
     using CT = typename decltype(tag)::type;
     apply_binary<CT>(ctx, op, a, b, out, [](CT x, CT y) -> bool { return Cmp()(x, y); });
   });
@@ -41,7 +41,7 @@ Tensor& compare_scalar(const char* op, KernelRuntimeContext& ctx, const Tensor& 
     return out;
   }
   const ScalarType common = promote_with_scalar(a.scalar_type(), b);
-  dispatch_compute_only<kCmpCompute>(ctx, op, compute_type(common), [&](auto tag) {
+  dispatch_dtype<kCmpCompute>(ctx, op, compute_type(common), [&](auto tag) {
     using CT = typename decltype(tag)::type;
     const CT v = scalar_to<CT>(b);
     apply_unary<CT>(ctx, op, a, out, [v](CT x) -> bool { return Cmp()(x, v); });

@@ -64,7 +64,7 @@ Tensor& add_sub_tensor(
   if (kSign < 0 && !check_not_bool_sub(ctx, op, common)) {
     return out;
   }
-  dispatch_compute_only<kComputeAll>(ctx, op, compute_type(common), [&](auto tag) {
+  dispatch_dtype<kComputeAll>(ctx, op, compute_type(common), [&](auto tag) {
     using CT = typename decltype(tag)::type;
     if constexpr (std::is_same<CT, bool>::value) {
       const bool al = scalar_to<bool>(alpha);
@@ -117,7 +117,7 @@ Tensor& add_sub_scalar(const char* op, KernelRuntimeContext& ctx, const Tensor& 
   if (kSign < 0 && !check_not_bool_sub(ctx, op, common)) {
     return out;
   }
-  dispatch_compute_only<kComputeAll>(ctx, op, compute_type(common), [&](auto tag) {
+  dispatch_dtype<kComputeAll>(ctx, op, compute_type(common), [&](auto tag) {
     using CT = typename decltype(tag)::type;
     if constexpr (std::is_same<CT, bool>::value) {
       const bool v = scalar_to<bool>(alpha) && scalar_to<bool>(b);
@@ -157,7 +157,7 @@ Tensor& mul_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, Ten
   if (!prepare_binary(ctx, op, a, b, out, kArith, &common)) {
     return out;
   }
-  dispatch_compute_only<kComputeAll>(ctx, op, compute_type(common), [&](auto tag) {
+  dispatch_dtype<kComputeAll>(ctx, op, compute_type(common), [&](auto tag) {
     using CT = typename decltype(tag)::type;
     if constexpr (std::is_same<CT, bool>::value) {
       apply_binary<CT>(ctx, op, a, b, out, [](bool x, bool y) { return x && y; });
@@ -175,7 +175,7 @@ Tensor& mul_scalar_out(KernelRuntimeContext& ctx, const Tensor& a, const Scalar&
   if (!prepare_scalar(ctx, op, a, b, out, kArith, &common)) {
     return out;
   }
-  dispatch_compute_only<kComputeAll>(ctx, op, compute_type(common), [&](auto tag) {
+  dispatch_dtype<kComputeAll>(ctx, op, compute_type(common), [&](auto tag) {
     using CT = typename decltype(tag)::type;
     const CT v = scalar_to<CT>(b);
     if constexpr (std::is_same<CT, bool>::value) {
@@ -308,7 +308,7 @@ Tensor& div_impl(const char* op, KernelRuntimeContext& ctx, const Tensor& a, con
   }
   ET_KERNEL_CHECK_MSG(ctx, !(r != Rounding::kTrue && common == ScalarType::Bool), InvalidArgument,
                       out, "%s: rounding division of bool inputs is not supported", op);
-  dispatch_compute_only<dtypes::kFloat | dtype_bit(ScalarType::Long)>(ctx, op, ct, [&](auto tag) {
+  dispatch_dtype<dtypes::kFloat | dtype_bit(ScalarType::Long)>(ctx, op, ct, [&](auto tag) {
     using CT = typename decltype(tag)::type;
     run_div<CT>(ctx, op, r,
                 [&](auto fn) { apply_binary_common<CT>(ctx, op, a, b, out, common, fn); });
@@ -341,7 +341,7 @@ Tensor& div_scalar_impl(const char* op, KernelRuntimeContext& ctx, const Tensor&
   }
   ET_KERNEL_CHECK_MSG(ctx, !(r != Rounding::kTrue && common == ScalarType::Bool), InvalidArgument,
                       out, "%s: rounding division of bool inputs is not supported", op);
-  dispatch_compute_only<dtypes::kFloat | dtype_bit(ScalarType::Long)>(ctx, op, ct, [&](auto tag) {
+  dispatch_dtype<dtypes::kFloat | dtype_bit(ScalarType::Long)>(ctx, op, ct, [&](auto tag) {
     using CT = typename decltype(tag)::type;
     const CT v = scalar_to<CT>(b);
     if constexpr (std::is_floating_point<CT>::value) {

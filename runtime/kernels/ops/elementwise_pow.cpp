@@ -42,7 +42,7 @@ Tensor& pow_tensor_scalar_out(KernelRuntimeContext& ctx, const Tensor& in, const
   if (!check_can_cast(ctx, op, common, "out", out) || !resize_out_like(ctx, op, out, in)) {
     return out;
   }
-  dispatch_compute_only<dtypes::kFloat | dtype_bit(ScalarType::Long)>(
+  dispatch_dtype<dtypes::kFloat | dtype_bit(ScalarType::Long)>(
       ctx, op, compute_type(common), [&](auto tag) {
         using CT = typename decltype(tag)::type;
         if constexpr (std::is_same<CT, int64_t>::value) {

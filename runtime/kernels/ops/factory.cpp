@@ -67,7 +67,8 @@ Tensor& arange_impl(const char* op, KernelRuntimeContext& ctx, const Scalar& sta
   if (!resize_out(ctx, op, out, ArrayRef<int64_t>(shape, 1))) {
     return out;
   }
-  ET_SWITCH_REALHBF16_TYPES(out.scalar_type(), ctx, op, CTYPE, [&]() {
+  dispatch_dtype<dtypes::kRealHBF16>(ctx, op, out.scalar_type(), [&](auto tag) {
+    using CTYPE = typename decltype(tag)::type;
     CTYPE* o = out.mutable_data_ptr<CTYPE>();
     if (all_int) {
       // Modulo-2^64 steps: every value lies in [start, end), so the result is exact.

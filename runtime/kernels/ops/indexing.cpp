@@ -493,7 +493,8 @@ void index_put_into(KernelRuntimeContext& ctx, const char* op, const Tensor& dst
     });
     return;
   }
-  ET_SWITCH_REALHBBF16_TYPES(dst.scalar_type(), ctx, op, CTYPE, [&]() {
+  dispatch_dtype<dtypes::kRealHBBF16>(ctx, op, dst.scalar_type(), [&](auto tag) {
+    using CTYPE = typename decltype(tag)::type;
     for_each_index(ctx, op, dst, a, [&](const int64_t* coord, int64_t doff) {
       int64_t voff = 0;
       for (int j = 0; j < a.brank; ++j) {

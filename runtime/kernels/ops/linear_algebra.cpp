@@ -101,7 +101,8 @@ bool matmul_block(KernelRuntimeContext& ctx, const char* op, ScalarType dt, cons
     }
   }
   bool ok = true;
-  ET_SWITCH_REALHBF16_TYPES(dt, ctx, op, CTYPE, [&]() {
+  dispatch_dtype<dtypes::kRealHBF16>(ctx, op, dt, [&](auto tag) {
+    using CTYPE = typename decltype(tag)::type;
     naive_gemm<CTYPE>(a, b, c, n, 1, alpha, beta);
   });
   ok = ctx.failure_state() == Error::Ok;

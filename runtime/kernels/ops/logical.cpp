@@ -60,7 +60,7 @@ Tensor& bitwise_tensor(const char* op, KernelRuntimeContext& ctx, const Tensor& 
   if (!prepare_binary(ctx, op, a, b, out, dtypes::kIntB, &common)) {
     return out;
   }
-  dispatch_compute_only<dtype_bit(ScalarType::Long) | dtypes::kBool>(
+  dispatch_dtype<dtype_bit(ScalarType::Long) | dtypes::kBool>(
       ctx, op, compute_type(common), [&](auto tag) {
         using CT = typename decltype(tag)::type;
         apply_binary<CT>(ctx, op, a, b, out, [fn](CT x, CT y) -> CT { return fn(x, y); });
@@ -81,7 +81,7 @@ Tensor& bitwise_scalar(const char* op, KernelRuntimeContext& ctx, const Tensor& 
   if (!check_can_cast(ctx, op, common, "out", out) || !resize_out_like(ctx, op, out, a)) {
     return out;
   }
-  dispatch_compute_only<dtype_bit(ScalarType::Long) | dtypes::kBool>(
+  dispatch_dtype<dtype_bit(ScalarType::Long) | dtypes::kBool>(
       ctx, op, compute_type(common), [&](auto tag) {
         using CT = typename decltype(tag)::type;
         const CT v = scalar_to<CT>(b);

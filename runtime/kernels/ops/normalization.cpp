@@ -137,7 +137,8 @@ Ret3 batch_norm_no_training_out(KernelRuntimeContext& ctx, const Tensor& input,
   if (ctx.failure_state() != Error::Ok) {
     return ret;
   }
-  ET_SWITCH_FLOATHBF16_TYPES(input.scalar_type(), ctx, op, CTYPE, [&]() {
+  dispatch_dtype<dtypes::kFloatHBF16>(ctx, op, input.scalar_type(), [&](auto tag) {
+    using CTYPE = typename decltype(tag)::type;
     batch_norm_impl<CTYPE>(input, weight, bias, running_mean, running_var, eps, out);
   });
   return ret;
@@ -241,7 +242,8 @@ Ret3 native_layer_norm_out(KernelRuntimeContext& ctx, const Tensor& input,
   if (input.numel() == 0 && rows == 0) {
     return ret;
   }
-  ET_SWITCH_FLOATHBF16_TYPES(input.scalar_type(), ctx, op, CTYPE, [&]() {
+  dispatch_dtype<dtypes::kFloatHBF16>(ctx, op, input.scalar_type(), [&](auto tag) {
+    using CTYPE = typename decltype(tag)::type;
     layer_norm_impl<CTYPE>(input, weight, bias, eps, rows, cols, out, mean_out, rstd_out);
   });
   return ret;

@@ -245,7 +245,8 @@ std::tuple<Tensor&, Tensor&> max_pool2d_with_indices_out(
       !resize_pool_out(ctx, op, self, indices, oh, ow)) {
     return ret;
   }
-  ET_SWITCH_REALHBF16_TYPES(self.scalar_type(), ctx, op, CTYPE, [&]() {
+  dispatch_dtype<dtypes::kRealHBF16>(ctx, op, self.scalar_type(), [&](auto tag) {
+    using CTYPE = typename decltype(tag)::type;
     max_pool_impl<CTYPE>(self, out, indices, p);
   });
   return ret;
@@ -314,7 +315,8 @@ Tensor& avg_pool2d_out(KernelRuntimeContext& ctx, const Tensor& self,
       !resize_pool_out(ctx, op, self, out, oh, ow)) {
     return out;
   }
-  ET_SWITCH_FLOATHBF16_TYPES(self.scalar_type(), ctx, op, CTYPE, [&]() {
+  dispatch_dtype<dtypes::kFloatHBF16>(ctx, op, self.scalar_type(), [&](auto tag) {
+    using CTYPE = typename decltype(tag)::type;
     avg_pool_impl<CTYPE>(self, out, p, count_include_pad, divisor);
   });
   return out;
@@ -368,7 +370,8 @@ Tensor& adaptive_avg_pool2d_out(KernelRuntimeContext& ctx, const Tensor& self,
   if (!resize_pool_out(ctx, op, self, out, output_size[0], output_size[1])) {
     return out;
   }
-  ET_SWITCH_FLOATHBF16_TYPES(self.scalar_type(), ctx, op, CTYPE, [&]() {
+  dispatch_dtype<dtypes::kFloatHBF16>(ctx, op, self.scalar_type(), [&](auto tag) {
+    using CTYPE = typename decltype(tag)::type;
     adaptive_avg_impl<CTYPE>(self, out);
   });
   return out;

@@ -191,6 +191,9 @@ void for_each_reduced_run(const ReducePlan& p, int64_t base, F&& f) {
 
 enum class Kind { kSum, kMean };
 
+// The accumulator dtypes of sum, mean and cumsum.
+constexpr DtypeSet kWideAccumulators = dtype_bit(ScalarType::Double) | dtype_bit(ScalarType::Long);
+
 // sum / mean: accumulate in double (floating) or int64 (integral/bool).
 template <Kind K>
 Tensor& sum_mean(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
@@ -260,11 +263,8 @@ Tensor& sum_mean(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
       st(acc, y + ooff * eo);
     });
   };
-  if (floating || K == Kind::kMean) {
-    run(type_tag<double>{});
-  } else {
-    run(type_tag<int64_t>{});
-  }
+  dispatch_dtype<kWideAccumulators>(
+      ctx, op, floating || K == Kind::kMean ? ScalarType::Double : ScalarType::Long, run);
   return out;
 }
 
@@ -301,7 +301,8 @@ Tensor& amax_amin(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
   }
   ET_KERNEL_CHECK_MSG(ctx, p.count > 0 || out.numel() == 0, InvalidArgument, out,
                       "%s: cannot reduce over an empty dim of argument 'self'", op);
-  ET_SWITCH_REALHBBF16_TYPES(in.scalar_type(), ctx, op, CTYPE, [&]() {
+  dispatch_dtype<dtypes::kRealHBBF16>(ctx, op, in.scalar_type(), [&](auto tag) {
+    using CTYPE = typename decltype(tag)::type;
     using C = std::conditional_t<std::is_same<CTYPE, Half>::value ||
                                      std::is_same<CTYPE, BFloat16>::value,
                                  float, CTYPE>;
@@ -389,7 +390,8 @@ Tensor& arg_reduce(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
   }
   ET_KERNEL_CHECK_MSG(ctx, in.numel() > 0, InvalidArgument, out,
                       "%s: cannot reduce over an empty dim of argument 'self'", op);
-  ET_SWITCH_REALHBF16_TYPES(in.scalar_type(), ctx, op, CTYPE, [&]() {
+  dispatch_dtype<dtypes::kRealHBF16>(ctx, op, in.scalar_type(), [&](auto tag) {
+    using CTYPE = typename decltype(tag)::type;
     using C = std::conditional_t<std::is_same<CTYPE, Half>::value ||
                                      std::is_same<CTYPE, BFloat16>::value,
                                  float, CTYPE>;
@@ -538,11 +540,8 @@ Tensor& cumsum_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim,
       }
     });
   };
-  if (::executorch::runtime::isFloatingType(out.scalar_type())) {
-    run(type_tag<double>{});
-  } else {
-    run(type_tag<int64_t>{});
-  }
+  const bool floating = ::executorch::runtime::isFloatingType(out.scalar_type());
+  dispatch_dtype<kWideAccumulators>(ctx, op, floating ? ScalarType::Double : ScalarType::Long, run);
   return out;
 }
 

@@ -676,7 +676,8 @@ Tensor& constant_pad_nd_out(KernelRuntimeContext& ctx, const Tensor& self, Array
   if (!resize_out(ctx, op, out, ArrayRef<int64_t>(shape, static_cast<size_t>(r)))) {
     return out;
   }
-  ET_SWITCH_REALHBBF16_TYPES(out.scalar_type(), ctx, op, CTYPE, [&]() {
+  dispatch_dtype<dtypes::kRealHBBF16>(ctx, op, out.scalar_type(), [&](auto tag) {
+    using CTYPE = typename decltype(tag)::type;
     const CTYPE v = scalar_to<CTYPE>(value);
     CTYPE* o = out.mutable_data_ptr<CTYPE>();
     for (ssize_t i = 0; i < out.numel(); ++i) {

@@ -150,7 +150,8 @@ Tensor& softmax_common(const char* op, KernelRuntimeContext& ctx, const Tensor& 
   if (self.numel() == 0) {
     return out;
   }
-  ET_SWITCH_FLOATHBF16_TYPES(self.scalar_type(), ctx, op, CTYPE, [&]() {
+  dispatch_dtype<dtypes::kFloatHBF16>(ctx, op, self.scalar_type(), [&](auto tag) {
+    using CTYPE = typename decltype(tag)::type;
     softmax_impl<CTYPE, kLog>(self, out, d);
   });
   return out;

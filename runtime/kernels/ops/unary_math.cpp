@@ -30,11 +30,13 @@ Tensor& float_ufunc(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
       !resize_out_like(ctx, op, out, in)) {
     return out;
   }
-  if (in.scalar_type() == ScalarType::Double || out.scalar_type() == ScalarType::Double) {
-    apply_unary<double>(ctx, op, in, out, [fn](double x) { return fn(x); });
-  } else {
-    apply_unary<float>(ctx, op, in, out, [fn](float x) { return fn(x); });
-  }
+  const bool wide =
+      in.scalar_type() == ScalarType::Double || out.scalar_type() == ScalarType::Double;
+  const ScalarType ct = wide ? ScalarType::Double : ScalarType::Float;
+  dispatch_dtype<dtypes::kFloat>(ctx, op, ct, [&](auto tag) {
+    using CT = typename decltype(tag)::type;
+    apply_unary<CT>(ctx, op, in, out, [fn](CT x) { return fn(x); });
+  });
   return out;
 }
 
@@ -86,7 +88,7 @@ Tensor& same_dtype_unary(const char* op, KernelRuntimeContext& ctx, const Tensor
       !resize_out_like(ctx, op, out, in)) {
     return out;
   }
-  dispatch_compute_only<dtypes::kFloat | dtype_bit(ScalarType::Long)>(
+  dispatch_dtype<dtypes::kFloat | dtype_bit(ScalarType::Long)>(
       ctx, op, compute_type(in.scalar_type()), [&](auto tag) {
         using CT = typename decltype(tag)::type;
         apply_unary<CT>(ctx, op, in, out, [fn](CT x) -> CT { return fn(x); });

@@ -35,12 +35,10 @@ Tensor& where_out(KernelRuntimeContext& ctx, const Tensor& cond, const Tensor& a
   // Same dtype everywhere: select raw values without conversion.
   if (a.scalar_type() == out.scalar_type() && b.scalar_type() == out.scalar_type() &&
       cond.scalar_type() == ScalarType::Bool) {
-    switch (out.element_size()) {
-      case 1:
-        apply_ternary<bool, uint8_t, uint8_t>(ctx, op, cond, a, b, out, [](bool c, uint8_t x, uint8_t y) { return c ? x : y; });
-        return out;
-      default:
-        break;
+    if (out.element_size() == 1) {
+      apply_ternary<bool, uint8_t, uint8_t>(ctx, op, cond, a, b, out,
+                                            [](bool c, uint8_t x, uint8_t y) { return c ? x : y; });
+      return out;
     }
   }
   if (out.scalar_type() == ScalarType::Float && a.scalar_type() == ScalarType::Float &&
@@ -49,7 +47,7 @@ Tensor& where_out(KernelRuntimeContext& ctx, const Tensor& cond, const Tensor& a
                                       [](bool c, float x, float y) { return c ? x : y; });
     return out;
   }
-  dispatch_compute_only<kWhereCompute>(ctx, op, compute_type(common), [&](auto tag) {
+  dispatch_dtype<kWhereCompute>(ctx, op, compute_type(common), [&](auto tag) {
     using CT = typename decltype(tag)::type;
     apply_ternary<bool, CT, CT>(ctx, op, cond, a, b, out,
                                 [](bool c, CT x, CT y) -> CT { return c ? x : y; });
@@ -70,7 +68,7 @@ Tensor& masked_fill_scalar_out(KernelRuntimeContext& ctx, const Tensor& in, cons
   if (!resize_out_like(ctx, op, out, in)) {
     return out;
   }
-  dispatch_compute_only<kWhereCompute>(ctx, op, compute_type(in.scalar_type()), [&](auto tag) {
+  dispatch_dtype<kWhereCompute>(ctx, op, compute_type(in.scalar_type()), [&](auto tag) {
     using CT = typename decltype(tag)::type;
     const CT v = scalar_to<CT>(value);
     apply_binary<CT>(ctx, op, in, mask, out, [v](CT x, CT m) -> CT { return m ? v : x; });
