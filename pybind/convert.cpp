@@ -139,24 +139,6 @@ std::string shape_str(const T* s, size_t n) {
   return os.str();
 }
 
-const char* tag_name(rt::Tag t) {
-  switch (t) {
-    case rt::Tag::None: return "None";
-    case rt::Tag::Tensor: return "Tensor";
-    case rt::Tag::String: return "String";
-    case rt::Tag::Double: return "Double";
-    case rt::Tag::Int: return "Int";
-    case rt::Tag::Bool: return "Bool";
-    case rt::Tag::ListBool: return "ListBool";
-    case rt::Tag::ListDouble: return "ListDouble";
-    case rt::Tag::ListInt: return "ListInt";
-    case rt::Tag::ListTensor: return "ListTensor";
-    case rt::Tag::ListScalar: return "ListScalar";
-    case rt::Tag::ListOptionalTensor: return "ListOptionalTensor";
-  }
-  return "Unknown";
-}
-
 std::string type_name(const py::handle& obj) {
   return Py_TYPE(obj.ptr())->tp_name;
 }
@@ -358,7 +340,7 @@ void prepare(Prepared& p, const SlotInfo& slot, size_t idx, const py::handle& ob
       p.value = rt::EValue(&p.str);
       return;
     default:
-      throw py::type_error(where + ": inputs of kind " + tag_name(slot.tag) +
+      throw py::type_error(where + ": inputs of kind " + rt::tag_to_string(slot.tag) +
                            " cannot be passed from Python");
   }
 }
@@ -438,7 +420,7 @@ py::object output_to_python(const rt::EValue& v, size_t idx) {
     }
     default:
       fail(rt::Error::NotSupported,
-           "output " + std::to_string(idx) + " of kind " + tag_name(v.tag) +
+           "output " + std::to_string(idx) + " of kind " + rt::tag_to_string(v.tag) +
                " cannot be returned to Python");
   }
 }

@@ -43,18 +43,6 @@ inline bool is_dim_size(int64_t v) {
   return v >= 0 && v <= kMaxDimSize;
 }
 
-/* Product of rank sizes; false on overflow. */
-inline bool checked_numel(const int64_t* sizes, int rank, int64_t* out) {
-  int64_t n = 1;
-  for (int i = 0; i < rank; ++i) {
-    if (!checked_mul(n, sizes[i], &n)) {
-      return false;
-    }
-  }
-  *out = n;
-  return true;
-}
-
 /*
  * a + b, a - b, a * b and -a in a kernel's compute type: modulo 2^N for
  * integers (what PyTorch gives for integer tensors; signed overflow is

@@ -128,96 +128,41 @@ StoreFn<CT> store_fn(ScalarType t) {
 }
 
 /*
- * Calls f(type_tag<CT>{}) for the compute type `ct` if it is in `allowed`
- * (a DtypeSet over Float, Double, Long, Bool); otherwise logs
- * "<op>: unsupported compute dtype" and fails ctx. Returns whether f ran.
+ * The one dtype dispatch of the kernel library: calls f(type_tag<T>{}) with
+ * the C++ type T of dtype `t` if `t` is in the compile-time set Allowed (no
+ * code is instantiated for dtypes an op rejects); otherwise logs
+ * "<op>: unsupported dtype <t>" and fails ctx. Returns whether f ran.
  *
- *   dispatch_compute(ctx, op, compute_type(common), dtypes::kReal, [&](auto tag) {
+ * Dispatch on a storage dtype to work on typed pointers, or on
+ * compute_type(dtype) to instantiate one loop per compute type:
+ *
+ *   dispatch_dtype<dtypes::kFloat>(ctx, op, compute_type(common), [&](auto tag) {
  *     using CT = typename decltype(tag)::type;
  *     ...
  *   });
  */
-template <class F>
-bool dispatch_compute(
-    KernelRuntimeContext& ctx, const char* op, ScalarType ct, DtypeSet allowed, F&& f) {
-  if (!dtype_in(ct, allowed)) {
-    ET_LOG(Error, "%s: unsupported dtype %s", op, dtype_name(ct));
-    ctx.fail(Error::InvalidArgument);
-    return false;
-  }
-  switch (ct) {
-    case ScalarType::Float:
-      f(type_tag<float>{});
-      return true;
-    case ScalarType::Double:
-      f(type_tag<double>{});
-      return true;
-    case ScalarType::Long:
-      f(type_tag<int64_t>{});
-      return true;
-    case ScalarType::Bool:
-      f(type_tag<bool>{});
-      return true;
-    default:
-      ET_LOG(Error, "%s: unsupported dtype %s", op, dtype_name(ct));
-      ctx.fail(Error::InvalidArgument);
-      return false;
-  }
-}
-
-/*
- * Like dispatch_compute but instantiates only the compute types in the
- * compile-time set Allowed (avoids code for combinations an op rejects).
- */
 template <DtypeSet Allowed, class F>
-bool dispatch_compute_only(KernelRuntimeContext& ctx, const char* op, ScalarType ct, F&& f) {
-  if (!dtype_in(ct, Allowed)) {
-    ET_LOG(Error, "%s: unsupported dtype %s", op, dtype_name(ct));
-    ctx.fail(Error::InvalidArgument);
-    return false;
+bool dispatch_dtype(KernelRuntimeContext& ctx, const char* op, ScalarType t, F&& f) {
+  switch (t) {
+#define ETK_DISPATCH_CASE(ctype, name)                             \
+  case ScalarType::name:                                           \
+    if constexpr ((Allowed & dtype_bit(ScalarType::name)) != 0) {  \
+      f(type_tag<ctype>{});                                        \
+      return true;                                                 \
+    }                                                              \
+    break;
+    ETK_FORALL_ELEMENTWISE_DTYPES(ETK_DISPATCH_CASE)
+#undef ETK_DISPATCH_CASE
+    default:
+      break;
   }
-  if constexpr ((Allowed & dtype_bit(ScalarType::Float)) != 0) {
-    if (ct == ScalarType::Float) {
-      f(type_tag<float>{});
-      return true;
-    }
-  }
-  if constexpr ((Allowed & dtype_bit(ScalarType::Double)) != 0) {
-    if (ct == ScalarType::Double) {
-      f(type_tag<double>{});
-      return true;
-    }
-  }
-  if constexpr ((Allowed & dtype_bit(ScalarType::Long)) != 0) {
-    if (ct == ScalarType::Long) {
-      f(type_tag<int64_t>{});
-      return true;
-    }
-  }
-  if constexpr ((Allowed & dtype_bit(ScalarType::Bool)) != 0) {
-    if (ct == ScalarType::Bool) {
-      f(type_tag<bool>{});
-      return true;
-    }
-  }
-  ET_LOG(Error, "%s: unsupported dtype %s", op, dtype_name(ct));
+  ET_LOG(Error, "%s: unsupported dtype %s", op, dtype_name(t));
   ctx.fail(Error::InvalidArgument);
   return false;
 }
 
 // ---------------------------------------------------------------------------
 // Scalars
-
-/* The dtype a Scalar argument has on its own: Bool, Long or Double. */
-inline ScalarType scalar_dtype(const Scalar& s) {
-  if (s.isBoolean()) {
-    return ScalarType::Bool;
-  }
-  if (s.isIntegral(false)) {
-    return ScalarType::Long;
-  }
-  return ScalarType::Double;
-}
 
 /*
  * The common dtype of a tensor of dtype `t` and a Scalar (the Scalar does

@@ -309,10 +309,9 @@ inline bool prepare_binary(
     return false;
   }
   *common = ::executorch::runtime::promoteTypes(a.scalar_type(), b.scalar_type());
-  if (*common == ScalarType::Undefined) {
-    return ETK_EXPECT(ctx, false, op, "no common dtype for %s and %s",
-                      dtype_name(a.scalar_type()), dtype_name(b.scalar_type()));
-  }
+  ET_KERNEL_CHECK_MSG(ctx, *common != ScalarType::Undefined, InvalidArgument, false,
+                      "%s: no common dtype for %s and %s", op, dtype_name(a.scalar_type()),
+                      dtype_name(b.scalar_type()));
   if (!check_can_cast(ctx, op, *common, "out", out)) {
     return false;
   }

@@ -1,15 +1,18 @@
 /*
  * Shared helpers of the CPU kernel library: argument checks that report
  * through ctx.fail() (never abort) with a log naming the operator and the
- * argument, out-tensor resizing, dim normalization, dtype sets, and the
- * registration macro.
+ * argument, out-tensor resizing, dim normalization, dtype sets, operator
+ * names and the registration macro.
  *
  * Conventions for every kernel in runtime/kernels/ops/:
  *   - signature: `Tensor& op_out(KernelRuntimeContext& ctx, <schema args>,
- *     Tensor& out)`; register it with ETK_REGISTER_KERNEL("aten::op.out", fn).
- *   - validate with the check_* functions below; each returns false after it
- *     has logged "<op>: <what is wrong with which argument>" and called
- *     ctx.fail(Error::InvalidArgument). A kernel then returns `out` at once.
+ *     Tensor& out)`; name it once with ET_DEFINE_OPERATOR_NAME(op_out_name,
+ *     "aten::op.out"), use log_name(op_out_name) in its messages and
+ *     register it with ETK_REGISTER_KERNEL(op_out_name, op_out).
+ *   - validate with the check_* functions below or ET_KERNEL_CHECK_MSG; each
+ *     fails after it has logged "<op>: <what is wrong with which argument>"
+ *     and called ctx.fail(Error::InvalidArgument). A kernel then returns
+ *     `out` at once.
  *   - compute the output shape and call resize_out() even for static shapes;
  *     a size derived from int lists or scalars is computed in int64 with
  *     checked_math.h and passed to the int64 resize_out(), never truncated.
@@ -50,29 +53,11 @@ constexpr size_t kMaxDim = ::executorch::runtime::kTensorDimensionLimit;
 // Failing with a message
 
 /*
- * ETK_CHECK(ctx, cond, retval, op, fmt, ...): if !cond, logs
- * "<op>: <fmt...>", calls ctx.fail(InvalidArgument) and returns retval
- * (retval may be empty in a void function).
+ * Argument checks use ET_KERNEL_CHECK_MSG (upstream ExecuTorch's kernel
+ * check, from kernel_includes.h) with a message that starts with the
+ * operator: ET_KERNEL_CHECK_MSG(ctx, cond, InvalidArgument, retval,
+ * "%s: argument 'x' ...", op, ...).
  */
-#define ETK_CHECK(ctx, cond, retval, op, fmt, ...)                     \
-  do {                                                                 \
-    if (!(cond)) {                                                     \
-      ET_LOG(Error, "%s: " fmt, (op), ##__VA_ARGS__);                  \
-      (ctx).fail(::executorch::runtime::Error::InvalidArgument);       \
-      return retval;                                                   \
-    }                                                                  \
-  } while (0)
-
-/* Same, as an expression: logs and fails when cond is false; yields cond. */
-#define ETK_EXPECT(ctx, cond, op, fmt, ...)                            \
-  ([&]() -> bool {                                                     \
-    if (cond) {                                                        \
-      return true;                                                     \
-    }                                                                  \
-    ET_LOG(Error, "%s: " fmt, (op), ##__VA_ARGS__);                    \
-    (ctx).fail(::executorch::runtime::Error::InvalidArgument);         \
-    return false;                                                      \
-  }())
 
 /* Records `err` and logs; for errors other than InvalidArgument. Returns false. */
 inline bool fail(KernelRuntimeContext& ctx, Error err, const char* op, const char* what) {
@@ -130,52 +115,44 @@ inline bool dtype_in(ScalarType t, DtypeSet set) {
 
 inline bool check_dtype_in(
     KernelRuntimeContext& ctx, const char* op, const char* arg, const Tensor& t, DtypeSet set) {
-  return ETK_EXPECT(ctx, dtype_in(t.scalar_type(), set), op,
-                    "argument '%s' has unsupported dtype %s", arg, dtype_name(t.scalar_type()));
+  ET_KERNEL_CHECK_MSG(ctx, dtype_in(t.scalar_type(), set), InvalidArgument, false,
+                      "%s: argument '%s' has unsupported dtype %s", op, arg,
+                      dtype_name(t.scalar_type()));
+  return true;
 }
 
 inline bool check_dtype(
     KernelRuntimeContext& ctx, const char* op, const char* arg, const Tensor& t, ScalarType want) {
-  return ETK_EXPECT(ctx, t.scalar_type() == want, op, "argument '%s' must have dtype %s, got %s",
-                    arg, dtype_name(want), dtype_name(t.scalar_type()));
+  ET_KERNEL_CHECK_MSG(ctx, t.scalar_type() == want, InvalidArgument, false,
+                      "%s: argument '%s' must have dtype %s, got %s", op, arg, dtype_name(want),
+                      dtype_name(t.scalar_type()));
+  return true;
 }
 
 inline bool check_same_dtype(
     KernelRuntimeContext& ctx, const char* op, const char* arg_a, const Tensor& a,
     const char* arg_b, const Tensor& b) {
-  return ETK_EXPECT(ctx, a.scalar_type() == b.scalar_type(), op,
-                    "arguments '%s' (%s) and '%s' (%s) must have the same dtype", arg_a,
-                    dtype_name(a.scalar_type()), arg_b, dtype_name(b.scalar_type()));
+  ET_KERNEL_CHECK_MSG(ctx, a.scalar_type() == b.scalar_type(), InvalidArgument, false,
+                      "%s: arguments '%s' (%s) and '%s' (%s) must have the same dtype", op, arg_a,
+                      dtype_name(a.scalar_type()), arg_b, dtype_name(b.scalar_type()));
+  return true;
 }
 
 /* `from` (a computed common dtype) can be written to out's dtype. */
 inline bool check_can_cast(
     KernelRuntimeContext& ctx, const char* op, ScalarType from, const char* arg, const Tensor& out) {
-  return ETK_EXPECT(ctx, ::executorch::runtime::canCast(from, out.scalar_type()), op,
-                    "result dtype %s cannot be cast to argument '%s' of dtype %s",
-                    dtype_name(from), arg, dtype_name(out.scalar_type()));
-}
-
-inline bool check_same_shape(
-    KernelRuntimeContext& ctx, const char* op, const char* arg_a, const Tensor& a,
-    const char* arg_b, const Tensor& b) {
-  bool same = a.dim() == b.dim();
-  for (ssize_t i = 0; same && i < a.dim(); ++i) {
-    same = a.sizes()[i] == b.sizes()[i];
-  }
-  if (!same) {
-    char sa[128], sb[128];
-    ET_LOG(Error, "%s: arguments '%s' %s and '%s' %s must have the same shape", op, arg_a,
-           shape_str(a.sizes(), sa, sizeof sa), arg_b, shape_str(b.sizes(), sb, sizeof sb));
-    ctx.fail(Error::InvalidArgument);
-  }
-  return same;
+  ET_KERNEL_CHECK_MSG(ctx, ::executorch::runtime::canCast(from, out.scalar_type()), InvalidArgument,
+                      false, "%s: result dtype %s cannot be cast to argument '%s' of dtype %s", op,
+                      dtype_name(from), arg, dtype_name(out.scalar_type()));
+  return true;
 }
 
 inline bool check_rank(
     KernelRuntimeContext& ctx, const char* op, const char* arg, const Tensor& t, ssize_t rank) {
-  return ETK_EXPECT(ctx, t.dim() == rank, op, "argument '%s' must have rank %zd, got %zd", arg,
-                    rank, static_cast<ssize_t>(t.dim()));
+  ET_KERNEL_CHECK_MSG(ctx, t.dim() == rank, InvalidArgument, false,
+                      "%s: argument '%s' must have rank %zd, got %zd", op, arg, rank,
+                      static_cast<ssize_t>(t.dim()));
+  return true;
 }
 
 /* Both tensors have the same dim order (rank-0/1 tensors always agree). */
@@ -194,8 +171,9 @@ inline bool same_dim_order(const Tensor& a, const Tensor& b) {
 inline bool check_same_dim_order(
     KernelRuntimeContext& ctx, const char* op, const char* arg_a, const Tensor& a,
     const char* arg_b, const Tensor& b) {
-  return ETK_EXPECT(ctx, a.dim() != b.dim() || same_dim_order(a, b), op,
-                    "arguments '%s' and '%s' must have the same dim order", arg_a, arg_b);
+  ET_KERNEL_CHECK_MSG(ctx, a.dim() != b.dim() || same_dim_order(a, b), InvalidArgument, false,
+                      "%s: arguments '%s' and '%s' must have the same dim order", op, arg_a, arg_b);
+  return true;
 }
 
 inline bool is_contiguous_dim_order(const Tensor& t) {
@@ -217,14 +195,17 @@ inline bool is_channels_last_dim_order(const Tensor& t) {
 
 inline bool check_contiguous_or_channels_last(
     KernelRuntimeContext& ctx, const char* op, const char* arg, const Tensor& t) {
-  return ETK_EXPECT(ctx, is_contiguous_dim_order(t) || is_channels_last_dim_order(t), op,
-                    "argument '%s' must be contiguous or channels-last", arg);
+  ET_KERNEL_CHECK_MSG(ctx, is_contiguous_dim_order(t) || is_channels_last_dim_order(t),
+                      InvalidArgument, false,
+                      "%s: argument '%s' must be contiguous or channels-last", op, arg);
+  return true;
 }
 
 inline bool check_contiguous(
     KernelRuntimeContext& ctx, const char* op, const char* arg, const Tensor& t) {
-  return ETK_EXPECT(ctx, is_contiguous_dim_order(t), op,
-                    "argument '%s' must have the contiguous dim order", arg);
+  ET_KERNEL_CHECK_MSG(ctx, is_contiguous_dim_order(t), InvalidArgument, false,
+                      "%s: argument '%s' must have the contiguous dim order", op, arg);
+  return true;
 }
 
 /*
@@ -296,22 +277,35 @@ inline bool resize_out_like(
 // Registration
 
 /*
- * ETK_REGISTER_KERNEL("aten::add.out", add_out): registers the unboxed
- * function (first parameter KernelRuntimeContext&, then the schema
- * arguments) under the full operator name from a static initializer. The
- * boxed wrapper checks the argument count (schema + return slot) and kinds.
+ * An operator's name is written once, as a constant:
+ *
+ *   ET_DEFINE_OPERATOR_NAME(add_out_name, "aten::add.out");
+ *
+ * The kernel's log messages name it without its namespace,
+ * log_name(add_out_name) == "add.out", and the registration uses it as is.
  */
-#define ETK_REGISTER_KERNEL(op_name_str, fn) \
-  ETK_REGISTER_KERNEL_IMPL(op_name_str, fn, __COUNTER__)
-#define ETK_REGISTER_KERNEL_IMPL(op_name_str, fn, uid)                         \
-  static constexpr const char ET_CONCATENATE(etk_op_name_, uid)[] =            \
-      op_name_str;                                                             \
-  [[maybe_unused]] static const ::executorch::runtime::Error ET_CONCATENATE(   \
-      etk_op_reg_, uid) =                                                      \
-      ::executorch::runtime::register_kernel(                                  \
-          ::executorch::extension::make_boxed_kernel(                          \
-              ET_CONCATENATE(etk_op_name_, uid),                               \
-              EXECUTORCH_FN(fn, ET_CONCATENATE(etk_op_name_, uid))))
+constexpr const char* log_name(const char* full_name) {
+  const char* name = full_name;
+  for (const char* p = full_name; *p != '\0'; ++p) {
+    if (p[0] == ':' && p[1] == ':') {
+      name = p + 2;
+    }
+  }
+  return name;
+}
+
+/*
+ * ETK_REGISTER_KERNEL(add_out_name, add_out): registers the unboxed function
+ * (first parameter KernelRuntimeContext&, then the schema arguments) under
+ * the operator name constant from a static initializer. The boxed wrapper
+ * checks the argument count (schema + return slot) and kinds.
+ */
+#define ETK_REGISTER_KERNEL(op_name, fn) ETK_REGISTER_KERNEL_IMPL(op_name, fn, __COUNTER__)
+#define ETK_REGISTER_KERNEL_IMPL(op_name, fn, uid)                            \
+  [[maybe_unused]] static const ::executorch::runtime::Error ET_CONCATENATE( \
+      etk_op_reg_, uid) =                                                    \
+      ::executorch::runtime::register_kernel(                                \
+          ::executorch::extension::make_boxed_kernel(op_name, EXECUTORCH_FN(fn, op_name)))
 
 } // namespace detail
 } // namespace kernels

@@ -46,11 +46,6 @@ inline float exp_f32(float x) {
   return y;
 }
 
-/* 1 / (1 + e^-x) for float. */
-inline float sigmoid_f32(float x) {
-  return 1.0f / (1.0f + exp_f32(-x));
-}
-
 } // namespace detail
 } // namespace kernels
 } // namespace executorch

@@ -12,6 +12,16 @@ namespace kernels {
 namespace {
 
 using namespace ::executorch::kernels::detail;
+
+// The operators this file registers; log messages use log_name(<name>).
+ET_DEFINE_OPERATOR_NAME(relu_out_name, "aten::relu.out");
+ET_DEFINE_OPERATOR_NAME(hardtanh_out_name, "aten::hardtanh.out");
+ET_DEFINE_OPERATOR_NAME(clamp_out_name, "aten::clamp.out");
+ET_DEFINE_OPERATOR_NAME(clamp_tensor_out_name, "aten::clamp.Tensor_out");
+ET_DEFINE_OPERATOR_NAME(gelu_out_name, "aten::gelu.out");
+ET_DEFINE_OPERATOR_NAME(silu_out_name, "aten::silu.out");
+ET_DEFINE_OPERATOR_NAME(leaky_relu_out_name, "aten::leaky_relu.out");
+
 using std::optional;
 using std::string_view;
 
@@ -26,12 +36,12 @@ inline T upper_bound(T x, T hi) {
 }
 
 Tensor& relu_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out) {
-  const char* op = "relu.out";
+  const char* op = log_name(relu_out_name);
   if (!check_dtype_in(ctx, op, "self", in, dtypes::kRealHBF16) ||
       !check_same_dtype(ctx, op, "self", in, "out", out) || !resize_out_like(ctx, op, out, in)) {
     return out;
   }
-  dispatch_compute_only<dtypes::kFloat | dtype_bit(ScalarType::Long)>(
+  dispatch_dtype<dtypes::kFloat | dtype_bit(ScalarType::Long)>(
       ctx, op, compute_type(in.scalar_type()), [&](auto tag) {
         using CT = typename decltype(tag)::type;
         apply_unary<CT>(ctx, op, in, out, [](CT x) -> CT { return lower_bound(x, CT(0)); });
@@ -41,16 +51,18 @@ Tensor& relu_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out) {
 
 Tensor& hardtanh_out(KernelRuntimeContext& ctx, const Tensor& in, const Scalar& min_val,
                      const Scalar& max_val, Tensor& out) {
-  const char* op = "hardtanh.out";
+  const char* op = log_name(hardtanh_out_name);
   if (!check_dtype_in(ctx, op, "self", in, dtypes::kRealHBF16) ||
       !check_same_dtype(ctx, op, "self", in, "out", out) || !resize_out_like(ctx, op, out, in)) {
     return out;
   }
-  ETK_CHECK(ctx, scalar_fits(min_val, in.scalar_type()), out, op,
-            "argument 'min_val' is not representable in %s", dtype_name(in.scalar_type()));
-  ETK_CHECK(ctx, scalar_fits(max_val, in.scalar_type()), out, op,
-            "argument 'max_val' is not representable in %s", dtype_name(in.scalar_type()));
-  dispatch_compute_only<dtypes::kFloat | dtype_bit(ScalarType::Long)>(
+  ET_KERNEL_CHECK_MSG(ctx, scalar_fits(min_val, in.scalar_type()), InvalidArgument, out,
+                      "%s: argument 'min_val' is not representable in %s", op,
+                      dtype_name(in.scalar_type()));
+  ET_KERNEL_CHECK_MSG(ctx, scalar_fits(max_val, in.scalar_type()), InvalidArgument, out,
+                      "%s: argument 'max_val' is not representable in %s", op,
+                      dtype_name(in.scalar_type()));
+  dispatch_dtype<dtypes::kFloat | dtype_bit(ScalarType::Long)>(
       ctx, op, compute_type(in.scalar_type()), [&](auto tag) {
         using CT = typename decltype(tag)::type;
         const CT lo = scalar_to<CT>(min_val);
@@ -63,9 +75,9 @@ Tensor& hardtanh_out(KernelRuntimeContext& ctx, const Tensor& in, const Scalar& 
 
 Tensor& clamp_out(KernelRuntimeContext& ctx, const Tensor& in, const optional<Scalar>& min,
                   const optional<Scalar>& max, Tensor& out) {
-  const char* op = "clamp.out";
-  ETK_CHECK(ctx, min.has_value() || max.has_value(), out, op,
-            "at least one of 'min' and 'max' must be given");
+  const char* op = log_name(clamp_out_name);
+  ET_KERNEL_CHECK_MSG(ctx, min.has_value() || max.has_value(), InvalidArgument, out,
+                      "%s: at least one of 'min' and 'max' must be given", op);
   if (!check_dtype_in(ctx, op, "self", in, dtypes::kRealHBF16) ||
       !check_dtype_in(ctx, op, "out", out, dtypes::kRealHBF16)) {
     return out;
@@ -80,7 +92,7 @@ Tensor& clamp_out(KernelRuntimeContext& ctx, const Tensor& in, const optional<Sc
   if (!check_can_cast(ctx, op, common, "out", out) || !resize_out_like(ctx, op, out, in)) {
     return out;
   }
-  dispatch_compute_only<dtypes::kFloat | dtype_bit(ScalarType::Long)>(
+  dispatch_dtype<dtypes::kFloat | dtype_bit(ScalarType::Long)>(
       ctx, op, compute_type(common), [&](auto tag) {
         using CT = typename decltype(tag)::type;
         if (min.has_value() && max.has_value()) {
@@ -101,9 +113,9 @@ Tensor& clamp_out(KernelRuntimeContext& ctx, const Tensor& in, const optional<Sc
 
 Tensor& clamp_tensor_out(KernelRuntimeContext& ctx, const Tensor& in, const optional<Tensor>& min,
                          const optional<Tensor>& max, Tensor& out) {
-  const char* op = "clamp.Tensor_out";
-  ETK_CHECK(ctx, min.has_value() || max.has_value(), out, op,
-            "at least one of 'min' and 'max' must be given");
+  const char* op = log_name(clamp_tensor_out_name);
+  ET_KERNEL_CHECK_MSG(ctx, min.has_value() || max.has_value(), InvalidArgument, out,
+                      "%s: at least one of 'min' and 'max' must be given", op);
   const Tensor& lo_t = min.has_value() ? *min : in;
   const Tensor& hi_t = max.has_value() ? *max : in;
   if (!check_dtype_in(ctx, op, "self", in, dtypes::kRealHBF16) ||
@@ -121,7 +133,7 @@ Tensor& clamp_tensor_out(KernelRuntimeContext& ctx, const Tensor& in, const opti
   }
   const bool has_lo = min.has_value();
   const bool has_hi = max.has_value();
-  dispatch_compute_only<dtypes::kFloat | dtype_bit(ScalarType::Long)>(
+  dispatch_dtype<dtypes::kFloat | dtype_bit(ScalarType::Long)>(
       ctx, op, compute_type(common), [&](auto tag) {
         using CT = typename decltype(tag)::type;
         apply_ternary<CT, CT, CT>(ctx, op, in, lo_t, hi_t, out, [has_lo, has_hi](CT x, CT lo, CT hi) -> CT {
@@ -144,16 +156,15 @@ Tensor& float_activation(const char* op, KernelRuntimeContext& ctx, const Tensor
       !check_same_dtype(ctx, op, "self", in, "out", out) || !resize_out_like(ctx, op, out, in)) {
     return out;
   }
-  if (in.scalar_type() == ScalarType::Double) {
-    apply_unary<double>(ctx, op, in, out, [fn](double x) { return fn(x); });
-  } else {
-    apply_unary<float>(ctx, op, in, out, [fn](float x) { return fn(x); });
-  }
+  dispatch_dtype<dtypes::kFloat>(ctx, op, compute_type(in.scalar_type()), [&](auto tag) {
+    using CT = typename decltype(tag)::type;
+    apply_unary<CT>(ctx, op, in, out, [fn](CT x) { return fn(x); });
+  });
   return out;
 }
 
 Tensor& gelu_out(KernelRuntimeContext& ctx, const Tensor& in, string_view approximate, Tensor& out) {
-  const char* op = "gelu.out";
+  const char* op = log_name(gelu_out_name);
   if (approximate == "tanh") {
     return float_activation(op, ctx, in, out, [](auto x) {
       using T = decltype(x);
@@ -163,8 +174,8 @@ Tensor& gelu_out(KernelRuntimeContext& ctx, const Tensor& in, string_view approx
       return T(0.5) * x * (T(1) + std::tanh(inner));
     });
   }
-  ETK_CHECK(ctx, approximate == "none", out, op,
-            "argument 'approximate' must be \"none\" or \"tanh\"");
+  ET_KERNEL_CHECK_MSG(ctx, approximate == "none", InvalidArgument, out,
+                      "%s: argument 'approximate' must be \"none\" or \"tanh\"", op);
   return float_activation(op, ctx, in, out, [](auto x) {
     using T = decltype(x);
     const T kAlpha = T(0.7071067811865476); // 1 / sqrt(2)
@@ -173,7 +184,7 @@ Tensor& gelu_out(KernelRuntimeContext& ctx, const Tensor& in, string_view approx
 }
 
 Tensor& silu_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out) {
-  return float_activation("silu.out", ctx, in, out, [](auto x) {
+  return float_activation(log_name(silu_out_name), ctx, in, out, [](auto x) {
     using T = decltype(x);
     if constexpr (std::is_same<T, float>::value) {
       return x / (1.0f + exp_f32(-x));
@@ -186,19 +197,19 @@ Tensor& silu_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out) {
 Tensor& leaky_relu_out(KernelRuntimeContext& ctx, const Tensor& in, const Scalar& slope,
                        Tensor& out) {
   const double s = slope.to<double>();
-  return float_activation("leaky_relu.out", ctx, in, out, [s](auto x) {
+  return float_activation(log_name(leaky_relu_out_name), ctx, in, out, [s](auto x) {
     using T = decltype(x);
     return x > T(0) ? x : x * static_cast<T>(s);
   });
 }
 
-ETK_REGISTER_KERNEL("aten::relu.out", relu_out);
-ETK_REGISTER_KERNEL("aten::hardtanh.out", hardtanh_out);
-ETK_REGISTER_KERNEL("aten::clamp.out", clamp_out);
-ETK_REGISTER_KERNEL("aten::clamp.Tensor_out", clamp_tensor_out);
-ETK_REGISTER_KERNEL("aten::gelu.out", gelu_out);
-ETK_REGISTER_KERNEL("aten::silu.out", silu_out);
-ETK_REGISTER_KERNEL("aten::leaky_relu.out", leaky_relu_out);
+ETK_REGISTER_KERNEL(relu_out_name, relu_out);
+ETK_REGISTER_KERNEL(hardtanh_out_name, hardtanh_out);
+ETK_REGISTER_KERNEL(clamp_out_name, clamp_out);
+ETK_REGISTER_KERNEL(clamp_tensor_out_name, clamp_tensor_out);
+ETK_REGISTER_KERNEL(gelu_out_name, gelu_out);
+ETK_REGISTER_KERNEL(silu_out_name, silu_out);
+ETK_REGISTER_KERNEL(leaky_relu_out_name, leaky_relu_out);
 
 } // namespace
 } // namespace kernels

@@ -25,7 +25,7 @@ Tensor& compare_tensor(const char* op, KernelRuntimeContext& ctx, const Tensor& 
   if (!resize_out_to_broadcast(ctx, op, out, {&a, &b}, {"self", "other"})) {
     return out;
   }
-  dispatch_compute_only<kCmpCompute>(ctx, op, compute_type(common), [&](auto tag) {
+  dispatch_dtype<kCmpCompute>(ctx, op, compute_type(common), [&](auto tag) {
     using CT = typename decltype(tag)::type;
     apply_binary<CT>(ctx, op, a, b, out, [](CT x, CT y) -> bool { return Cmp()(x, y); });
   });
@@ -41,7 +41,7 @@ Tensor& compare_scalar(const char* op, KernelRuntimeContext& ctx, const Tensor& 
     return out;
   }
   const ScalarType common = promote_with_scalar(a.scalar_type(), b);
-  dispatch_compute_only<kCmpCompute>(ctx, op, compute_type(common), [&](auto tag) {
+  dispatch_dtype<kCmpCompute>(ctx, op, compute_type(common), [&](auto tag) {
     using CT = typename decltype(tag)::type;
     const CT v = scalar_to<CT>(b);
     apply_unary<CT>(ctx, op, a, out, [v](CT x) -> bool { return Cmp()(x, v); });
@@ -86,17 +86,19 @@ struct Ge {
   }
 };
 
-#define ETK_COMPARE_OPS(name, Cmp)                                                              \
-  Tensor& name##_tensor_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b,       \
-                            Tensor& out) {                                                      \
-    return compare_tensor<Cmp>(#name ".Tensor_out", ctx, a, b, out);                           \
-  }                                                                                             \
-  Tensor& name##_scalar_out(KernelRuntimeContext& ctx, const Tensor& a, const Scalar& b,       \
-                            Tensor& out) {                                                      \
-    return compare_scalar<Cmp>(#name ".Scalar_out", ctx, a, b, out);                           \
-  }                                                                                             \
-  ETK_REGISTER_KERNEL("aten::" #name ".Tensor_out", name##_tensor_out);                        \
-  ETK_REGISTER_KERNEL("aten::" #name ".Scalar_out", name##_scalar_out);
+#define ETK_COMPARE_OPS(name, Cmp)                                                       \
+  ET_DEFINE_OPERATOR_NAME(name##_tensor_out_name, "aten::" #name ".Tensor_out");         \
+  ET_DEFINE_OPERATOR_NAME(name##_scalar_out_name, "aten::" #name ".Scalar_out");         \
+  Tensor& name##_tensor_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, \
+                            Tensor& out) {                                               \
+    return compare_tensor<Cmp>(log_name(name##_tensor_out_name), ctx, a, b, out);        \
+  }                                                                                      \
+  Tensor& name##_scalar_out(KernelRuntimeContext& ctx, const Tensor& a, const Scalar& b, \
+                            Tensor& out) {                                               \
+    return compare_scalar<Cmp>(log_name(name##_scalar_out_name), ctx, a, b, out);        \
+  }                                                                                      \
+  ETK_REGISTER_KERNEL(name##_tensor_out_name, name##_tensor_out);                        \
+  ETK_REGISTER_KERNEL(name##_scalar_out_name, name##_scalar_out);
 
 ETK_COMPARE_OPS(eq, Eq)
 ETK_COMPARE_OPS(ne, Ne)

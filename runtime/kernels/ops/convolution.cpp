@@ -21,9 +21,13 @@ namespace kernels {
 namespace {
 
 using namespace ::executorch::kernels::detail;
+
+// The operators this file registers; log messages use log_name(<name>).
+ET_DEFINE_OPERATOR_NAME(convolution_out_name, "aten::convolution.out");
+
 using std::optional;
 
-constexpr const char* kOp = "convolution.out";
+constexpr const char* kOp = log_name(convolution_out_name);
 
 // Reads element i of a 1- or 2-entry int list for spatial dim i of `n`.
 bool param_at(KernelRuntimeContext& ctx, const char* arg, ArrayRef<int64_t> v, size_t spatial,
@@ -154,8 +158,9 @@ Tensor& convolution_out(KernelRuntimeContext& ctx, const Tensor& input, const Te
                         ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation, bool transposed,
                         ArrayRef<int64_t> output_padding, int64_t groups, Tensor& out) {
   const ssize_t rank = input.dim();
-  ETK_CHECK(ctx, rank == 3 || rank == 4, out, kOp,
-            "argument 'input' must have rank 3 or 4 (1-D or 2-D convolution), got %zd", rank);
+  ET_KERNEL_CHECK_MSG(ctx, rank == 3 || rank == 4, InvalidArgument, out,
+                      "%s: argument 'input' must have rank 3 or 4 (1-D or 2-D convolution), got %zd",
+                      kOp, rank);
   if (!check_rank(ctx, kOp, "weight", weight, rank) ||
       !check_dtype(ctx, kOp, "input", input, ScalarType::Float) ||
       !check_dtype(ctx, kOp, "weight", weight, ScalarType::Float) ||
@@ -166,8 +171,9 @@ Tensor& convolution_out(KernelRuntimeContext& ctx, const Tensor& input, const Te
       !check_contiguous_or_channels_last(ctx, kOp, "out", out)) {
     return out;
   }
-  ETK_CHECK(ctx, groups >= 1, out, kOp, "argument 'groups' must be positive, got %lld",
-            static_cast<long long>(groups));
+  ET_KERNEL_CHECK_MSG(ctx, groups >= 1, InvalidArgument, out,
+                      "%s: argument 'groups' must be positive, got %lld", kOp,
+                      static_cast<long long>(groups));
   const size_t spatial = static_cast<size_t>(rank - 2);
   compute::Conv2dParams p;
   p.batch = input.size(0);
@@ -197,51 +203,62 @@ Tensor& convolution_out(KernelRuntimeContext& ctx, const Tensor& input, const Te
   p.dilation_w = vw[2];
   // Parameters bounded by a dim size keep every product of the output-size
   // formulas and of the compute core's index arithmetic inside int64.
-  ETK_CHECK(ctx, p.stride_h > 0 && p.stride_w > 0 && p.stride_h <= kMaxDimSize &&
-                p.stride_w <= kMaxDimSize,
-            out, kOp, "argument 'stride' must be in [1, %lld]", static_cast<long long>(kMaxDimSize));
-  ETK_CHECK(ctx, p.dilation_h > 0 && p.dilation_w > 0 && p.dilation_h <= kMaxDimSize &&
-                p.dilation_w <= kMaxDimSize,
-            out, kOp, "argument 'dilation' must be in [1, %lld]",
-            static_cast<long long>(kMaxDimSize));
-  ETK_CHECK(ctx, p.pad_h >= 0 && p.pad_w >= 0 && p.pad_h <= kMaxDimSize && p.pad_w <= kMaxDimSize,
-            out, kOp, "argument 'padding' must be in [0, %lld]",
-            static_cast<long long>(kMaxDimSize));
-  ETK_CHECK(ctx, groups <= kMaxDimSize, out, kOp, "argument 'groups' = %lld is too large",
-            static_cast<long long>(groups));
-  ETK_CHECK(ctx, p.in_channels % groups == 0, out, kOp,
-            "argument 'input' has %lld channels, not divisible by groups=%lld",
-            static_cast<long long>(p.in_channels), static_cast<long long>(groups));
+  ET_KERNEL_CHECK_MSG(ctx,
+                      p.stride_h > 0 && p.stride_w > 0 && p.stride_h <= kMaxDimSize &&
+                          p.stride_w <= kMaxDimSize, InvalidArgument, out,
+                      "%s: argument 'stride' must be in [1, %lld]", kOp,
+                      static_cast<long long>(kMaxDimSize));
+  ET_KERNEL_CHECK_MSG(ctx,
+                      p.dilation_h > 0 && p.dilation_w > 0 && p.dilation_h <= kMaxDimSize &&
+                          p.dilation_w <= kMaxDimSize, InvalidArgument, out,
+                      "%s: argument 'dilation' must be in [1, %lld]", kOp,
+                      static_cast<long long>(kMaxDimSize));
+  ET_KERNEL_CHECK_MSG(ctx,
+                      p.pad_h >= 0 && p.pad_w >= 0 && p.pad_h <= kMaxDimSize &&
+                          p.pad_w <= kMaxDimSize, InvalidArgument, out,
+                      "%s: argument 'padding' must be in [0, %lld]", kOp,
+                      static_cast<long long>(kMaxDimSize));
+  ET_KERNEL_CHECK_MSG(ctx, groups <= kMaxDimSize, InvalidArgument, out,
+                      "%s: argument 'groups' = %lld is too large", kOp,
+                      static_cast<long long>(groups));
+  ET_KERNEL_CHECK_MSG(ctx, p.in_channels % groups == 0, InvalidArgument, out,
+                      "%s: argument 'input' has %lld channels, not divisible by groups=%lld", kOp,
+                      static_cast<long long>(p.in_channels), static_cast<long long>(groups));
   int64_t oh = 0, ow = 0;
   if (!transposed) {
     p.out_channels = weight.size(0);
-    ETK_CHECK(ctx, p.out_channels % groups == 0 && weight.size(1) * groups == p.in_channels, out,
-              kOp, "argument 'weight' shape does not match input channels %lld and groups %lld",
-              static_cast<long long>(p.in_channels), static_cast<long long>(groups));
+    ET_KERNEL_CHECK_MSG(ctx,
+                        p.out_channels % groups == 0 && weight.size(1) * groups == p.in_channels,
+                        InvalidArgument, out,
+                        "%s: argument 'weight' shape does not match input channels %lld and groups %lld",
+                        kOp, static_cast<long long>(p.in_channels), static_cast<long long>(groups));
     oh = compute::conv2d_out_h(p);
     ow = compute::conv2d_out_w(p);
   } else {
-    ETK_CHECK(ctx, weight.size(0) == p.in_channels, out, kOp,
-              "argument 'weight' (transposed) must have %lld input channels",
-              static_cast<long long>(p.in_channels));
+    ET_KERNEL_CHECK_MSG(ctx, weight.size(0) == p.in_channels, InvalidArgument, out,
+                        "%s: argument 'weight' (transposed) must have %lld input channels", kOp,
+                        static_cast<long long>(p.in_channels));
     p.out_channels = weight.size(1) * groups;
     const int64_t oph = rank == 4 ? hh[3] : 0, opw = vw[3];
-    ETK_CHECK(ctx, oph >= 0 && opw >= 0 && (oph < p.stride_h || oph < p.dilation_h) &&
-                       (opw < p.stride_w || opw < p.dilation_w),
-              out, kOp, "argument 'output_padding' must be smaller than stride or dilation");
+    ET_KERNEL_CHECK_MSG(ctx,
+                        oph >= 0 && opw >= 0 && (oph < p.stride_h || oph < p.dilation_h) &&
+                            (opw < p.stride_w || opw < p.dilation_w), InvalidArgument, out,
+                        "%s: argument 'output_padding' must be smaller than stride or dilation",
+                        kOp);
     oh = transposed_out_size(p.in_h, p.kernel_h, p.stride_h, p.pad_h, p.dilation_h, oph);
     ow = transposed_out_size(p.in_w, p.kernel_w, p.stride_w, p.pad_w, p.dilation_w, opw);
   }
-  ETK_CHECK(ctx, oh > 0 && ow > 0, out, kOp,
-            "the computed output size is empty (input too small for the kernel)");
+  ET_KERNEL_CHECK_MSG(ctx, oh > 0 && ow > 0, InvalidArgument, out,
+                      "%s: the computed output size is empty (input too small for the kernel)",
+                      kOp);
   const float* b = nullptr;
   if (bias.has_value()) {
     if (!check_dtype(ctx, kOp, "bias", *bias, ScalarType::Float)) {
       return out;
     }
-    ETK_CHECK(ctx, bias->numel() == p.out_channels, out, kOp,
-              "argument 'bias' must have %lld elements, got %zd",
-              static_cast<long long>(p.out_channels), bias->numel());
+    ET_KERNEL_CHECK_MSG(ctx, bias->numel() == p.out_channels, InvalidArgument, out,
+                        "%s: argument 'bias' must have %lld elements, got %zd", kOp,
+                        static_cast<long long>(p.out_channels), bias->numel());
     b = bias->const_data_ptr<float>();
   }
   // oh/ow drive the compute loops: the int64 resize rejects what a dim
@@ -287,7 +304,7 @@ Tensor& convolution_out(KernelRuntimeContext& ctx, const Tensor& input, const Te
 
 } // namespace
 
-ETK_REGISTER_KERNEL("aten::convolution.out", convolution_out);
+ETK_REGISTER_KERNEL(convolution_out_name, convolution_out);
 
 } // namespace kernels
 } // namespace executorch

@@ -11,6 +11,16 @@ namespace kernels {
 namespace {
 
 using namespace ::executorch::kernels::detail;
+
+// The operators this file registers; log messages use log_name(<name>).
+ET_DEFINE_OPERATOR_NAME(scalar_tensor_out_name, "aten::scalar_tensor.out");
+ET_DEFINE_OPERATOR_NAME(full_out_name, "aten::full.out");
+ET_DEFINE_OPERATOR_NAME(full_like_out_name, "aten::full_like.out");
+ET_DEFINE_OPERATOR_NAME(zeros_out_name, "aten::zeros.out");
+ET_DEFINE_OPERATOR_NAME(ones_out_name, "aten::ones.out");
+ET_DEFINE_OPERATOR_NAME(fill_scalar_out_name, "aten::fill.Scalar_out");
+ET_DEFINE_OPERATOR_NAME(empty_dim_order_out_name, "dim_order_ops::_empty_dim_order.out");
+
 using std::optional;
 
 // Writes `value` converted to out's dtype into every element of out.
@@ -54,7 +64,7 @@ bool fill_with(KernelRuntimeContext& ctx, const char* op, const Tensor& out, con
 }
 
 Tensor& scalar_tensor_out(KernelRuntimeContext& ctx, const Scalar& s, Tensor& out) {
-  const char* op = "scalar_tensor.out";
+  const char* op = log_name(scalar_tensor_out_name);
   if (resize_out(ctx, op, out, ArrayRef<SizesType>())) {
     fill_with(ctx, op, out, s);
   }
@@ -63,7 +73,7 @@ Tensor& scalar_tensor_out(KernelRuntimeContext& ctx, const Scalar& s, Tensor& ou
 
 Tensor& full_out(KernelRuntimeContext& ctx, ArrayRef<int64_t> size, const Scalar& value,
                  Tensor& out) {
-  const char* op = "full.out";
+  const char* op = log_name(full_out_name);
   if (resize_out(ctx, op, out, size)) {
     fill_with(ctx, op, out, value);
   }
@@ -72,7 +82,7 @@ Tensor& full_out(KernelRuntimeContext& ctx, ArrayRef<int64_t> size, const Scalar
 
 Tensor& full_like_out(KernelRuntimeContext& ctx, const Tensor& in, const Scalar& value,
                       optional<::executorch::aten::MemoryFormat> memory_format, Tensor& out) {
-  const char* op = "full_like.out";
+  const char* op = log_name(full_like_out_name);
   (void)memory_format; // out's dim order is the layout
   if (resize_out_like(ctx, op, out, in)) {
     fill_with(ctx, op, out, value);
@@ -81,7 +91,7 @@ Tensor& full_like_out(KernelRuntimeContext& ctx, const Tensor& in, const Scalar&
 }
 
 Tensor& zeros_out(KernelRuntimeContext& ctx, ArrayRef<int64_t> size, Tensor& out) {
-  const char* op = "zeros.out";
+  const char* op = log_name(zeros_out_name);
   if (resize_out(ctx, op, out, size)) {
     fill_with(ctx, op, out, Scalar(int64_t(0)));
   }
@@ -89,7 +99,7 @@ Tensor& zeros_out(KernelRuntimeContext& ctx, ArrayRef<int64_t> size, Tensor& out
 }
 
 Tensor& ones_out(KernelRuntimeContext& ctx, ArrayRef<int64_t> size, Tensor& out) {
-  const char* op = "ones.out";
+  const char* op = log_name(ones_out_name);
   if (resize_out(ctx, op, out, size)) {
     fill_with(ctx, op, out, Scalar(int64_t(1)));
   }
@@ -98,7 +108,7 @@ Tensor& ones_out(KernelRuntimeContext& ctx, ArrayRef<int64_t> size, Tensor& out)
 
 Tensor& fill_scalar_out(KernelRuntimeContext& ctx, const Tensor& in, const Scalar& value,
                         Tensor& out) {
-  const char* op = "fill.Scalar_out";
+  const char* op = log_name(fill_scalar_out_name);
   if (check_same_dtype(ctx, op, "self", in, "out", out) && resize_out_like(ctx, op, out, in)) {
     fill_with(ctx, op, out, value);
   }
@@ -107,27 +117,27 @@ Tensor& fill_scalar_out(KernelRuntimeContext& ctx, const Tensor& in, const Scala
 
 Tensor& empty_dim_order_out(KernelRuntimeContext& ctx, ArrayRef<int64_t> size,
                             optional<ArrayRef<int64_t>> dim_order, Tensor& out) {
-  const char* op = "_empty_dim_order.out";
+  const char* op = log_name(empty_dim_order_out_name);
   if (dim_order.has_value() && !dim_order->empty()) {
-    ETK_CHECK(ctx, static_cast<ssize_t>(dim_order->size()) == out.dim(), out, op,
-              "argument 'dim_order' has %zu entries for an out of rank %zd", dim_order->size(),
-              static_cast<ssize_t>(out.dim()));
+    ET_KERNEL_CHECK_MSG(ctx, static_cast<ssize_t>(dim_order->size()) == out.dim(), InvalidArgument,
+                        out, "%s: argument 'dim_order' has %zu entries for an out of rank %zd", op,
+                        dim_order->size(), static_cast<ssize_t>(out.dim()));
     for (size_t i = 0; i < dim_order->size(); ++i) {
-      ETK_CHECK(ctx, (*dim_order)[i] == out.dim_order()[i], out, op,
-                "argument 'dim_order' does not match the dim order of 'out'");
+      ET_KERNEL_CHECK_MSG(ctx, (*dim_order)[i] == out.dim_order()[i], InvalidArgument, out,
+                          "%s: argument 'dim_order' does not match the dim order of 'out'", op);
     }
   }
   (void)resize_out(ctx, op, out, size);
   return out;
 }
 
-ETK_REGISTER_KERNEL("aten::scalar_tensor.out", scalar_tensor_out);
-ETK_REGISTER_KERNEL("aten::full.out", full_out);
-ETK_REGISTER_KERNEL("aten::full_like.out", full_like_out);
-ETK_REGISTER_KERNEL("aten::zeros.out", zeros_out);
-ETK_REGISTER_KERNEL("aten::ones.out", ones_out);
-ETK_REGISTER_KERNEL("aten::fill.Scalar_out", fill_scalar_out);
-ETK_REGISTER_KERNEL("dim_order_ops::_empty_dim_order.out", empty_dim_order_out);
+ETK_REGISTER_KERNEL(scalar_tensor_out_name, scalar_tensor_out);
+ETK_REGISTER_KERNEL(full_out_name, full_out);
+ETK_REGISTER_KERNEL(full_like_out_name, full_like_out);
+ETK_REGISTER_KERNEL(zeros_out_name, zeros_out);
+ETK_REGISTER_KERNEL(ones_out_name, ones_out);
+ETK_REGISTER_KERNEL(fill_scalar_out_name, fill_scalar_out);
+ETK_REGISTER_KERNEL(empty_dim_order_out_name, empty_dim_order_out);
 
 } // namespace
 } // namespace kernels

@@ -12,26 +12,41 @@ namespace kernels {
 namespace {
 
 using namespace ::executorch::kernels::detail;
+
+// The operators this file registers; log messages use log_name(<name>).
+ET_DEFINE_OPERATOR_NAME(add_out_name, "aten::add.out");
+ET_DEFINE_OPERATOR_NAME(add_scalar_out_name, "aten::add.Scalar_out");
+ET_DEFINE_OPERATOR_NAME(sub_out_name, "aten::sub.out");
+ET_DEFINE_OPERATOR_NAME(sub_scalar_out_name, "aten::sub.Scalar_out");
+ET_DEFINE_OPERATOR_NAME(rsub_scalar_out_name, "aten::rsub.Scalar_out");
+ET_DEFINE_OPERATOR_NAME(mul_out_name, "aten::mul.out");
+ET_DEFINE_OPERATOR_NAME(mul_scalar_out_name, "aten::mul.Scalar_out");
+ET_DEFINE_OPERATOR_NAME(div_out_name, "aten::div.out");
+ET_DEFINE_OPERATOR_NAME(div_out_mode_name, "aten::div.out_mode");
+ET_DEFINE_OPERATOR_NAME(div_scalar_out_name, "aten::div.Scalar_out");
+ET_DEFINE_OPERATOR_NAME(div_scalar_mode_out_name, "aten::div.Scalar_mode_out");
+
 using std::optional;
 using std::string_view;
 
 // The alpha Scalar must be representable in the computation dtype.
 bool check_alpha(KernelRuntimeContext& ctx, const char* op, const Scalar& alpha, ScalarType common) {
   using ::executorch::runtime::isIntegralType;
-  if (alpha.isFloatingPoint() && isIntegralType(common, /*includeBool=*/true)) {
-    return ETK_EXPECT(ctx, false, op, "argument 'alpha' is a float but the inputs are %s",
+  ET_KERNEL_CHECK_MSG(ctx,
+                      !alpha.isFloatingPoint() || !isIntegralType(common, /*includeBool=*/true),
+                      InvalidArgument, false,
+                      "%s: argument 'alpha' is a float but the inputs are %s", op,
                       dtype_name(common));
-  }
-  if (alpha.isBoolean() && common != ScalarType::Bool) {
-    return ETK_EXPECT(ctx, false, op, "a bool 'alpha' needs bool inputs, got %s",
-                      dtype_name(common));
-  }
+  ET_KERNEL_CHECK_MSG(ctx, !alpha.isBoolean() || common == ScalarType::Bool, InvalidArgument, false,
+                      "%s: a bool 'alpha' needs bool inputs, got %s", op, dtype_name(common));
   return true;
 }
 
 bool check_not_bool_sub(KernelRuntimeContext& ctx, const char* op, ScalarType common) {
-  return ETK_EXPECT(ctx, common != ScalarType::Bool, op,
-                    "subtraction with bool inputs is not supported (argument 'self'/'other')");
+  ET_KERNEL_CHECK_MSG(ctx, common != ScalarType::Bool, InvalidArgument, false,
+                      "%s: subtraction with bool inputs is not supported (argument 'self'/'other')",
+                      op);
+  return true;
 }
 
 constexpr DtypeSet kArith = dtypes::kRealHBBF16;
@@ -49,7 +64,7 @@ Tensor& add_sub_tensor(
   if (kSign < 0 && !check_not_bool_sub(ctx, op, common)) {
     return out;
   }
-  dispatch_compute_only<kComputeAll>(ctx, op, compute_type(common), [&](auto tag) {
+  dispatch_dtype<kComputeAll>(ctx, op, compute_type(common), [&](auto tag) {
     using CT = typename decltype(tag)::type;
     if constexpr (std::is_same<CT, bool>::value) {
       const bool al = scalar_to<bool>(alpha);
@@ -71,12 +86,12 @@ Tensor& add_sub_tensor(
 
 Tensor& add_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, const Scalar& alpha,
                 Tensor& out) {
-  return add_sub_tensor<1>("add.out", ctx, a, b, alpha, out);
+  return add_sub_tensor<1>(log_name(add_out_name), ctx, a, b, alpha, out);
 }
 
 Tensor& sub_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, const Scalar& alpha,
                 Tensor& out) {
-  return add_sub_tensor<-1>("sub.out", ctx, a, b, alpha, out);
+  return add_sub_tensor<-1>(log_name(sub_out_name), ctx, a, b, alpha, out);
 }
 
 // Tensor-Scalar prologue: dtypes, common dtype with the scalar, resize.
@@ -102,7 +117,7 @@ Tensor& add_sub_scalar(const char* op, KernelRuntimeContext& ctx, const Tensor& 
   if (kSign < 0 && !check_not_bool_sub(ctx, op, common)) {
     return out;
   }
-  dispatch_compute_only<kComputeAll>(ctx, op, compute_type(common), [&](auto tag) {
+  dispatch_dtype<kComputeAll>(ctx, op, compute_type(common), [&](auto tag) {
     using CT = typename decltype(tag)::type;
     if constexpr (std::is_same<CT, bool>::value) {
       const bool v = scalar_to<bool>(alpha) && scalar_to<bool>(b);
@@ -123,26 +138,26 @@ Tensor& add_sub_scalar(const char* op, KernelRuntimeContext& ctx, const Tensor& 
 
 Tensor& add_scalar_out(KernelRuntimeContext& ctx, const Tensor& a, const Scalar& b,
                        const Scalar& alpha, Tensor& out) {
-  return add_sub_scalar<1, false>("add.Scalar_out", ctx, a, b, alpha, out);
+  return add_sub_scalar<1, false>(log_name(add_scalar_out_name), ctx, a, b, alpha, out);
 }
 
 Tensor& sub_scalar_out(KernelRuntimeContext& ctx, const Tensor& a, const Scalar& b,
                        const Scalar& alpha, Tensor& out) {
-  return add_sub_scalar<-1, false>("sub.Scalar_out", ctx, a, b, alpha, out);
+  return add_sub_scalar<-1, false>(log_name(sub_scalar_out_name), ctx, a, b, alpha, out);
 }
 
 Tensor& rsub_scalar_out(KernelRuntimeContext& ctx, const Tensor& a, const Scalar& b,
                         const Scalar& alpha, Tensor& out) {
-  return add_sub_scalar<-1, true>("rsub.Scalar_out", ctx, a, b, alpha, out);
+  return add_sub_scalar<-1, true>(log_name(rsub_scalar_out_name), ctx, a, b, alpha, out);
 }
 
 Tensor& mul_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, Tensor& out) {
-  const char* op = "mul.out";
+  const char* op = log_name(mul_out_name);
   ScalarType common;
   if (!prepare_binary(ctx, op, a, b, out, kArith, &common)) {
     return out;
   }
-  dispatch_compute_only<kComputeAll>(ctx, op, compute_type(common), [&](auto tag) {
+  dispatch_dtype<kComputeAll>(ctx, op, compute_type(common), [&](auto tag) {
     using CT = typename decltype(tag)::type;
     if constexpr (std::is_same<CT, bool>::value) {
       apply_binary<CT>(ctx, op, a, b, out, [](bool x, bool y) { return x && y; });
@@ -155,12 +170,12 @@ Tensor& mul_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, Ten
 }
 
 Tensor& mul_scalar_out(KernelRuntimeContext& ctx, const Tensor& a, const Scalar& b, Tensor& out) {
-  const char* op = "mul.Scalar_out";
+  const char* op = log_name(mul_scalar_out_name);
   ScalarType common;
   if (!prepare_scalar(ctx, op, a, b, out, kArith, &common)) {
     return out;
   }
-  dispatch_compute_only<kComputeAll>(ctx, op, compute_type(common), [&](auto tag) {
+  dispatch_dtype<kComputeAll>(ctx, op, compute_type(common), [&](auto tag) {
     using CT = typename decltype(tag)::type;
     const CT v = scalar_to<CT>(b);
     if constexpr (std::is_same<CT, bool>::value) {
@@ -180,13 +195,11 @@ bool parse_mode(KernelRuntimeContext& ctx, const char* op, const optional<string
                 Rounding* r) {
   if (!mode.has_value()) {
     *r = Rounding::kTrue;
-  } else if (*mode == "trunc") {
-    *r = Rounding::kTrunc;
-  } else if (*mode == "floor") {
-    *r = Rounding::kFloor;
-  } else {
-    return ETK_EXPECT(ctx, false, op, "argument 'rounding_mode' must be None, 'trunc' or 'floor'");
+    return true;
   }
+  ET_KERNEL_CHECK_MSG(ctx, *mode == "trunc" || *mode == "floor", InvalidArgument, false,
+                      "%s: argument 'rounding_mode' must be None, 'trunc' or 'floor'", op);
+  *r = *mode == "trunc" ? Rounding::kTrunc : Rounding::kFloor;
   return true;
 }
 
@@ -293,9 +306,9 @@ Tensor& div_impl(const char* op, KernelRuntimeContext& ctx, const Tensor& a, con
   if (r == Rounding::kTrue && !check_can_cast(ctx, op, ct, "out", out)) {
     return out;
   }
-  ETK_CHECK(ctx, !(r != Rounding::kTrue && common == ScalarType::Bool), out, op,
-            "rounding division of bool inputs is not supported");
-  dispatch_compute_only<dtypes::kFloat | dtype_bit(ScalarType::Long)>(ctx, op, ct, [&](auto tag) {
+  ET_KERNEL_CHECK_MSG(ctx, !(r != Rounding::kTrue && common == ScalarType::Bool), InvalidArgument,
+                      out, "%s: rounding division of bool inputs is not supported", op);
+  dispatch_dtype<dtypes::kFloat | dtype_bit(ScalarType::Long)>(ctx, op, ct, [&](auto tag) {
     using CT = typename decltype(tag)::type;
     run_div<CT>(ctx, op, r,
                 [&](auto fn) { apply_binary_common<CT>(ctx, op, a, b, out, common, fn); });
@@ -304,12 +317,12 @@ Tensor& div_impl(const char* op, KernelRuntimeContext& ctx, const Tensor& a, con
 }
 
 Tensor& div_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, Tensor& out) {
-  return div_impl("div.out", ctx, a, b, std::nullopt, out);
+  return div_impl(log_name(div_out_name), ctx, a, b, std::nullopt, out);
 }
 
 Tensor& div_out_mode(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b,
                      optional<string_view> mode, Tensor& out) {
-  return div_impl("div.out_mode", ctx, a, b, mode, out);
+  return div_impl(log_name(div_out_mode_name), ctx, a, b, mode, out);
 }
 
 Tensor& div_scalar_impl(const char* op, KernelRuntimeContext& ctx, const Tensor& a,
@@ -326,9 +339,9 @@ Tensor& div_scalar_impl(const char* op, KernelRuntimeContext& ctx, const Tensor&
   if (r == Rounding::kTrue && !check_can_cast(ctx, op, ct, "out", out)) {
     return out;
   }
-  ETK_CHECK(ctx, !(r != Rounding::kTrue && common == ScalarType::Bool), out, op,
-            "rounding division of bool inputs is not supported");
-  dispatch_compute_only<dtypes::kFloat | dtype_bit(ScalarType::Long)>(ctx, op, ct, [&](auto tag) {
+  ET_KERNEL_CHECK_MSG(ctx, !(r != Rounding::kTrue && common == ScalarType::Bool), InvalidArgument,
+                      out, "%s: rounding division of bool inputs is not supported", op);
+  dispatch_dtype<dtypes::kFloat | dtype_bit(ScalarType::Long)>(ctx, op, ct, [&](auto tag) {
     using CT = typename decltype(tag)::type;
     const CT v = scalar_to<CT>(b);
     if constexpr (std::is_floating_point<CT>::value) {
@@ -347,25 +360,25 @@ Tensor& div_scalar_impl(const char* op, KernelRuntimeContext& ctx, const Tensor&
 }
 
 Tensor& div_scalar_out(KernelRuntimeContext& ctx, const Tensor& a, const Scalar& b, Tensor& out) {
-  return div_scalar_impl("div.Scalar_out", ctx, a, b, std::nullopt, out);
+  return div_scalar_impl(log_name(div_scalar_out_name), ctx, a, b, std::nullopt, out);
 }
 
 Tensor& div_scalar_mode_out(KernelRuntimeContext& ctx, const Tensor& a, const Scalar& b,
                             optional<string_view> mode, Tensor& out) {
-  return div_scalar_impl("div.Scalar_mode_out", ctx, a, b, mode, out);
+  return div_scalar_impl(log_name(div_scalar_mode_out_name), ctx, a, b, mode, out);
 }
 
-ETK_REGISTER_KERNEL("aten::add.out", add_out);
-ETK_REGISTER_KERNEL("aten::add.Scalar_out", add_scalar_out);
-ETK_REGISTER_KERNEL("aten::sub.out", sub_out);
-ETK_REGISTER_KERNEL("aten::sub.Scalar_out", sub_scalar_out);
-ETK_REGISTER_KERNEL("aten::rsub.Scalar_out", rsub_scalar_out);
-ETK_REGISTER_KERNEL("aten::mul.out", mul_out);
-ETK_REGISTER_KERNEL("aten::mul.Scalar_out", mul_scalar_out);
-ETK_REGISTER_KERNEL("aten::div.out", div_out);
-ETK_REGISTER_KERNEL("aten::div.out_mode", div_out_mode);
-ETK_REGISTER_KERNEL("aten::div.Scalar_out", div_scalar_out);
-ETK_REGISTER_KERNEL("aten::div.Scalar_mode_out", div_scalar_mode_out);
+ETK_REGISTER_KERNEL(add_out_name, add_out);
+ETK_REGISTER_KERNEL(add_scalar_out_name, add_scalar_out);
+ETK_REGISTER_KERNEL(sub_out_name, sub_out);
+ETK_REGISTER_KERNEL(sub_scalar_out_name, sub_scalar_out);
+ETK_REGISTER_KERNEL(rsub_scalar_out_name, rsub_scalar_out);
+ETK_REGISTER_KERNEL(mul_out_name, mul_out);
+ETK_REGISTER_KERNEL(mul_scalar_out_name, mul_scalar_out);
+ETK_REGISTER_KERNEL(div_out_name, div_out);
+ETK_REGISTER_KERNEL(div_out_mode_name, div_out_mode);
+ETK_REGISTER_KERNEL(div_scalar_out_name, div_scalar_out);
+ETK_REGISTER_KERNEL(div_scalar_mode_out_name, div_scalar_mode_out);
 
 } // namespace
 } // namespace kernels

@@ -13,6 +13,9 @@ namespace {
 
 using namespace ::executorch::kernels::detail;
 
+// The operators this file registers; log messages use log_name(<name>).
+ET_DEFINE_OPERATOR_NAME(pow_tensor_scalar_out_name, "aten::pow.Tensor_Scalar_out");
+
 int64_t int_pow(int64_t base, int64_t exp) {
   int64_t result = 1;
   while (exp > 0) {
@@ -27,7 +30,7 @@ int64_t int_pow(int64_t base, int64_t exp) {
 
 Tensor& pow_tensor_scalar_out(KernelRuntimeContext& ctx, const Tensor& in, const Scalar& exponent,
                               Tensor& out) {
-  const char* op = "pow.Tensor_Scalar_out";
+  const char* op = log_name(pow_tensor_scalar_out_name);
   if (!check_dtype_in(ctx, op, "self", in, dtypes::kRealHBBF16) ||
       !check_dtype_in(ctx, op, "out", out, dtypes::kRealHBF16)) {
     return out;
@@ -39,13 +42,14 @@ Tensor& pow_tensor_scalar_out(KernelRuntimeContext& ctx, const Tensor& in, const
   if (!check_can_cast(ctx, op, common, "out", out) || !resize_out_like(ctx, op, out, in)) {
     return out;
   }
-  dispatch_compute_only<dtypes::kFloat | dtype_bit(ScalarType::Long)>(
+  dispatch_dtype<dtypes::kFloat | dtype_bit(ScalarType::Long)>(
       ctx, op, compute_type(common), [&](auto tag) {
         using CT = typename decltype(tag)::type;
         if constexpr (std::is_same<CT, int64_t>::value) {
           const int64_t e = exponent.to<int64_t>();
-          ETK_CHECK(ctx, e >= 0, , op,
-                    "integers to negative integer powers are not allowed (argument 'exponent')");
+          ET_KERNEL_CHECK_MSG(ctx, e >= 0, InvalidArgument, ,
+                              "%s: integers to negative integer powers are not allowed (argument 'exponent')",
+                              op);
           apply_unary<CT>(ctx, op, in, out, [e](CT x) -> CT { return int_pow(x, e); });
         } else {
           const CT e = scalar_to<CT>(exponent);
@@ -71,7 +75,7 @@ Tensor& pow_tensor_scalar_out(KernelRuntimeContext& ctx, const Tensor& in, const
   return out;
 }
 
-ETK_REGISTER_KERNEL("aten::pow.Tensor_Scalar_out", pow_tensor_scalar_out);
+ETK_REGISTER_KERNEL(pow_tensor_scalar_out_name, pow_tensor_scalar_out);
 
 } // namespace
 } // namespace kernels

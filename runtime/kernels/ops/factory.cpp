@@ -13,6 +13,10 @@ namespace {
 
 using namespace ::executorch::kernels::detail;
 
+// The operators this file registers; log messages use log_name(<name>).
+ET_DEFINE_OPERATOR_NAME(arange_start_out_name, "aten::arange.start_out");
+ET_DEFINE_OPERATOR_NAME(arange_out_name, "aten::arange.out");
+
 double scalar_value(const Scalar& s) {
   if (s.isFloatingPoint()) {
     return s.to<double>();
@@ -30,10 +34,12 @@ Tensor& arange_impl(const char* op, KernelRuntimeContext& ctx, const Scalar& sta
     return out;
   }
   const double a = scalar_value(start), b = scalar_value(end), s = scalar_value(step);
-  ETK_CHECK(ctx, s != 0 && std::isfinite(a) && std::isfinite(b) && std::isfinite(s), out, op,
-            "argument 'step' must be non-zero and the bounds finite");
-  ETK_CHECK(ctx, (s > 0 && b >= a) || (s < 0 && b <= a), out, op,
-            "argument 'end' is on the wrong side of 'start' for the sign of 'step'");
+  ET_KERNEL_CHECK_MSG(ctx, s != 0 && std::isfinite(a) && std::isfinite(b) && std::isfinite(s),
+                      InvalidArgument, out,
+                      "%s: argument 'step' must be non-zero and the bounds finite", op);
+  ET_KERNEL_CHECK_MSG(ctx, (s > 0 && b >= a) || (s < 0 && b <= a), InvalidArgument, out,
+                      "%s: argument 'end' is on the wrong side of 'start' for the sign of 'step'",
+                      op);
   const bool all_int = !start.isFloatingPoint() && !end.isFloatingPoint() &&
       !step.isFloatingPoint();
   // The length is computed without wrapping and checked against the dim
@@ -46,21 +52,23 @@ Tensor& arange_impl(const char* op, KernelRuntimeContext& ctx, const Scalar& sta
                                  : static_cast<uint64_t>(ia) - static_cast<uint64_t>(ib);
     const uint64_t mag = is > 0 ? static_cast<uint64_t>(is) : 0 - static_cast<uint64_t>(is);
     const uint64_t len = span / mag + (span % mag != 0 ? 1 : 0);
-    ETK_CHECK(ctx, len <= static_cast<uint64_t>(kMaxDimSize), out, op,
-              "the result would have %llu elements, more than a dim can hold",
-              static_cast<unsigned long long>(len));
+    ET_KERNEL_CHECK_MSG(ctx, len <= static_cast<uint64_t>(kMaxDimSize), InvalidArgument, out,
+                        "%s: the result would have %llu elements, more than a dim can hold", op,
+                        static_cast<unsigned long long>(len));
     n = static_cast<int64_t>(len);
   } else {
     const double len = std::ceil((b - a) / s);
-    ETK_CHECK(ctx, len >= 0 && len <= static_cast<double>(kMaxDimSize), out, op,
-              "the result would have %g elements, more than a dim can hold", len);
+    ET_KERNEL_CHECK_MSG(ctx, len >= 0 && len <= static_cast<double>(kMaxDimSize), InvalidArgument,
+                        out, "%s: the result would have %g elements, more than a dim can hold", op,
+                        len);
     n = static_cast<int64_t>(len);
   }
   const int64_t shape[1] = {n};
   if (!resize_out(ctx, op, out, ArrayRef<int64_t>(shape, 1))) {
     return out;
   }
-  ET_SWITCH_REALHBF16_TYPES(out.scalar_type(), ctx, op, CTYPE, [&]() {
+  dispatch_dtype<dtypes::kRealHBF16>(ctx, op, out.scalar_type(), [&](auto tag) {
+    using CTYPE = typename decltype(tag)::type;
     CTYPE* o = out.mutable_data_ptr<CTYPE>();
     if (all_int) {
       // Modulo-2^64 steps: every value lies in [start, end), so the result is exact.
@@ -80,18 +88,18 @@ Tensor& arange_impl(const char* op, KernelRuntimeContext& ctx, const Scalar& sta
 
 Tensor& arange_start_out(KernelRuntimeContext& ctx, const Scalar& start, const Scalar& end,
                          const Scalar& step, Tensor& out) {
-  return arange_impl("arange.start_out", ctx, start, end, step, out);
+  return arange_impl(log_name(arange_start_out_name), ctx, start, end, step, out);
 }
 
 Tensor& arange_out(KernelRuntimeContext& ctx, const Scalar& end, Tensor& out) {
-  return arange_impl("arange.out", ctx, Scalar(static_cast<int64_t>(0)), end,
+  return arange_impl(log_name(arange_out_name), ctx, Scalar(static_cast<int64_t>(0)), end,
                      Scalar(static_cast<int64_t>(1)), out);
 }
 
 } // namespace
 
-ETK_REGISTER_KERNEL("aten::arange.start_out", arange_start_out);
-ETK_REGISTER_KERNEL("aten::arange.out", arange_out);
+ETK_REGISTER_KERNEL(arange_start_out_name, arange_start_out);
+ETK_REGISTER_KERNEL(arange_out_name, arange_out);
 
 } // namespace kernels
 } // namespace executorch

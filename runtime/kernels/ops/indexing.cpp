@@ -16,6 +16,15 @@ namespace kernels {
 namespace {
 
 using namespace ::executorch::kernels::detail;
+
+// The operators this file registers; log messages use log_name(<name>).
+ET_DEFINE_OPERATOR_NAME(embedding_out_name, "aten::embedding.out");
+ET_DEFINE_OPERATOR_NAME(gather_out_name, "aten::gather.out");
+ET_DEFINE_OPERATOR_NAME(index_select_out_name, "aten::index_select.out");
+ET_DEFINE_OPERATOR_NAME(index_tensor_out_name, "aten::index.Tensor_out");
+ET_DEFINE_OPERATOR_NAME(index_put_out_name, "aten::index_put.out");
+ET_DEFINE_OPERATOR_NAME(index_put_inplace_name, "aten::index_put_");
+
 using std::optional;
 
 bool wrap_index(KernelRuntimeContext& ctx, const char* op, const char* arg, int64_t v, int64_t n,
@@ -36,15 +45,16 @@ Tensor& embedding_out(KernelRuntimeContext& ctx, const Tensor& weight, const Ten
   (void)padding_idx;
   (void)scale_grad_by_freq;
   (void)sparse;
-  const char* op = "embedding.out";
+  const char* op = log_name(embedding_out_name);
   if (!check_rank(ctx, op, "weight", weight, 2) ||
-      !check_same_dtype(ctx, op, "weight", weight, "out", out) ||
-      !ETK_EXPECT(ctx, is_index_dtype(indices.scalar_type()), op,
-                  "argument 'indices' must be int64 or int32, got %s",
-                  dtype_name(indices.scalar_type()))) {
+      !check_same_dtype(ctx, op, "weight", weight, "out", out)) {
     return out;
   }
-  ETK_CHECK(ctx, indices.dim() + 1 <= static_cast<ssize_t>(kMaxDim), out, op, "rank too large");
+  ET_KERNEL_CHECK_MSG(ctx, is_index_dtype(indices.scalar_type()), InvalidArgument, out,
+                      "%s: argument 'indices' must be int64 or int32, got %s", op,
+                      dtype_name(indices.scalar_type()));
+  ET_KERNEL_CHECK_MSG(ctx, indices.dim() + 1 <= static_cast<ssize_t>(kMaxDim), InvalidArgument, out,
+                      "%s: rank too large", op);
   SizesType shape[kMaxDim];
   for (ssize_t i = 0; i < indices.dim(); ++i) {
     shape[i] = indices.sizes()[i];
@@ -84,7 +94,7 @@ Tensor& embedding_out(KernelRuntimeContext& ctx, const Tensor& weight, const Ten
 Tensor& gather_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t dim,
                    const Tensor& index, bool sparse_grad, Tensor& out) {
   (void)sparse_grad;
-  const char* op = "gather.out";
+  const char* op = log_name(gather_out_name);
   int64_t d;
   if (!check_same_dtype(ctx, op, "self", self, "out", out) ||
       !check_dtype(ctx, op, "index", index, ScalarType::Long) ||
@@ -92,13 +102,14 @@ Tensor& gather_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t dim,
     return out;
   }
   const ssize_t r = self.dim() == 0 ? 1 : self.dim();
-  ETK_CHECK(ctx, index.dim() == self.dim() || (index.dim() <= 1 && self.dim() <= 1), out, op,
-            "argument 'index' must have the rank of 'self' (%zd), got %zd", self.dim(),
-            index.dim());
+  ET_KERNEL_CHECK_MSG(ctx, index.dim() == self.dim() || (index.dim() <= 1 && self.dim() <= 1),
+                      InvalidArgument, out,
+                      "%s: argument 'index' must have the rank of 'self' (%zd), got %zd", op,
+                      self.dim(), index.dim());
   for (ssize_t i = 0; i < index.dim() && self.dim() > 0; ++i) {
-    ETK_CHECK(ctx, i == d || index.sizes()[i] <= self.sizes()[i], out, op,
-              "argument 'index' size %d at dim %zd exceeds 'self' size %d", index.sizes()[i], i,
-              self.sizes()[i]);
+    ET_KERNEL_CHECK_MSG(ctx, i == d || index.sizes()[i] <= self.sizes()[i], InvalidArgument, out,
+                        "%s: argument 'index' size %d at dim %zd exceeds 'self' size %d", op,
+                        index.sizes()[i], i, self.sizes()[i]);
   }
   if (!resize_out_like(ctx, op, out, index)) {
     return out;
@@ -138,13 +149,16 @@ Tensor& gather_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t dim,
 
 Tensor& index_select_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t dim,
                          const Tensor& index, Tensor& out) {
-  const char* op = "index_select.out";
+  const char* op = log_name(index_select_out_name);
   int64_t d;
-  if (!check_same_dtype(ctx, op, "self", self, "out", out) ||
-      !ETK_EXPECT(ctx, is_index_dtype(index.scalar_type()), op,
-                  "argument 'index' must be int64 or int32") ||
-      !ETK_EXPECT(ctx, index.dim() <= 1, op, "argument 'index' must have rank <= 1") ||
-      !normalize_dim(ctx, op, "dim", dim, self.dim(), &d)) {
+  if (!check_same_dtype(ctx, op, "self", self, "out", out)) {
+    return out;
+  }
+  ET_KERNEL_CHECK_MSG(ctx, is_index_dtype(index.scalar_type()), InvalidArgument, out,
+                      "%s: argument 'index' must be int64 or int32", op);
+  ET_KERNEL_CHECK_MSG(ctx, index.dim() <= 1, InvalidArgument, out,
+                      "%s: argument 'index' must have rank <= 1", op);
+  if (!normalize_dim(ctx, op, "dim", dim, self.dim(), &d)) {
     return out;
   }
   if (self.dim() == 0) {
@@ -239,12 +253,12 @@ bool build_index(KernelRuntimeContext& ctx, const char* op, const Tensor& self,
     const ScalarType dt = t.scalar_type();
     if (dt == ScalarType::Bool || dt == ScalarType::Byte) {
       const int m = static_cast<int>(t.dim());
-      ETK_CHECK(ctx, pos + m <= rank, false, op, "argument 'indices'[%zu] (mask) has too many dims",
-                k);
+      ET_KERNEL_CHECK_MSG(ctx, pos + m <= rank, InvalidArgument, false,
+                          "%s: argument 'indices'[%zu] (mask) has too many dims", op, k);
       for (int j = 0; j < m; ++j) {
-        ETK_CHECK(ctx, t.sizes()[j] == self.sizes()[pos + j], false, op,
-                  "argument 'indices'[%zu] mask shape does not match 'self' at dim %d", k,
-                  pos + j);
+        ET_KERNEL_CHECK_MSG(ctx, t.sizes()[j] == self.sizes()[pos + j], InvalidArgument, false,
+                            "%s: argument 'indices'[%zu] mask shape does not match 'self' at dim %d",
+                            op, k, pos + j);
       }
       std::vector<std::vector<int64_t>> cols(static_cast<size_t>(m));
       const uint8_t* md = static_cast<const uint8_t*>(t.const_data_ptr());
@@ -273,10 +287,11 @@ bool build_index(KernelRuntimeContext& ctx, const char* op, const Tensor& self,
       pos += m;
       continue;
     }
-    ETK_CHECK(ctx, is_index_dtype(dt), false, op,
-              "argument 'indices'[%zu] must be int64, int32, bool or uint8, got %s", k,
-              dtype_name(dt));
-    ETK_CHECK(ctx, pos < rank, false, op, "argument 'indices' has more entries than dims");
+    ET_KERNEL_CHECK_MSG(ctx, is_index_dtype(dt), InvalidArgument, false,
+                        "%s: argument 'indices'[%zu] must be int64, int32, bool or uint8, got %s",
+                        op, k, dtype_name(dt));
+    ET_KERNEL_CHECK_MSG(ctx, pos < rank, InvalidArgument, false,
+                        "%s: argument 'indices' has more entries than dims", op);
     IndexArr& ia = a->arr[a->n++];
     ia.data = t.const_data_ptr();
     ia.dtype = dt;
@@ -288,8 +303,10 @@ bool build_index(KernelRuntimeContext& ctx, const char* op, const Tensor& self,
     ia.self_dim = pos;
     ++pos;
   }
-  ETK_CHECK(ctx, pos <= rank, false, op, "argument 'indices' has more entries than dims");
-  ETK_CHECK(ctx, a->n > 0, false, op, "argument 'indices' has no index tensor");
+  ET_KERNEL_CHECK_MSG(ctx, pos <= rank, InvalidArgument, false,
+                      "%s: argument 'indices' has more entries than dims", op);
+  ET_KERNEL_CHECK_MSG(ctx, a->n > 0, InvalidArgument, false,
+                      "%s: argument 'indices' has no index tensor", op);
   // Broadcast shape of the index arrays.
   a->brank = 0;
   for (int i = 0; i < a->n; ++i) {
@@ -303,8 +320,8 @@ bool build_index(KernelRuntimeContext& ctx, const char* op, const Tensor& self,
     for (int j = 0; j < ia.rank; ++j) {
       int64_t& b = a->bshape[a->brank - ia.rank + j];
       if (ia.sizes[j] != 1) {
-        ETK_CHECK(ctx, b == 1 || b == ia.sizes[j], false, op,
-                  "argument 'indices' shapes do not broadcast together");
+        ET_KERNEL_CHECK_MSG(ctx, b == 1 || b == ia.sizes[j], InvalidArgument, false,
+                            "%s: argument 'indices' shapes do not broadcast together", op);
         b = ia.sizes[j];
       }
     }
@@ -341,8 +358,9 @@ bool build_index(KernelRuntimeContext& ctx, const char* op, const Tensor& self,
   for (int d = 0; d < rank; ++d) {
     n_indexed += a->indexed[d] ? 1 : 0;
   }
-  ETK_CHECK(ctx, a->brank + (rank - n_indexed) <= static_cast<int>(kMaxDim), false, op,
-            "the result rank %d exceeds the limit %zu", a->brank + (rank - n_indexed), kMaxDim);
+  ET_KERNEL_CHECK_MSG(ctx, a->brank + (rank - n_indexed) <= static_cast<int>(kMaxDim),
+                      InvalidArgument, false, "%s: the result rank %d exceeds the limit %zu", op,
+                      a->brank + (rank - n_indexed), kMaxDim);
   int od = 0;
   if (!a->adjacent) {
     for (int j = 0; j < a->brank; ++j) {
@@ -400,7 +418,7 @@ bool for_each_index(KernelRuntimeContext& ctx, const char* op, const Tensor& sel
 
 Tensor& index_tensor_out(KernelRuntimeContext& ctx, const Tensor& self,
                          ArrayRef<optional<Tensor>> indices, Tensor& out) {
-  const char* op = "index.Tensor_out";
+  const char* op = log_name(index_tensor_out_name);
   if (!check_same_dtype(ctx, op, "self", self, "out", out)) {
     return out;
   }
@@ -440,17 +458,18 @@ void index_put_into(KernelRuntimeContext& ctx, const char* op, const Tensor& dst
     return;
   }
   // values broadcast to the result shape: strides per result dim.
-  ETK_CHECK(ctx, values.dim() <= a.out_rank, , op,
-            "argument 'values' has rank %zd, more than the indexed result (%d)", values.dim(),
-            a.out_rank);
+  ET_KERNEL_CHECK_MSG(ctx, values.dim() <= a.out_rank, InvalidArgument, ,
+                      "%s: argument 'values' has rank %zd, more than the indexed result (%d)", op,
+                      values.dim(), a.out_rank);
   int64_t vs[kMaxDim];
   for (int j = 0; j < a.out_rank; ++j) {
     const int src = j - (a.out_rank - static_cast<int>(values.dim()));
     if (src < 0 || values.sizes()[src] == 1) {
       vs[j] = 0;
     } else {
-      ETK_CHECK(ctx, values.sizes()[src] == a.out_shape[j], , op,
-                "argument 'values' does not broadcast to the indexed shape at dim %d", j);
+      ET_KERNEL_CHECK_MSG(ctx, values.sizes()[src] == a.out_shape[j], InvalidArgument, ,
+                          "%s: argument 'values' does not broadcast to the indexed shape at dim %d",
+                          op, j);
       vs[j] = values.strides()[src];
     }
   }
@@ -474,7 +493,8 @@ void index_put_into(KernelRuntimeContext& ctx, const char* op, const Tensor& dst
     });
     return;
   }
-  ET_SWITCH_REALHBBF16_TYPES(dst.scalar_type(), ctx, op, CTYPE, [&]() {
+  dispatch_dtype<dtypes::kRealHBBF16>(ctx, op, dst.scalar_type(), [&](auto tag) {
+    using CTYPE = typename decltype(tag)::type;
     for_each_index(ctx, op, dst, a, [&](const int64_t* coord, int64_t doff) {
       int64_t voff = 0;
       for (int j = 0; j < a.brank; ++j) {
@@ -512,7 +532,7 @@ void index_put_into(KernelRuntimeContext& ctx, const char* op, const Tensor& dst
 Tensor& index_put_out(KernelRuntimeContext& ctx, const Tensor& self,
                       ArrayRef<optional<Tensor>> indices, const Tensor& values, bool accumulate,
                       Tensor& out) {
-  const char* op = "index_put.out";
+  const char* op = log_name(index_put_out_name);
   if (!check_same_dtype(ctx, op, "self", self, "out", out) ||
       !check_same_dtype(ctx, op, "self", self, "values", values) ||
       !resize_out_like(ctx, op, out, self)) {
@@ -530,7 +550,7 @@ Tensor& index_put_out(KernelRuntimeContext& ctx, const Tensor& self,
 Tensor& index_put_inplace(KernelRuntimeContext& ctx, Tensor& self,
                           ArrayRef<optional<Tensor>> indices, const Tensor& values,
                           bool accumulate) {
-  const char* op = "index_put_";
+  const char* op = log_name(index_put_inplace_name);
   if (!check_same_dtype(ctx, op, "self", self, "values", values)) {
     return self;
   }
@@ -540,12 +560,12 @@ Tensor& index_put_inplace(KernelRuntimeContext& ctx, Tensor& self,
 
 } // namespace
 
-ETK_REGISTER_KERNEL("aten::embedding.out", embedding_out);
-ETK_REGISTER_KERNEL("aten::gather.out", gather_out);
-ETK_REGISTER_KERNEL("aten::index_select.out", index_select_out);
-ETK_REGISTER_KERNEL("aten::index.Tensor_out", index_tensor_out);
-ETK_REGISTER_KERNEL("aten::index_put.out", index_put_out);
-ETK_REGISTER_KERNEL("aten::index_put_", index_put_inplace);
+ETK_REGISTER_KERNEL(embedding_out_name, embedding_out);
+ETK_REGISTER_KERNEL(gather_out_name, gather_out);
+ETK_REGISTER_KERNEL(index_select_out_name, index_select_out);
+ETK_REGISTER_KERNEL(index_tensor_out_name, index_tensor_out);
+ETK_REGISTER_KERNEL(index_put_out_name, index_put_out);
+ETK_REGISTER_KERNEL(index_put_inplace_name, index_put_inplace);
 
 } // namespace kernels
 } // namespace executorch

@@ -16,6 +16,13 @@ namespace kernels {
 namespace {
 
 using namespace ::executorch::kernels::detail;
+
+// The operators this file registers; log messages use log_name(<name>).
+ET_DEFINE_OPERATOR_NAME(mm_out_name, "aten::mm.out");
+ET_DEFINE_OPERATOR_NAME(bmm_out_name, "aten::bmm.out");
+ET_DEFINE_OPERATOR_NAME(addmm_out_name, "aten::addmm.out");
+ET_DEFINE_OPERATOR_NAME(linear_out_name, "aten::linear.out");
+
 using compute::Trans;
 using std::optional;
 
@@ -94,7 +101,8 @@ bool matmul_block(KernelRuntimeContext& ctx, const char* op, ScalarType dt, cons
     }
   }
   bool ok = true;
-  ET_SWITCH_REALHBF16_TYPES(dt, ctx, op, CTYPE, [&]() {
+  dispatch_dtype<dtypes::kRealHBF16>(ctx, op, dt, [&](auto tag) {
+    using CTYPE = typename decltype(tag)::type;
     naive_gemm<CTYPE>(a, b, c, n, 1, alpha, beta);
   });
   ok = ctx.failure_state() == Error::Ok;
@@ -116,14 +124,14 @@ Mat mat_of(const Tensor& t, int64_t batch_offset_elems = 0) {
 }
 
 Tensor& mm_out(KernelRuntimeContext& ctx, const Tensor& self, const Tensor& mat2, Tensor& out) {
-  const char* op = "mm.out";
+  const char* op = log_name(mm_out_name);
   if (!check_rank(ctx, op, "self", self, 2) || !check_rank(ctx, op, "mat2", mat2, 2) ||
       !check_mat_dtypes(ctx, op, self, "self", mat2, "mat2", out)) {
     return out;
   }
-  ETK_CHECK(ctx, self.size(1) == mat2.size(0), out, op,
-            "argument 'self' [%zd, %zd] and 'mat2' [%zd, %zd] cannot be multiplied", self.size(0),
-            self.size(1), mat2.size(0), mat2.size(1));
+  ET_KERNEL_CHECK_MSG(ctx, self.size(1) == mat2.size(0), InvalidArgument, out,
+                      "%s: argument 'self' [%zd, %zd] and 'mat2' [%zd, %zd] cannot be multiplied",
+                      op, self.size(0), self.size(1), mat2.size(0), mat2.size(1));
   const SizesType shape[2] = {static_cast<SizesType>(self.size(0)),
                               static_cast<SizesType>(mat2.size(1))};
   if (!resize_out(ctx, op, out, ArrayRef<SizesType>(shape, 2))) {
@@ -135,14 +143,16 @@ Tensor& mm_out(KernelRuntimeContext& ctx, const Tensor& self, const Tensor& mat2
 }
 
 Tensor& bmm_out(KernelRuntimeContext& ctx, const Tensor& self, const Tensor& mat2, Tensor& out) {
-  const char* op = "bmm.out";
+  const char* op = log_name(bmm_out_name);
   if (!check_rank(ctx, op, "self", self, 3) || !check_rank(ctx, op, "mat2", mat2, 3) ||
       !check_mat_dtypes(ctx, op, self, "self", mat2, "mat2", out)) {
     return out;
   }
-  ETK_CHECK(ctx, self.size(0) == mat2.size(0) && self.size(2) == mat2.size(1), out, op,
-            "argument 'self' [%zd, %zd, %zd] and 'mat2' [%zd, %zd, %zd] cannot be multiplied",
-            self.size(0), self.size(1), self.size(2), mat2.size(0), mat2.size(1), mat2.size(2));
+  ET_KERNEL_CHECK_MSG(ctx, self.size(0) == mat2.size(0) && self.size(2) == mat2.size(1),
+                      InvalidArgument, out,
+                      "%s: argument 'self' [%zd, %zd, %zd] and 'mat2' [%zd, %zd, %zd] cannot be multiplied",
+                      op, self.size(0), self.size(1), self.size(2), mat2.size(0), mat2.size(1),
+                      mat2.size(2));
   const SizesType shape[3] = {static_cast<SizesType>(self.size(0)),
                               static_cast<SizesType>(self.size(1)),
                               static_cast<SizesType>(mat2.size(2))};
@@ -189,20 +199,23 @@ double scalar_double(const Scalar& s) {
 
 Tensor& addmm_out(KernelRuntimeContext& ctx, const Tensor& self, const Tensor& mat1,
                   const Tensor& mat2, const Scalar& beta, const Scalar& alpha, Tensor& out) {
-  const char* op = "addmm.out";
+  const char* op = log_name(addmm_out_name);
   if (!check_rank(ctx, op, "mat1", mat1, 2) || !check_rank(ctx, op, "mat2", mat2, 2) ||
       !check_mat_dtypes(ctx, op, mat1, "mat1", mat2, "mat2", out) ||
       !check_same_dtype(ctx, op, "self", self, "mat1", mat1)) {
     return out;
   }
-  ETK_CHECK(ctx, mat1.size(1) == mat2.size(0), out, op,
-            "argument 'mat1' [%zd, %zd] and 'mat2' [%zd, %zd] cannot be multiplied", mat1.size(0),
-            mat1.size(1), mat2.size(0), mat2.size(1));
+  ET_KERNEL_CHECK_MSG(ctx, mat1.size(1) == mat2.size(0), InvalidArgument, out,
+                      "%s: argument 'mat1' [%zd, %zd] and 'mat2' [%zd, %zd] cannot be multiplied",
+                      op, mat1.size(0), mat1.size(1), mat2.size(0), mat2.size(1));
   const int64_t m = mat1.size(0), n = mat2.size(1);
   const SizesType shape[2] = {static_cast<SizesType>(m), static_cast<SizesType>(n)};
-  ETK_CHECK(ctx, self.dim() <= 2 && broadcastable_to(self.sizes(), ArrayRef<SizesType>(shape, 2)),
-            out, op, "argument 'self' does not broadcast to [%lld, %lld]",
-            static_cast<long long>(m), static_cast<long long>(n));
+  ET_KERNEL_CHECK_MSG(ctx,
+                      self.dim() <= 2 &&
+                          broadcastable_to(self.sizes(), ArrayRef<SizesType>(shape, 2)),
+                      InvalidArgument, out,
+                      "%s: argument 'self' does not broadcast to [%lld, %lld]", op,
+                      static_cast<long long>(m), static_cast<long long>(n));
   if (!resize_out(ctx, op, out, ArrayRef<SizesType>(shape, 2))) {
     return out;
   }
@@ -218,15 +231,16 @@ Tensor& addmm_out(KernelRuntimeContext& ctx, const Tensor& self, const Tensor& m
 // linear.out(input, weight, bias?, out): out = input @ weight^T + bias.
 Tensor& linear_out(KernelRuntimeContext& ctx, const Tensor& input, const Tensor& weight,
                    const optional<Tensor>& bias, Tensor& out) {
-  const char* op = "linear.out";
+  const char* op = log_name(linear_out_name);
   if (!check_rank(ctx, op, "weight", weight, 2) ||
       !check_mat_dtypes(ctx, op, input, "input", weight, "weight", out) ||
       !check_contiguous(ctx, op, "input", input)) {
     return out;
   }
-  ETK_CHECK(ctx, input.dim() >= 1 && input.sizes()[input.dim() - 1] == weight.size(1), out, op,
-            "argument 'input' last dim does not match 'weight' [%zd, %zd]", weight.size(0),
-            weight.size(1));
+  ET_KERNEL_CHECK_MSG(ctx, input.dim() >= 1 && input.sizes()[input.dim() - 1] == weight.size(1),
+                      InvalidArgument, out,
+                      "%s: argument 'input' last dim does not match 'weight' [%zd, %zd]", op,
+                      weight.size(0), weight.size(1));
   const int64_t n = weight.size(0), k = weight.size(1);
   SizesType shape[kMaxDim];
   for (ssize_t i = 0; i + 1 < input.dim(); ++i) {
@@ -239,10 +253,12 @@ Tensor& linear_out(KernelRuntimeContext& ctx, const Tensor& input, const Tensor&
   const int64_t m = k > 0 ? input.numel() / k : (n > 0 ? out.numel() / n : 0);
   double beta = 0.0;
   if (bias.has_value()) {
-    ETK_CHECK(ctx, bias->scalar_type() == out.scalar_type(), out, op,
-              "argument 'bias' must have dtype %s", dtype_name(out.scalar_type()));
-    ETK_CHECK(ctx, bias->dim() <= 1 && (bias->numel() == n || bias->numel() == 1), out, op,
-              "argument 'bias' must have %lld elements", static_cast<long long>(n));
+    ET_KERNEL_CHECK_MSG(ctx, bias->scalar_type() == out.scalar_type(), InvalidArgument, out,
+                        "%s: argument 'bias' must have dtype %s", op,
+                        dtype_name(out.scalar_type()));
+    ET_KERNEL_CHECK_MSG(ctx, bias->dim() <= 1 && (bias->numel() == n || bias->numel() == 1),
+                        InvalidArgument, out, "%s: argument 'bias' must have %lld elements", op,
+                        static_cast<long long>(n));
     fill_bias(*bias, out, m, n);
     beta = 1.0;
   }
@@ -256,10 +272,10 @@ Tensor& linear_out(KernelRuntimeContext& ctx, const Tensor& input, const Tensor&
 
 } // namespace
 
-ETK_REGISTER_KERNEL("aten::mm.out", mm_out);
-ETK_REGISTER_KERNEL("aten::bmm.out", bmm_out);
-ETK_REGISTER_KERNEL("aten::addmm.out", addmm_out);
-ETK_REGISTER_KERNEL("aten::linear.out", linear_out);
+ETK_REGISTER_KERNEL(mm_out_name, mm_out);
+ETK_REGISTER_KERNEL(bmm_out_name, bmm_out);
+ETK_REGISTER_KERNEL(addmm_out_name, addmm_out);
+ETK_REGISTER_KERNEL(linear_out_name, linear_out);
 
 } // namespace kernels
 } // namespace executorch

@@ -10,8 +10,14 @@ namespace {
 
 using namespace ::executorch::kernels::detail;
 
+// The operators this file registers; log messages use log_name(<name>).
+ET_DEFINE_OPERATOR_NAME(logical_not_out_name, "aten::logical_not.out");
+ET_DEFINE_OPERATOR_NAME(logical_and_out_name, "aten::logical_and.out");
+ET_DEFINE_OPERATOR_NAME(logical_or_out_name, "aten::logical_or.out");
+ET_DEFINE_OPERATOR_NAME(logical_xor_out_name, "aten::logical_xor.out");
+
 Tensor& logical_not_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out) {
-  const char* op = "logical_not.out";
+  const char* op = log_name(logical_not_out_name);
   if (!check_dtype_in(ctx, op, "self", in, dtypes::kRealHBBF16) ||
       !check_dtype_in(ctx, op, "out", out, dtypes::kRealHBBF16) ||
       !resize_out_like(ctx, op, out, in)) {
@@ -35,13 +41,16 @@ Tensor& logical_binary(const char* op, KernelRuntimeContext& ctx, const Tensor& 
 }
 
 Tensor& logical_and_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, Tensor& out) {
-  return logical_binary("logical_and.out", ctx, a, b, out, [](bool x, bool y) { return x && y; });
+  return logical_binary(log_name(logical_and_out_name), ctx, a, b, out,
+                        [](bool x, bool y) { return x && y; });
 }
 Tensor& logical_or_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, Tensor& out) {
-  return logical_binary("logical_or.out", ctx, a, b, out, [](bool x, bool y) { return x || y; });
+  return logical_binary(log_name(logical_or_out_name), ctx, a, b, out,
+                        [](bool x, bool y) { return x || y; });
 }
 Tensor& logical_xor_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, Tensor& out) {
-  return logical_binary("logical_xor.out", ctx, a, b, out, [](bool x, bool y) { return x != y; });
+  return logical_binary(log_name(logical_xor_out_name), ctx, a, b, out,
+                        [](bool x, bool y) { return x != y; });
 }
 
 template <class F>
@@ -51,7 +60,7 @@ Tensor& bitwise_tensor(const char* op, KernelRuntimeContext& ctx, const Tensor& 
   if (!prepare_binary(ctx, op, a, b, out, dtypes::kIntB, &common)) {
     return out;
   }
-  dispatch_compute_only<dtype_bit(ScalarType::Long) | dtypes::kBool>(
+  dispatch_dtype<dtype_bit(ScalarType::Long) | dtypes::kBool>(
       ctx, op, compute_type(common), [&](auto tag) {
         using CT = typename decltype(tag)::type;
         apply_binary<CT>(ctx, op, a, b, out, [fn](CT x, CT y) -> CT { return fn(x, y); });
@@ -66,12 +75,13 @@ Tensor& bitwise_scalar(const char* op, KernelRuntimeContext& ctx, const Tensor& 
       !check_dtype_in(ctx, op, "out", out, dtypes::kIntB)) {
     return out;
   }
-  ETK_CHECK(ctx, !b.isFloatingPoint(), out, op, "argument 'other' must be an integer or bool");
+  ET_KERNEL_CHECK_MSG(ctx, !b.isFloatingPoint(), InvalidArgument, out,
+                      "%s: argument 'other' must be an integer or bool", op);
   const ScalarType common = promote_with_scalar(a.scalar_type(), b);
   if (!check_can_cast(ctx, op, common, "out", out) || !resize_out_like(ctx, op, out, a)) {
     return out;
   }
-  dispatch_compute_only<dtype_bit(ScalarType::Long) | dtypes::kBool>(
+  dispatch_dtype<dtype_bit(ScalarType::Long) | dtypes::kBool>(
       ctx, op, compute_type(common), [&](auto tag) {
         using CT = typename decltype(tag)::type;
         const CT v = scalar_to<CT>(b);
@@ -80,21 +90,23 @@ Tensor& bitwise_scalar(const char* op, KernelRuntimeContext& ctx, const Tensor& 
   return out;
 }
 
-#define ETK_BITWISE_OPS(name, expr)                                                            \
-  Tensor& name##_tensor_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b,      \
-                            Tensor& out) {                                                     \
-    return bitwise_tensor(#name ".Tensor_out", ctx, a, b, out, [](auto x, auto y) {           \
-      return static_cast<decltype(x)>(expr);                                                   \
-    });                                                                                        \
-  }                                                                                            \
-  Tensor& name##_scalar_out(KernelRuntimeContext& ctx, const Tensor& a, const Scalar& b,      \
-                            Tensor& out) {                                                     \
-    return bitwise_scalar(#name ".Scalar_out", ctx, a, b, out, [](auto x, auto y) {           \
-      return static_cast<decltype(x)>(expr);                                                   \
-    });                                                                                        \
-  }                                                                                            \
-  ETK_REGISTER_KERNEL("aten::" #name ".Tensor_out", name##_tensor_out);                       \
-  ETK_REGISTER_KERNEL("aten::" #name ".Scalar_out", name##_scalar_out);
+#define ETK_BITWISE_OPS(name, expr)                                                              \
+  ET_DEFINE_OPERATOR_NAME(name##_tensor_out_name, "aten::" #name ".Tensor_out");                 \
+  ET_DEFINE_OPERATOR_NAME(name##_scalar_out_name, "aten::" #name ".Scalar_out");                 \
+  Tensor& name##_tensor_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b,         \
+                            Tensor& out) {                                                       \
+    return bitwise_tensor(log_name(name##_tensor_out_name), ctx, a, b, out, [](auto x, auto y) { \
+      return static_cast<decltype(x)>(expr);                                                     \
+    });                                                                                          \
+  }                                                                                              \
+  Tensor& name##_scalar_out(KernelRuntimeContext& ctx, const Tensor& a, const Scalar& b,         \
+                            Tensor& out) {                                                       \
+    return bitwise_scalar(log_name(name##_scalar_out_name), ctx, a, b, out, [](auto x, auto y) { \
+      return static_cast<decltype(x)>(expr);                                                     \
+    });                                                                                          \
+  }                                                                                              \
+  ETK_REGISTER_KERNEL(name##_tensor_out_name, name##_tensor_out);                                \
+  ETK_REGISTER_KERNEL(name##_scalar_out_name, name##_scalar_out);
 
 ETK_BITWISE_OPS(bitwise_and, x & y)
 ETK_BITWISE_OPS(bitwise_or, x | y)
@@ -102,10 +114,10 @@ ETK_BITWISE_OPS(bitwise_xor, x ^ y)
 
 #undef ETK_BITWISE_OPS
 
-ETK_REGISTER_KERNEL("aten::logical_not.out", logical_not_out);
-ETK_REGISTER_KERNEL("aten::logical_and.out", logical_and_out);
-ETK_REGISTER_KERNEL("aten::logical_or.out", logical_or_out);
-ETK_REGISTER_KERNEL("aten::logical_xor.out", logical_xor_out);
+ETK_REGISTER_KERNEL(logical_not_out_name, logical_not_out);
+ETK_REGISTER_KERNEL(logical_and_out_name, logical_and_out);
+ETK_REGISTER_KERNEL(logical_or_out_name, logical_or_out);
+ETK_REGISTER_KERNEL(logical_xor_out_name, logical_xor_out);
 
 } // namespace
 } // namespace kernels

@@ -12,6 +12,15 @@ namespace kernels {
 namespace {
 
 using namespace ::executorch::kernels::detail;
+
+// The operators this file registers; log messages use log_name(<name>).
+ET_DEFINE_OPERATOR_NAME(any_out_name, "aten::any.out");
+ET_DEFINE_OPERATOR_NAME(any_dims_out_name, "aten::any.dims_out");
+ET_DEFINE_OPERATOR_NAME(any_all_out_name, "aten::any.all_out");
+ET_DEFINE_OPERATOR_NAME(all_out_name, "aten::all.out");
+ET_DEFINE_OPERATOR_NAME(all_dims_out_name, "aten::all.dims_out");
+ET_DEFINE_OPERATOR_NAME(all_all_out_name, "aten::all.all_out");
+
 using std::optional;
 
 /* reduce[d] marks the reduced dims of `in`; computes out and fills it. */
@@ -90,8 +99,8 @@ Tensor& reduce_dims(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
         return out;
       }
       if (rank > 0) {
-        ETK_CHECK(ctx, !reduce[nd], out, op, "argument 'dim' repeats dim %lld",
-                  static_cast<long long>(nd));
+        ET_KERNEL_CHECK_MSG(ctx, !reduce[nd], InvalidArgument, out,
+                            "%s: argument 'dim' repeats dim %lld", op, static_cast<long long>(nd));
         reduce[nd] = true;
       }
     }
@@ -101,33 +110,33 @@ Tensor& reduce_dims(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
 
 Tensor& any_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim, bool keepdim, Tensor& out) {
   const int64_t d[1] = {dim};
-  return reduce_dims<true>("any.out", ctx, in, ArrayRef<int64_t>(d, 1), keepdim, out);
+  return reduce_dims<true>(log_name(any_out_name), ctx, in, ArrayRef<int64_t>(d, 1), keepdim, out);
 }
 Tensor& any_dims_out(KernelRuntimeContext& ctx, const Tensor& in,
                      optional<ArrayRef<int64_t>> dims, bool keepdim, Tensor& out) {
-  return reduce_dims<true>("any.dims_out", ctx, in, dims, keepdim, out);
+  return reduce_dims<true>(log_name(any_dims_out_name), ctx, in, dims, keepdim, out);
 }
 Tensor& any_all_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out) {
-  return reduce_dims<true>("any.all_out", ctx, in, std::nullopt, false, out);
+  return reduce_dims<true>(log_name(any_all_out_name), ctx, in, std::nullopt, false, out);
 }
 Tensor& all_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim, bool keepdim, Tensor& out) {
   const int64_t d[1] = {dim};
-  return reduce_dims<false>("all.out", ctx, in, ArrayRef<int64_t>(d, 1), keepdim, out);
+  return reduce_dims<false>(log_name(all_out_name), ctx, in, ArrayRef<int64_t>(d, 1), keepdim, out);
 }
 Tensor& all_dims_out(KernelRuntimeContext& ctx, const Tensor& in,
                      optional<ArrayRef<int64_t>> dims, bool keepdim, Tensor& out) {
-  return reduce_dims<false>("all.dims_out", ctx, in, dims, keepdim, out);
+  return reduce_dims<false>(log_name(all_dims_out_name), ctx, in, dims, keepdim, out);
 }
 Tensor& all_all_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out) {
-  return reduce_dims<false>("all.all_out", ctx, in, std::nullopt, false, out);
+  return reduce_dims<false>(log_name(all_all_out_name), ctx, in, std::nullopt, false, out);
 }
 
-ETK_REGISTER_KERNEL("aten::any.out", any_out);
-ETK_REGISTER_KERNEL("aten::any.dims_out", any_dims_out);
-ETK_REGISTER_KERNEL("aten::any.all_out", any_all_out);
-ETK_REGISTER_KERNEL("aten::all.out", all_out);
-ETK_REGISTER_KERNEL("aten::all.dims_out", all_dims_out);
-ETK_REGISTER_KERNEL("aten::all.all_out", all_all_out);
+ETK_REGISTER_KERNEL(any_out_name, any_out);
+ETK_REGISTER_KERNEL(any_dims_out_name, any_dims_out);
+ETK_REGISTER_KERNEL(any_all_out_name, any_all_out);
+ETK_REGISTER_KERNEL(all_out_name, all_out);
+ETK_REGISTER_KERNEL(all_dims_out_name, all_dims_out);
+ETK_REGISTER_KERNEL(all_all_out_name, all_all_out);
 
 } // namespace
 } // namespace kernels

@@ -17,6 +17,12 @@ namespace kernels {
 namespace {
 
 using namespace ::executorch::kernels::detail;
+
+// The operators this file registers; log messages use log_name(<name>).
+ET_DEFINE_OPERATOR_NAME(batch_norm_no_training_out_name,
+                        "aten::_native_batch_norm_legit_no_training.out");
+ET_DEFINE_OPERATOR_NAME(native_layer_norm_out_name, "aten::native_layer_norm.out");
+
 using std::optional;
 
 template <class T>
@@ -29,9 +35,13 @@ bool check_param(KernelRuntimeContext& ctx, const char* op, const char* arg,
   if (!t.has_value()) {
     return true;
   }
-  return check_same_dtype(ctx, op, arg, *t, "input", in) &&
-      ETK_EXPECT(ctx, t->numel() == n, op, "argument '%s' must have %lld elements, got %zd", arg,
-                 static_cast<long long>(n), t->numel());
+  if (!check_same_dtype(ctx, op, arg, *t, "input", in)) {
+    return false;
+  }
+  ET_KERNEL_CHECK_MSG(ctx, t->numel() == n, InvalidArgument, false,
+                      "%s: argument '%s' must have %lld elements, got %zd", op, arg,
+                      static_cast<long long>(n), t->numel());
+  return true;
 }
 
 template <class T>
@@ -93,24 +103,27 @@ Ret3 batch_norm_no_training_out(KernelRuntimeContext& ctx, const Tensor& input,
                                 double momentum, double eps, Tensor& out, Tensor& mean_out,
                                 Tensor& invstd_out) {
   (void)momentum;
-  const char* op = "_native_batch_norm_legit_no_training.out";
+  const char* op = log_name(batch_norm_no_training_out_name);
   Ret3 ret(out, mean_out, invstd_out);
-  if (!ETK_EXPECT(ctx, input.dim() >= 2, op, "argument 'input' must have rank >= 2, got %zd",
-                  input.dim()) ||
-      !check_dtype_in(ctx, op, "input", input, dtypes::kFloatHBF16) ||
+  ET_KERNEL_CHECK_MSG(ctx, input.dim() >= 2, InvalidArgument, ret,
+                      "%s: argument 'input' must have rank >= 2, got %zd", op, input.dim());
+  if (!check_dtype_in(ctx, op, "input", input, dtypes::kFloatHBF16) ||
       !check_same_dtype(ctx, op, "input", input, "out", out) ||
-      !check_same_dim_order(ctx, op, "input", input, "out", out) ||
-      !ETK_EXPECT(ctx, is_contiguous_dim_order(input) || is_channels_last_dim_order(input), op,
-                  "argument 'input' must be contiguous or channels-last")) {
+      !check_same_dim_order(ctx, op, "input", input, "out", out)) {
     return ret;
   }
+  ET_KERNEL_CHECK_MSG(ctx, is_contiguous_dim_order(input) || is_channels_last_dim_order(input),
+                      InvalidArgument, ret,
+                      "%s: argument 'input' must be contiguous or channels-last", op);
   const int64_t c = input.size(1);
   if (!check_param(ctx, op, "weight", weight, input, c) ||
       !check_param(ctx, op, "bias", bias, input, c) ||
       !check_param(ctx, op, "running_mean", running_mean, input, c) ||
-      !check_param(ctx, op, "running_var", running_var, input, c) ||
-      !ETK_EXPECT(ctx, eps >= 0, op, "argument 'eps' must be >= 0") ||
-      !resize_out_like(ctx, op, out, input)) {
+      !check_param(ctx, op, "running_var", running_var, input, c)) {
+    return ret;
+  }
+  ET_KERNEL_CHECK_MSG(ctx, eps >= 0, InvalidArgument, ret, "%s: argument 'eps' must be >= 0", op);
+  if (!resize_out_like(ctx, op, out, input)) {
     return ret;
   }
   // The no-training variant returns empty saved statistics.
@@ -124,7 +137,8 @@ Ret3 batch_norm_no_training_out(KernelRuntimeContext& ctx, const Tensor& input,
   if (ctx.failure_state() != Error::Ok) {
     return ret;
   }
-  ET_SWITCH_FLOATHBF16_TYPES(input.scalar_type(), ctx, op, CTYPE, [&]() {
+  dispatch_dtype<dtypes::kFloatHBF16>(ctx, op, input.scalar_type(), [&](auto tag) {
+    using CTYPE = typename decltype(tag)::type;
     batch_norm_impl<CTYPE>(input, weight, bias, running_mean, running_var, eps, out);
   });
   return ret;
@@ -186,29 +200,31 @@ Ret3 native_layer_norm_out(KernelRuntimeContext& ctx, const Tensor& input,
                            ArrayRef<int64_t> normalized_shape, const optional<Tensor>& weight,
                            const optional<Tensor>& bias, double eps, Tensor& out,
                            Tensor& mean_out, Tensor& rstd_out) {
-  const char* op = "native_layer_norm.out";
+  const char* op = log_name(native_layer_norm_out_name);
   Ret3 ret(out, mean_out, rstd_out);
   const ssize_t nd = static_cast<ssize_t>(normalized_shape.size());
-  if (!ETK_EXPECT(ctx, nd >= 1 && nd <= input.dim(), op,
-                  "argument 'normalized_shape' must have 1..%zd entries, got %zd", input.dim(),
-                  nd) ||
-      !check_dtype_in(ctx, op, "input", input, dtypes::kFloatHBF16) ||
+  ET_KERNEL_CHECK_MSG(ctx, nd >= 1 && nd <= input.dim(), InvalidArgument, ret,
+                      "%s: argument 'normalized_shape' must have 1..%zd entries, got %zd", op,
+                      input.dim(), nd);
+  if (!check_dtype_in(ctx, op, "input", input, dtypes::kFloatHBF16) ||
       !check_same_dtype(ctx, op, "input", input, "out", out) ||
       !check_same_dtype(ctx, op, "input", input, "mean", mean_out) ||
       !check_same_dtype(ctx, op, "input", input, "rstd", rstd_out) ||
-      !check_contiguous(ctx, op, "input", input) || !check_contiguous(ctx, op, "out", out)) {
+      !check_contiguous(ctx, op, "input", input) ||
+      !check_contiguous(ctx, op, "out", out)) {
     return ret;
   }
   int64_t cols = 1;
   for (ssize_t i = 0; i < nd; ++i) {
     const ssize_t d = input.dim() - nd + i;
-    ETK_CHECK(ctx, input.size(d) == normalized_shape[i], ret, op,
-              "argument 'normalized_shape' entry %zd (%lld) does not match input dim %zd (%zd)", i,
-              static_cast<long long>(normalized_shape[i]), d, input.size(d));
+    ET_KERNEL_CHECK_MSG(ctx, input.size(d) == normalized_shape[i], InvalidArgument, ret,
+                        "%s: argument 'normalized_shape' entry %zd (%lld) does not match input dim %zd (%zd)",
+                        op, i, static_cast<long long>(normalized_shape[i]), d, input.size(d));
     // The entries equal input dims, but with another dim empty their
     // product can still exceed int64.
-    ETK_CHECK(ctx, checked_mul(cols, normalized_shape[i], &cols), ret, op,
-              "argument 'normalized_shape' has more elements than int64 can count");
+    ET_KERNEL_CHECK_MSG(ctx, checked_mul(cols, normalized_shape[i], &cols), InvalidArgument, ret,
+                        "%s: argument 'normalized_shape' has more elements than int64 can count",
+                        op);
   }
   if (!check_param(ctx, op, "weight", weight, input, cols) ||
       !check_param(ctx, op, "bias", bias, input, cols) || !resize_out_like(ctx, op, out, input)) {
@@ -226,7 +242,8 @@ Ret3 native_layer_norm_out(KernelRuntimeContext& ctx, const Tensor& input,
   if (input.numel() == 0 && rows == 0) {
     return ret;
   }
-  ET_SWITCH_FLOATHBF16_TYPES(input.scalar_type(), ctx, op, CTYPE, [&]() {
+  dispatch_dtype<dtypes::kFloatHBF16>(ctx, op, input.scalar_type(), [&](auto tag) {
+    using CTYPE = typename decltype(tag)::type;
     layer_norm_impl<CTYPE>(input, weight, bias, eps, rows, cols, out, mean_out, rstd_out);
   });
   return ret;
@@ -234,8 +251,8 @@ Ret3 native_layer_norm_out(KernelRuntimeContext& ctx, const Tensor& input,
 
 } // namespace
 
-ETK_REGISTER_KERNEL("aten::_native_batch_norm_legit_no_training.out", batch_norm_no_training_out);
-ETK_REGISTER_KERNEL("aten::native_layer_norm.out", native_layer_norm_out);
+ETK_REGISTER_KERNEL(batch_norm_no_training_out_name, batch_norm_no_training_out);
+ETK_REGISTER_KERNEL(native_layer_norm_out_name, native_layer_norm_out);
 
 } // namespace kernels
 } // namespace executorch

@@ -18,6 +18,12 @@ namespace kernels {
 namespace {
 
 using namespace ::executorch::kernels::detail;
+
+// The operators this file registers; log messages use log_name(<name>).
+ET_DEFINE_OPERATOR_NAME(max_pool2d_with_indices_out_name, "aten::max_pool2d_with_indices.out");
+ET_DEFINE_OPERATOR_NAME(avg_pool2d_out_name, "aten::avg_pool2d.out");
+ET_DEFINE_OPERATOR_NAME(adaptive_avg_pool2d_out_name, "aten::_adaptive_avg_pool2d.out");
+
 using std::optional;
 
 struct Pool2d {
@@ -95,9 +101,9 @@ Geo geo_of(const Tensor& t) {
 
 bool common_checks(KernelRuntimeContext& ctx, const char* op, const Tensor& in,
                    const Tensor& out) {
-  if (!ETK_EXPECT(ctx, in.dim() == 3 || in.dim() == 4, op,
-                  "argument 'self' must have rank 3 or 4, got %zd", in.dim()) ||
-      !check_same_dtype(ctx, op, "self", in, "out", out) ||
+  ET_KERNEL_CHECK_MSG(ctx, in.dim() == 3 || in.dim() == 4, InvalidArgument, false,
+                      "%s: argument 'self' must have rank 3 or 4, got %zd", op, in.dim());
+  if (!check_same_dtype(ctx, op, "self", in, "out", out) ||
       !check_contiguous_or_channels_last(ctx, op, "self", in) ||
       !check_contiguous_or_channels_last(ctx, op, "out", out)) {
     return false;
@@ -121,8 +127,9 @@ bool pool_params(KernelRuntimeContext& ctx, const char* op, const Tensor& in,
                  ArrayRef<int64_t> kernel_size, ArrayRef<int64_t> stride,
                  ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation, Pool2d* p,
                  int64_t* oh, int64_t* ow) {
-  if (!ETK_EXPECT(ctx, kernel_size.size() >= 1, op, "argument 'kernel_size' is empty") ||
-      !list2(ctx, op, "kernel_size", kernel_size, 1, 1, &p->kh, &p->kw) ||
+  ET_KERNEL_CHECK_MSG(ctx, kernel_size.size() >= 1, InvalidArgument, false,
+                      "%s: argument 'kernel_size' is empty", op);
+  if (!list2(ctx, op, "kernel_size", kernel_size, 1, 1, &p->kh, &p->kw) ||
       !list2(ctx, op, "stride", stride, p->kh, p->kw, &p->sh, &p->sw) ||
       !list2(ctx, op, "padding", padding, 0, 0, &p->ph, &p->pw) ||
       !list2(ctx, op, "dilation", dilation, 1, 1, &p->dh, &p->dw)) {
@@ -132,26 +139,26 @@ bool pool_params(KernelRuntimeContext& ctx, const char* op, const Tensor& in,
   // (and avg pool's window area) far inside int64; the stride may be any
   // positive value (a huge one just means one window), so the output size
   // is computed with checked arithmetic.
-  if (!ETK_EXPECT(ctx, p->kh > 0 && p->kw > 0 && p->kh <= kMaxDimSize && p->kw <= kMaxDimSize,
-                  op, "argument 'kernel_size' must be in [1, %lld]",
-                  static_cast<long long>(kMaxDimSize)) ||
-      !ETK_EXPECT(ctx, p->sh > 0 && p->sw > 0, op, "argument 'stride' must be positive") ||
-      !ETK_EXPECT(ctx, p->dh > 0 && p->dw > 0 && p->dh <= kMaxDimSize && p->dw <= kMaxDimSize, op,
-                  "argument 'dilation' must be in [1, %lld]", static_cast<long long>(kMaxDimSize)) ||
-      !ETK_EXPECT(ctx, p->ph >= 0 && p->pw >= 0 && p->ph <= p->kh / 2 && p->pw <= p->kw / 2, op,
-                  "argument 'padding' must be >= 0 and at most half the kernel size")) {
-    return false;
-  }
+  ET_KERNEL_CHECK_MSG(ctx, p->kh > 0 && p->kw > 0 && p->kh <= kMaxDimSize && p->kw <= kMaxDimSize,
+                      InvalidArgument, false, "%s: argument 'kernel_size' must be in [1, %lld]", op,
+                      static_cast<long long>(kMaxDimSize));
+  ET_KERNEL_CHECK_MSG(ctx, p->sh > 0 && p->sw > 0, InvalidArgument, false,
+                      "%s: argument 'stride' must be positive", op);
+  ET_KERNEL_CHECK_MSG(ctx, p->dh > 0 && p->dw > 0 && p->dh <= kMaxDimSize && p->dw <= kMaxDimSize,
+                      InvalidArgument, false, "%s: argument 'dilation' must be in [1, %lld]", op,
+                      static_cast<long long>(kMaxDimSize));
+  ET_KERNEL_CHECK_MSG(ctx, p->ph >= 0 && p->pw >= 0 && p->ph <= p->kh / 2 && p->pw <= p->kw / 2,
+                      InvalidArgument, false,
+                      "%s: argument 'padding' must be >= 0 and at most half the kernel size", op);
   const Geo g = geo_of(in);
-  if (!ETK_EXPECT(ctx,
-                  pool_out_size(g.h, p->kh, p->ph, p->sh, p->dh, p->ceil_mode, oh) &&
-                      pool_out_size(g.w, p->kw, p->pw, p->sw, p->dw, p->ceil_mode, ow),
-                  op, "the output size overflows int64")) {
-    return false;
-  }
-  return ETK_EXPECT(ctx, *oh > 0 && *ow > 0, op,
-                    "the output size is empty for input %lldx%lld",
-                    static_cast<long long>(g.h), static_cast<long long>(g.w));
+  ET_KERNEL_CHECK_MSG(ctx,
+                      pool_out_size(g.h, p->kh, p->ph, p->sh, p->dh, p->ceil_mode, oh) &&
+                          pool_out_size(g.w, p->kw, p->pw, p->sw, p->dw, p->ceil_mode, ow),
+                      InvalidArgument, false, "%s: the output size overflows int64", op);
+  ET_KERNEL_CHECK_MSG(ctx, *oh > 0 && *ow > 0, InvalidArgument, false,
+                      "%s: the output size is empty for input %lldx%lld", op,
+                      static_cast<long long>(g.h), static_cast<long long>(g.w));
+  return true;
 }
 
 // The taps t in [0, k) with 0 <= start + t * dil < len.
@@ -223,7 +230,7 @@ std::tuple<Tensor&, Tensor&> max_pool2d_with_indices_out(
     KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<int64_t> kernel_size,
     ArrayRef<int64_t> stride, ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation,
     bool ceil_mode, Tensor& out, Tensor& indices) {
-  const char* op = "max_pool2d_with_indices.out";
+  const char* op = log_name(max_pool2d_with_indices_out_name);
   std::tuple<Tensor&, Tensor&> ret(out, indices);
   if (!common_checks(ctx, op, self, out) ||
       !check_dtype(ctx, op, "indices", indices, ScalarType::Long) ||
@@ -238,7 +245,8 @@ std::tuple<Tensor&, Tensor&> max_pool2d_with_indices_out(
       !resize_pool_out(ctx, op, self, indices, oh, ow)) {
     return ret;
   }
-  ET_SWITCH_REALHBF16_TYPES(self.scalar_type(), ctx, op, CTYPE, [&]() {
+  dispatch_dtype<dtypes::kRealHBF16>(ctx, op, self.scalar_type(), [&](auto tag) {
+    using CTYPE = typename decltype(tag)::type;
     max_pool_impl<CTYPE>(self, out, indices, p);
   });
   return ret;
@@ -289,7 +297,7 @@ Tensor& avg_pool2d_out(KernelRuntimeContext& ctx, const Tensor& self,
                        ArrayRef<int64_t> kernel_size, ArrayRef<int64_t> stride,
                        ArrayRef<int64_t> padding, bool ceil_mode, bool count_include_pad,
                        optional<int64_t> divisor_override, Tensor& out) {
-  const char* op = "avg_pool2d.out";
+  const char* op = log_name(avg_pool2d_out_name);
   if (!common_checks(ctx, op, self, out) ||
       !check_dtype_in(ctx, op, "self", self, dtypes::kFloatHBF16)) {
     return out;
@@ -297,7 +305,8 @@ Tensor& avg_pool2d_out(KernelRuntimeContext& ctx, const Tensor& self,
   int64_t divisor = 0;
   if (divisor_override.has_value()) {
     divisor = *divisor_override;
-    ETK_CHECK(ctx, divisor != 0, out, op, "argument 'divisor_override' must be non-zero");
+    ET_KERNEL_CHECK_MSG(ctx, divisor != 0, InvalidArgument, out,
+                        "%s: argument 'divisor_override' must be non-zero", op);
   }
   Pool2d p;
   p.ceil_mode = ceil_mode;
@@ -306,7 +315,8 @@ Tensor& avg_pool2d_out(KernelRuntimeContext& ctx, const Tensor& self,
       !resize_pool_out(ctx, op, self, out, oh, ow)) {
     return out;
   }
-  ET_SWITCH_FLOATHBF16_TYPES(self.scalar_type(), ctx, op, CTYPE, [&]() {
+  dispatch_dtype<dtypes::kFloatHBF16>(ctx, op, self.scalar_type(), [&](auto tag) {
+    using CTYPE = typename decltype(tag)::type;
     avg_pool_impl<CTYPE>(self, out, p, count_include_pad, divisor);
   });
   return out;
@@ -343,21 +353,25 @@ void adaptive_avg_impl(const Tensor& in, const Tensor& out) {
 
 Tensor& adaptive_avg_pool2d_out(KernelRuntimeContext& ctx, const Tensor& self,
                                 ArrayRef<int64_t> output_size, Tensor& out) {
-  const char* op = "_adaptive_avg_pool2d.out";
+  const char* op = log_name(adaptive_avg_pool2d_out_name);
   if (!common_checks(ctx, op, self, out) ||
       !check_dtype_in(ctx, op, "self", self, dtypes::kFloatHBF16)) {
     return out;
   }
-  ETK_CHECK(ctx, output_size.size() == 2 && output_size[0] > 0 && output_size[1] > 0 &&
-                output_size[0] <= kMaxDimSize && output_size[1] <= kMaxDimSize,
-            out, op, "argument 'output_size' must be two sizes in [1, %lld]",
-            static_cast<long long>(kMaxDimSize));
+  ET_KERNEL_CHECK_MSG(ctx,
+                      output_size.size() == 2 && output_size[0] > 0 && output_size[1] > 0 &&
+                          output_size[0] <= kMaxDimSize && output_size[1] <= kMaxDimSize,
+                      InvalidArgument, out,
+                      "%s: argument 'output_size' must be two sizes in [1, %lld]", op,
+                      static_cast<long long>(kMaxDimSize));
   const Geo g = geo_of(self);
-  ETK_CHECK(ctx, g.h > 0 && g.w > 0, out, op, "argument 'self' has an empty spatial size");
+  ET_KERNEL_CHECK_MSG(ctx, g.h > 0 && g.w > 0, InvalidArgument, out,
+                      "%s: argument 'self' has an empty spatial size", op);
   if (!resize_pool_out(ctx, op, self, out, output_size[0], output_size[1])) {
     return out;
   }
-  ET_SWITCH_FLOATHBF16_TYPES(self.scalar_type(), ctx, op, CTYPE, [&]() {
+  dispatch_dtype<dtypes::kFloatHBF16>(ctx, op, self.scalar_type(), [&](auto tag) {
+    using CTYPE = typename decltype(tag)::type;
     adaptive_avg_impl<CTYPE>(self, out);
   });
   return out;
@@ -365,9 +379,9 @@ Tensor& adaptive_avg_pool2d_out(KernelRuntimeContext& ctx, const Tensor& self,
 
 } // namespace
 
-ETK_REGISTER_KERNEL("aten::max_pool2d_with_indices.out", max_pool2d_with_indices_out);
-ETK_REGISTER_KERNEL("aten::avg_pool2d.out", avg_pool2d_out);
-ETK_REGISTER_KERNEL("aten::_adaptive_avg_pool2d.out", adaptive_avg_pool2d_out);
+ETK_REGISTER_KERNEL(max_pool2d_with_indices_out_name, max_pool2d_with_indices_out);
+ETK_REGISTER_KERNEL(avg_pool2d_out_name, avg_pool2d_out);
+ETK_REGISTER_KERNEL(adaptive_avg_pool2d_out_name, adaptive_avg_pool2d_out);
 
 } // namespace kernels
 } // namespace executorch

@@ -17,6 +17,18 @@ namespace kernels {
 namespace {
 
 using namespace ::executorch::kernels::detail;
+
+// The operators this file registers; log messages use log_name(<name>).
+ET_DEFINE_OPERATOR_NAME(sum_intlist_out_name, "aten::sum.IntList_out");
+ET_DEFINE_OPERATOR_NAME(mean_out_name, "aten::mean.out");
+ET_DEFINE_OPERATOR_NAME(mean_dtype_out_name, "aten::mean.dtype_out");
+ET_DEFINE_OPERATOR_NAME(amax_out_name, "aten::amax.out");
+ET_DEFINE_OPERATOR_NAME(amin_out_name, "aten::amin.out");
+ET_DEFINE_OPERATOR_NAME(argmax_out_name, "aten::argmax.out");
+ET_DEFINE_OPERATOR_NAME(argmin_out_name, "aten::argmin.out");
+ET_DEFINE_OPERATOR_NAME(var_correction_out_name, "aten::var.correction_out");
+ET_DEFINE_OPERATOR_NAME(cumsum_out_name, "aten::cumsum.out");
+
 using std::optional;
 
 struct ReducePlan {
@@ -43,8 +55,8 @@ bool reduce_mask(KernelRuntimeContext& ctx, const char* op, const Tensor& in,
     if (!normalize_dim(ctx, op, "dim", raw, rank, &d)) {
       return false;
     }
-    ETK_CHECK(ctx, !mask[d], false, op, "argument 'dim' lists dim %lld twice",
-              static_cast<long long>(d));
+    ET_KERNEL_CHECK_MSG(ctx, !mask[d], InvalidArgument, false,
+                        "%s: argument 'dim' lists dim %lld twice", op, static_cast<long long>(d));
     mask[d] = true;
   }
   return true;
@@ -179,15 +191,18 @@ void for_each_reduced_run(const ReducePlan& p, int64_t base, F&& f) {
 
 enum class Kind { kSum, kMean };
 
+// The accumulator dtypes of sum, mean and cumsum.
+constexpr DtypeSet kWideAccumulators = dtype_bit(ScalarType::Double) | dtype_bit(ScalarType::Long);
+
 // sum / mean: accumulate in double (floating) or int64 (integral/bool).
 template <Kind K>
 Tensor& sum_mean(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
                  const optional<ArrayRef<int64_t>>& dims, bool keepdim,
                  optional<ScalarType> dtype, Tensor& out) {
   if (dtype.has_value()) {
-    ETK_CHECK(ctx, *dtype == out.scalar_type(), out, op,
-              "argument 'dtype' (%s) must match the dtype of 'out' (%s)", dtype_name(*dtype),
-              dtype_name(out.scalar_type()));
+    ET_KERNEL_CHECK_MSG(ctx, *dtype == out.scalar_type(), InvalidArgument, out,
+                        "%s: argument 'dtype' (%s) must match the dtype of 'out' (%s)", op,
+                        dtype_name(*dtype), dtype_name(out.scalar_type()));
   }
   if (!check_dtype_in(ctx, op, "self", in, dtypes::kRealHBBF16) ||
       !check_dtype_in(ctx, op, "out", out,
@@ -248,28 +263,26 @@ Tensor& sum_mean(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
       st(acc, y + ooff * eo);
     });
   };
-  if (floating || K == Kind::kMean) {
-    run(type_tag<double>{});
-  } else {
-    run(type_tag<int64_t>{});
-  }
+  dispatch_dtype<kWideAccumulators>(
+      ctx, op, floating || K == Kind::kMean ? ScalarType::Double : ScalarType::Long, run);
   return out;
 }
 
 Tensor& sum_intlist_out(KernelRuntimeContext& ctx, const Tensor& self,
                         optional<ArrayRef<int64_t>> dim, bool keepdim, optional<ScalarType> dtype,
                         Tensor& out) {
-  return sum_mean<Kind::kSum>("sum.IntList_out", ctx, self, dim, keepdim, dtype, out);
+  return sum_mean<Kind::kSum>(log_name(sum_intlist_out_name), ctx, self, dim, keepdim, dtype, out);
 }
 
 Tensor& mean_out(KernelRuntimeContext& ctx, const Tensor& self, optional<ArrayRef<int64_t>> dim,
                  bool keepdim, optional<ScalarType> dtype, Tensor& out) {
-  return sum_mean<Kind::kMean>("mean.out", ctx, self, dim, keepdim, dtype, out);
+  return sum_mean<Kind::kMean>(log_name(mean_out_name), ctx, self, dim, keepdim, dtype, out);
 }
 
 Tensor& mean_dtype_out(KernelRuntimeContext& ctx, const Tensor& self, optional<ScalarType> dtype,
                        Tensor& out) {
-  return sum_mean<Kind::kMean>("mean.dtype_out", ctx, self, std::nullopt, false, dtype, out);
+  return sum_mean<Kind::kMean>(log_name(mean_dtype_out_name), ctx, self, std::nullopt, false, dtype,
+                               out);
 }
 
 // amax / amin (kMax = true for amax): NaN propagates.
@@ -286,9 +299,10 @@ Tensor& amax_amin(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
       !plan_reduce(ctx, op, in, mask, keepdim, out, &p)) {
     return out;
   }
-  ETK_CHECK(ctx, p.count > 0 || out.numel() == 0, out, op,
-            "cannot reduce over an empty dim of argument 'self'");
-  ET_SWITCH_REALHBBF16_TYPES(in.scalar_type(), ctx, op, CTYPE, [&]() {
+  ET_KERNEL_CHECK_MSG(ctx, p.count > 0 || out.numel() == 0, InvalidArgument, out,
+                      "%s: cannot reduce over an empty dim of argument 'self'", op);
+  dispatch_dtype<dtypes::kRealHBBF16>(ctx, op, in.scalar_type(), [&](auto tag) {
+    using CTYPE = typename decltype(tag)::type;
     using C = std::conditional_t<std::is_same<CTYPE, Half>::value ||
                                      std::is_same<CTYPE, BFloat16>::value,
                                  float, CTYPE>;
@@ -327,12 +341,12 @@ Tensor& amax_amin(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
 
 Tensor& amax_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<int64_t> dim,
                  bool keepdim, Tensor& out) {
-  return amax_amin<true>("amax.out", ctx, self, dim, keepdim, out);
+  return amax_amin<true>(log_name(amax_out_name), ctx, self, dim, keepdim, out);
 }
 
 Tensor& amin_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<int64_t> dim,
                  bool keepdim, Tensor& out) {
-  return amax_amin<false>("amin.out", ctx, self, dim, keepdim, out);
+  return amax_amin<false>(log_name(amin_out_name), ctx, self, dim, keepdim, out);
 }
 
 // argmax / argmin over one dim (or the flattened tensor when dim is None).
@@ -357,7 +371,8 @@ Tensor& arg_reduce(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
     for (ssize_t i = 0; i < (in.dim() > 0 ? in.dim() : 1); ++i) {
       mask[i] = true;
     }
-    ETK_CHECK(ctx, !keepdim || in.dim() == out.dim(), out, op, "keepdim with dim=None");
+    ET_KERNEL_CHECK_MSG(ctx, !keepdim || in.dim() == out.dim(), InvalidArgument, out,
+                        "%s: keepdim with dim=None", op);
   }
   if (!dim.has_value() && !keepdim) {
     if (!resize_out(ctx, op, out, ArrayRef<SizesType>())) {
@@ -373,8 +388,10 @@ Tensor& arg_reduce(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
   if (out.numel() == 0) {
     return out; // an empty kept dim: nothing to reduce
   }
-  ETK_CHECK(ctx, in.numel() > 0, out, op, "cannot reduce over an empty dim of argument 'self'");
-  ET_SWITCH_REALHBF16_TYPES(in.scalar_type(), ctx, op, CTYPE, [&]() {
+  ET_KERNEL_CHECK_MSG(ctx, in.numel() > 0, InvalidArgument, out,
+                      "%s: cannot reduce over an empty dim of argument 'self'", op);
+  dispatch_dtype<dtypes::kRealHBF16>(ctx, op, in.scalar_type(), [&](auto tag) {
+    using CTYPE = typename decltype(tag)::type;
     using C = std::conditional_t<std::is_same<CTYPE, Half>::value ||
                                      std::is_same<CTYPE, BFloat16>::value,
                                  float, CTYPE>;
@@ -419,19 +436,19 @@ Tensor& arg_reduce(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
 
 Tensor& argmax_out(KernelRuntimeContext& ctx, const Tensor& self, optional<int64_t> dim,
                    bool keepdim, Tensor& out) {
-  return arg_reduce<true>("argmax.out", ctx, self, dim, keepdim, out);
+  return arg_reduce<true>(log_name(argmax_out_name), ctx, self, dim, keepdim, out);
 }
 
 Tensor& argmin_out(KernelRuntimeContext& ctx, const Tensor& self, optional<int64_t> dim,
                    bool keepdim, Tensor& out) {
-  return arg_reduce<false>("argmin.out", ctx, self, dim, keepdim, out);
+  return arg_reduce<false>(log_name(argmin_out_name), ctx, self, dim, keepdim, out);
 }
 
 // var.correction_out(self, dim?, correction?, keepdim, out): two-pass in double.
 Tensor& var_correction_out(KernelRuntimeContext& ctx, const Tensor& in,
                            optional<ArrayRef<int64_t>> dims, const optional<Scalar>& correction,
                            bool keepdim, Tensor& out) {
-  const char* op = "var.correction_out";
+  const char* op = log_name(var_correction_out_name);
   if (!check_dtype_in(ctx, op, "self", in, dtypes::kFloatHBF16) ||
       !check_same_dtype(ctx, op, "self", in, "out", out)) {
     return out;
@@ -475,11 +492,11 @@ Tensor& var_correction_out(KernelRuntimeContext& ctx, const Tensor& in,
 // cumsum.out(self, dim, dtype?, out): out dtype authoritative (bool -> int64).
 Tensor& cumsum_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim,
                    optional<ScalarType> dtype, Tensor& out) {
-  const char* op = "cumsum.out";
+  const char* op = log_name(cumsum_out_name);
   if (dtype.has_value()) {
-    ETK_CHECK(ctx, *dtype == out.scalar_type(), out, op,
-              "argument 'dtype' (%s) must match the dtype of 'out' (%s)", dtype_name(*dtype),
-              dtype_name(out.scalar_type()));
+    ET_KERNEL_CHECK_MSG(ctx, *dtype == out.scalar_type(), InvalidArgument, out,
+                        "%s: argument 'dtype' (%s) must match the dtype of 'out' (%s)", op,
+                        dtype_name(*dtype), dtype_name(out.scalar_type()));
   }
   int64_t d = 0;
   if (!check_dtype_in(ctx, op, "self", in, dtypes::kRealHBBF16) ||
@@ -523,25 +540,22 @@ Tensor& cumsum_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim,
       }
     });
   };
-  if (::executorch::runtime::isFloatingType(out.scalar_type())) {
-    run(type_tag<double>{});
-  } else {
-    run(type_tag<int64_t>{});
-  }
+  const bool floating = ::executorch::runtime::isFloatingType(out.scalar_type());
+  dispatch_dtype<kWideAccumulators>(ctx, op, floating ? ScalarType::Double : ScalarType::Long, run);
   return out;
 }
 
 } // namespace
 
-ETK_REGISTER_KERNEL("aten::sum.IntList_out", sum_intlist_out);
-ETK_REGISTER_KERNEL("aten::mean.out", mean_out);
-ETK_REGISTER_KERNEL("aten::mean.dtype_out", mean_dtype_out);
-ETK_REGISTER_KERNEL("aten::amax.out", amax_out);
-ETK_REGISTER_KERNEL("aten::amin.out", amin_out);
-ETK_REGISTER_KERNEL("aten::argmax.out", argmax_out);
-ETK_REGISTER_KERNEL("aten::argmin.out", argmin_out);
-ETK_REGISTER_KERNEL("aten::var.correction_out", var_correction_out);
-ETK_REGISTER_KERNEL("aten::cumsum.out", cumsum_out);
+ETK_REGISTER_KERNEL(sum_intlist_out_name, sum_intlist_out);
+ETK_REGISTER_KERNEL(mean_out_name, mean_out);
+ETK_REGISTER_KERNEL(mean_dtype_out_name, mean_dtype_out);
+ETK_REGISTER_KERNEL(amax_out_name, amax_out);
+ETK_REGISTER_KERNEL(amin_out_name, amin_out);
+ETK_REGISTER_KERNEL(argmax_out_name, argmax_out);
+ETK_REGISTER_KERNEL(argmin_out_name, argmin_out);
+ETK_REGISTER_KERNEL(var_correction_out_name, var_correction_out);
+ETK_REGISTER_KERNEL(cumsum_out_name, cumsum_out);
 
 } // namespace kernels
 } // namespace executorch

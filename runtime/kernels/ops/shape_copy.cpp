@@ -15,6 +15,28 @@ namespace kernels {
 namespace {
 
 using namespace ::executorch::kernels::detail;
+
+// The operators this file registers; log messages use log_name(<name>).
+ET_DEFINE_OPERATOR_NAME(view_copy_out_name, "aten::view_copy.out");
+ET_DEFINE_OPERATOR_NAME(permute_copy_out_name, "aten::permute_copy.out");
+ET_DEFINE_OPERATOR_NAME(transpose_copy_out_name, "aten::transpose_copy.int_out");
+ET_DEFINE_OPERATOR_NAME(t_copy_out_name, "aten::t_copy.out");
+ET_DEFINE_OPERATOR_NAME(expand_copy_out_name, "aten::expand_copy.out");
+ET_DEFINE_OPERATOR_NAME(slice_copy_out_name, "aten::slice_copy.Tensor_out");
+ET_DEFINE_OPERATOR_NAME(narrow_copy_out_name, "aten::narrow_copy.out");
+ET_DEFINE_OPERATOR_NAME(select_copy_out_name, "aten::select_copy.int_out");
+ET_DEFINE_OPERATOR_NAME(squeeze_copy_dims_out_name, "aten::squeeze_copy.dims_out");
+ET_DEFINE_OPERATOR_NAME(squeeze_copy_dim_out_name, "aten::squeeze_copy.dim_out");
+ET_DEFINE_OPERATOR_NAME(squeeze_copy_out_name, "aten::squeeze_copy.out");
+ET_DEFINE_OPERATOR_NAME(unsqueeze_copy_out_name, "aten::unsqueeze_copy.out");
+ET_DEFINE_OPERATOR_NAME(cat_out_name, "aten::cat.out");
+ET_DEFINE_OPERATOR_NAME(stack_out_name, "aten::stack.out");
+ET_DEFINE_OPERATOR_NAME(split_with_sizes_copy_out_name, "aten::split_with_sizes_copy.out");
+ET_DEFINE_OPERATOR_NAME(split_copy_tensor_out_name, "aten::split_copy.Tensor_out");
+ET_DEFINE_OPERATOR_NAME(unbind_copy_int_out_name, "aten::unbind_copy.int_out");
+ET_DEFINE_OPERATOR_NAME(constant_pad_nd_out_name, "aten::constant_pad_nd.out");
+ET_DEFINE_OPERATOR_NAME(repeat_out_name, "aten::repeat.out");
+
 using std::optional;
 
 // out[i] = in[base + sum_d i_d * src_strides[d]] over out's shape.
@@ -35,35 +57,38 @@ bool same_dtype_out(KernelRuntimeContext& ctx, const char* op, const Tensor& in,
 
 Tensor& view_copy_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<int64_t> size,
                       Tensor& out) {
-  const char* op = "view_copy.out";
+  const char* op = log_name(view_copy_out_name);
   if (!same_dtype_out(ctx, op, self, out)) {
     return out;
   }
-  ETK_CHECK(ctx, size.size() <= kMaxDim, out, op, "argument 'size' has too many dims");
+  ET_KERNEL_CHECK_MSG(ctx, size.size() <= kMaxDim, InvalidArgument, out,
+                      "%s: argument 'size' has too many dims", op);
   int64_t shape[kMaxDim];
   int infer = -1;
   int64_t known = 1;
   for (size_t i = 0; i < size.size(); ++i) {
     if (size[i] == -1) {
-      ETK_CHECK(ctx, infer < 0, out, op, "argument 'size' has more than one -1");
+      ET_KERNEL_CHECK_MSG(ctx, infer < 0, InvalidArgument, out,
+                          "%s: argument 'size' has more than one -1", op);
       infer = static_cast<int>(i);
       continue;
     }
-    ETK_CHECK(ctx, size[i] >= 0, out, op, "argument 'size' has a negative entry %lld",
-              static_cast<long long>(size[i]));
+    ET_KERNEL_CHECK_MSG(ctx, size[i] >= 0, InvalidArgument, out,
+                        "%s: argument 'size' has a negative entry %lld", op,
+                        static_cast<long long>(size[i]));
     shape[i] = size[i];
-    ETK_CHECK(ctx, checked_mul(known, size[i], &known), out, op,
-              "argument 'size' has more elements than int64 can count");
+    ET_KERNEL_CHECK_MSG(ctx, checked_mul(known, size[i], &known), InvalidArgument, out,
+                        "%s: argument 'size' has more elements than int64 can count", op);
   }
   if (infer >= 0) {
-    ETK_CHECK(ctx, known != 0 && self.numel() % known == 0, out, op,
-              "argument 'size' cannot infer -1 for %zd elements", self.numel());
+    ET_KERNEL_CHECK_MSG(ctx, known != 0 && self.numel() % known == 0, InvalidArgument, out,
+                        "%s: argument 'size' cannot infer -1 for %zd elements", op, self.numel());
     shape[infer] = self.numel() / known;
     known *= shape[infer];
   }
-  ETK_CHECK(ctx, known == self.numel(), out, op,
-            "argument 'size' has %lld elements but 'self' has %zd", static_cast<long long>(known),
-            self.numel());
+  ET_KERNEL_CHECK_MSG(ctx, known == self.numel(), InvalidArgument, out,
+                      "%s: argument 'size' has %lld elements but 'self' has %zd", op,
+                      static_cast<long long>(known), self.numel());
   if (!resize_out(ctx, op, out, ArrayRef<int64_t>(shape, size.size()))) {
     return out;
   }
@@ -73,12 +98,13 @@ Tensor& view_copy_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<in
 
 Tensor& permute_copy_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<int64_t> dims,
                          Tensor& out) {
-  const char* op = "permute_copy.out";
+  const char* op = log_name(permute_copy_out_name);
   if (!same_dtype_out(ctx, op, self, out)) {
     return out;
   }
-  ETK_CHECK(ctx, static_cast<ssize_t>(dims.size()) == self.dim(), out, op,
-            "argument 'dims' has %zu entries for rank %zd", dims.size(), self.dim());
+  ET_KERNEL_CHECK_MSG(ctx, static_cast<ssize_t>(dims.size()) == self.dim(), InvalidArgument, out,
+                      "%s: argument 'dims' has %zu entries for rank %zd", op, dims.size(),
+                      self.dim());
   bool seen[kMaxDim] = {false};
   SizesType shape[kMaxDim];
   int64_t ss[kMaxDim];
@@ -87,7 +113,8 @@ Tensor& permute_copy_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef
     if (!normalize_dim(ctx, op, "dims", dims[i], self.dim(), &d)) {
       return out;
     }
-    ETK_CHECK(ctx, !seen[d], out, op, "argument 'dims' repeats dim %lld", static_cast<long long>(d));
+    ET_KERNEL_CHECK_MSG(ctx, !seen[d], InvalidArgument, out, "%s: argument 'dims' repeats dim %lld",
+                        op, static_cast<long long>(d));
     seen[d] = true;
     shape[i] = self.sizes()[d];
     ss[i] = self.strides()[d];
@@ -132,43 +159,46 @@ Tensor& transpose_impl(const char* op, KernelRuntimeContext& ctx, const Tensor& 
 
 Tensor& transpose_copy_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t dim0,
                            int64_t dim1, Tensor& out) {
-  return transpose_impl("transpose_copy.int_out", ctx, self, dim0, dim1, out);
+  return transpose_impl(log_name(transpose_copy_out_name), ctx, self, dim0, dim1, out);
 }
 
 Tensor& t_copy_out(KernelRuntimeContext& ctx, const Tensor& self, Tensor& out) {
-  ETK_CHECK(ctx, self.dim() <= 2, out, "t_copy.out", "argument 'self' must have rank <= 2");
+  ET_KERNEL_CHECK_MSG(ctx, self.dim() <= 2, InvalidArgument, out,
+                      "%s: argument 'self' must have rank <= 2", log_name(t_copy_out_name));
   if (self.dim() < 2) {
-    return transpose_impl("t_copy.out", ctx, self, 0, 0, out);
+    return transpose_impl(log_name(t_copy_out_name), ctx, self, 0, 0, out);
   }
-  return transpose_impl("t_copy.out", ctx, self, 0, 1, out);
+  return transpose_impl(log_name(t_copy_out_name), ctx, self, 0, 1, out);
 }
 
 Tensor& expand_copy_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<int64_t> size,
                         bool implicit, Tensor& out) {
   (void)implicit;
-  const char* op = "expand_copy.out";
+  const char* op = log_name(expand_copy_out_name);
   if (!same_dtype_out(ctx, op, self, out)) {
     return out;
   }
   const ssize_t n = static_cast<ssize_t>(size.size());
-  ETK_CHECK(ctx, n >= self.dim() && n <= static_cast<ssize_t>(kMaxDim), out, op,
-            "argument 'size' has %zd entries, fewer than the rank %zd of 'self'", n, self.dim());
+  ET_KERNEL_CHECK_MSG(ctx, n >= self.dim() && n <= static_cast<ssize_t>(kMaxDim), InvalidArgument,
+                      out, "%s: argument 'size' has %zd entries, fewer than the rank %zd of 'self'",
+                      op, n, self.dim());
   int64_t shape[kMaxDim];
   int64_t ss[kMaxDim];
   const ssize_t lead = n - self.dim();
   for (ssize_t i = 0; i < n; ++i) {
     if (i < lead) {
-      ETK_CHECK(ctx, size[i] >= 0, out, op, "argument 'size' entry %zd (%lld) is invalid for a new dim",
-                i, static_cast<long long>(size[i]));
+      ET_KERNEL_CHECK_MSG(ctx, size[i] >= 0, InvalidArgument, out,
+                          "%s: argument 'size' entry %zd (%lld) is invalid for a new dim", op, i,
+                          static_cast<long long>(size[i]));
       shape[i] = size[i];
       ss[i] = 0;
       continue;
     }
     const int64_t have = self.sizes()[i - lead];
     const int64_t want = size[i] == -1 ? have : size[i];
-    ETK_CHECK(ctx, want == have || have == 1, out, op,
-              "argument 'size' entry %zd (%lld) cannot expand size %lld", i,
-              static_cast<long long>(size[i]), static_cast<long long>(have));
+    ET_KERNEL_CHECK_MSG(ctx, want == have || have == 1, InvalidArgument, out,
+                        "%s: argument 'size' entry %zd (%lld) cannot expand size %lld", op, i,
+                        static_cast<long long>(size[i]), static_cast<long long>(have));
     shape[i] = want;
     ss[i] = (have == 1 && want != 1) ? 0 : self.strides()[i - lead];
   }
@@ -221,15 +251,19 @@ bool resize_with_dim(KernelRuntimeContext& ctx, const char* op, const Tensor& se
 Tensor& slice_copy_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t dim,
                        optional<int64_t> start, optional<int64_t> end, int64_t step,
                        Tensor& out) {
-  const char* op = "slice_copy.Tensor_out";
+  const char* op = log_name(slice_copy_out_name);
   int64_t d;
-  if (!same_dtype_out(ctx, op, self, out) ||
-      !ETK_EXPECT(ctx, self.dim() > 0, op, "argument 'self' must have rank >= 1") ||
-      !normalize_dim(ctx, op, "dim", dim, self.dim(), &d)) {
+  if (!same_dtype_out(ctx, op, self, out)) {
     return out;
   }
-  ETK_CHECK(ctx, step > 0, out, op, "argument 'step' must be positive, got %lld",
-            static_cast<long long>(step));
+  ET_KERNEL_CHECK_MSG(ctx, self.dim() > 0, InvalidArgument, out,
+                      "%s: argument 'self' must have rank >= 1", op);
+  if (!normalize_dim(ctx, op, "dim", dim, self.dim(), &d)) {
+    return out;
+  }
+  ET_KERNEL_CHECK_MSG(ctx, step > 0, InvalidArgument, out,
+                      "%s: argument 'step' must be positive, got %lld", op,
+                      static_cast<long long>(step));
   int64_t s, e;
   clamp_slice(self.size(d), start, end, &s, &e);
   // ceil((e - s) / step) without forming e - s + step - 1 (step may be huge).
@@ -243,19 +277,22 @@ Tensor& slice_copy_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t di
 
 Tensor& narrow_copy_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t dim, int64_t start,
                         int64_t length, Tensor& out) {
-  const char* op = "narrow_copy.out";
+  const char* op = log_name(narrow_copy_out_name);
   int64_t d;
-  if (!same_dtype_out(ctx, op, self, out) ||
-      !ETK_EXPECT(ctx, self.dim() > 0, op, "argument 'self' must have rank >= 1") ||
-      !normalize_dim(ctx, op, "dim", dim, self.dim(), &d)) {
+  if (!same_dtype_out(ctx, op, self, out)) {
+    return out;
+  }
+  ET_KERNEL_CHECK_MSG(ctx, self.dim() > 0, InvalidArgument, out,
+                      "%s: argument 'self' must have rank >= 1", op);
+  if (!normalize_dim(ctx, op, "dim", dim, self.dim(), &d)) {
     return out;
   }
   const int64_t len = self.size(d);
   const int64_t s = start < 0 ? start + len : start;
-  ETK_CHECK(ctx, s >= 0 && s <= len && length >= 0 && length <= len - s, out, op,
-            "arguments 'start' %lld / 'length' %lld out of range for size %lld",
-            static_cast<long long>(start), static_cast<long long>(length),
-            static_cast<long long>(len));
+  ET_KERNEL_CHECK_MSG(ctx, s >= 0 && s <= len && length >= 0 && length <= len - s, InvalidArgument,
+                      out, "%s: arguments 'start' %lld / 'length' %lld out of range for size %lld",
+                      op, static_cast<long long>(start), static_cast<long long>(length),
+                      static_cast<long long>(len));
   if (!resize_with_dim(ctx, op, self, d, length, out)) {
     return out;
   }
@@ -265,17 +302,21 @@ Tensor& narrow_copy_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t d
 
 Tensor& select_copy_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t dim, int64_t index,
                         Tensor& out) {
-  const char* op = "select_copy.int_out";
+  const char* op = log_name(select_copy_out_name);
   int64_t d;
-  if (!same_dtype_out(ctx, op, self, out) ||
-      !ETK_EXPECT(ctx, self.dim() > 0, op, "argument 'self' must have rank >= 1") ||
-      !normalize_dim(ctx, op, "dim", dim, self.dim(), &d)) {
+  if (!same_dtype_out(ctx, op, self, out)) {
+    return out;
+  }
+  ET_KERNEL_CHECK_MSG(ctx, self.dim() > 0, InvalidArgument, out,
+                      "%s: argument 'self' must have rank >= 1", op);
+  if (!normalize_dim(ctx, op, "dim", dim, self.dim(), &d)) {
     return out;
   }
   const int64_t len = self.size(d);
   const int64_t i = index < 0 ? index + len : index;
-  ETK_CHECK(ctx, i >= 0 && i < len, out, op, "argument 'index' %lld out of range for size %lld",
-            static_cast<long long>(index), static_cast<long long>(len));
+  ET_KERNEL_CHECK_MSG(ctx, i >= 0 && i < len, InvalidArgument, out,
+                      "%s: argument 'index' %lld out of range for size %lld", op,
+                      static_cast<long long>(index), static_cast<long long>(len));
   SizesType shape[kMaxDim];
   int64_t ss[kMaxDim];
   size_t n = 0;
@@ -316,7 +357,7 @@ Tensor& squeeze_mask(const char* op, KernelRuntimeContext& ctx, const Tensor& se
 
 Tensor& squeeze_copy_dims_out(KernelRuntimeContext& ctx, const Tensor& self,
                               ArrayRef<int64_t> dims, Tensor& out) {
-  const char* op = "squeeze_copy.dims_out";
+  const char* op = log_name(squeeze_copy_dims_out_name);
   if (!same_dtype_out(ctx, op, self, out)) {
     return out;
   }
@@ -333,7 +374,7 @@ Tensor& squeeze_copy_dims_out(KernelRuntimeContext& ctx, const Tensor& self,
 
 Tensor& squeeze_copy_dim_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t dim,
                              Tensor& out) {
-  const char* op = "squeeze_copy.dim_out";
+  const char* op = log_name(squeeze_copy_dim_out_name);
   int64_t d;
   if (!same_dtype_out(ctx, op, self, out) || !normalize_dim(ctx, op, "dim", dim, self.dim(), &d)) {
     return out;
@@ -344,7 +385,7 @@ Tensor& squeeze_copy_dim_out(KernelRuntimeContext& ctx, const Tensor& self, int6
 }
 
 Tensor& squeeze_copy_out(KernelRuntimeContext& ctx, const Tensor& self, Tensor& out) {
-  const char* op = "squeeze_copy.out";
+  const char* op = log_name(squeeze_copy_out_name);
   if (!same_dtype_out(ctx, op, self, out)) {
     return out;
   }
@@ -357,13 +398,14 @@ Tensor& squeeze_copy_out(KernelRuntimeContext& ctx, const Tensor& self, Tensor& 
 
 Tensor& unsqueeze_copy_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t dim,
                            Tensor& out) {
-  const char* op = "unsqueeze_copy.out";
+  const char* op = log_name(unsqueeze_copy_out_name);
   int64_t d;
   if (!same_dtype_out(ctx, op, self, out) ||
       !normalize_dim(ctx, op, "dim", dim, self.dim() + 1, &d)) {
     return out;
   }
-  ETK_CHECK(ctx, self.dim() + 1 <= static_cast<ssize_t>(kMaxDim), out, op, "rank too large");
+  ET_KERNEL_CHECK_MSG(ctx, self.dim() + 1 <= static_cast<ssize_t>(kMaxDim), InvalidArgument, out,
+                      "%s: rank too large", op);
   SizesType shape[kMaxDim];
   int64_t ss[kMaxDim];
   for (ssize_t k = 0, j = 0; k <= self.dim(); ++k) {
@@ -389,8 +431,9 @@ bool cat_skip(const Tensor& t, ssize_t out_rank) {
 }
 
 Tensor& cat_out(KernelRuntimeContext& ctx, TensorList tensors, int64_t dim, Tensor& out) {
-  const char* op = "cat.out";
-  ETK_CHECK(ctx, tensors.size() > 0, out, op, "argument 'tensors' is empty");
+  const char* op = log_name(cat_out_name);
+  ET_KERNEL_CHECK_MSG(ctx, tensors.size() > 0, InvalidArgument, out,
+                      "%s: argument 'tensors' is empty", op);
   const Tensor* ref = nullptr;
   for (const Tensor& t : tensors) {
     if (!cat_skip(t, 2)) {
@@ -407,7 +450,8 @@ Tensor& cat_out(KernelRuntimeContext& ctx, TensorList tensors, int64_t dim, Tens
   if (!normalize_dim(ctx, op, "dim", dim, ref->dim(), &d)) {
     return out;
   }
-  ETK_CHECK(ctx, ref->dim() > 0, out, op, "zero-dimensional tensors cannot be concatenated");
+  ET_KERNEL_CHECK_MSG(ctx, ref->dim() > 0, InvalidArgument, out,
+                      "%s: zero-dimensional tensors cannot be concatenated", op);
   int64_t shape[kMaxDim];
   for (ssize_t i = 0; i < ref->dim(); ++i) {
     shape[i] = ref->sizes()[i];
@@ -418,18 +462,19 @@ Tensor& cat_out(KernelRuntimeContext& ctx, TensorList tensors, int64_t dim, Tens
     if (cat_skip(t, ref->dim())) {
       continue;
     }
-    ETK_CHECK(ctx, t.scalar_type() == out.scalar_type(), out, op,
-              "argument 'tensors'[%zu] has dtype %s, out has %s", k, dtype_name(t.scalar_type()),
-              dtype_name(out.scalar_type()));
-    ETK_CHECK(ctx, t.dim() == ref->dim(), out, op, "argument 'tensors'[%zu] has rank %zd, expected %zd",
-              k, t.dim(), ref->dim());
+    ET_KERNEL_CHECK_MSG(ctx, t.scalar_type() == out.scalar_type(), InvalidArgument, out,
+                        "%s: argument 'tensors'[%zu] has dtype %s, out has %s", op, k,
+                        dtype_name(t.scalar_type()), dtype_name(out.scalar_type()));
+    ET_KERNEL_CHECK_MSG(ctx, t.dim() == ref->dim(), InvalidArgument, out,
+                        "%s: argument 'tensors'[%zu] has rank %zd, expected %zd", op, k, t.dim(),
+                        ref->dim());
     for (ssize_t i = 0; i < t.dim(); ++i) {
-      ETK_CHECK(ctx, i == d || t.sizes()[i] == shape[i], out, op,
-                "argument 'tensors'[%zu] size %d at dim %zd does not match %lld", k, t.sizes()[i],
-                i, static_cast<long long>(shape[i]));
+      ET_KERNEL_CHECK_MSG(ctx, i == d || t.sizes()[i] == shape[i], InvalidArgument, out,
+                          "%s: argument 'tensors'[%zu] size %d at dim %zd does not match %lld", op,
+                          k, t.sizes()[i], i, static_cast<long long>(shape[i]));
     }
-    ETK_CHECK(ctx, checked_add(total, t.sizes()[d], &total), out, op,
-              "the concatenated length overflows int64 at 'tensors'[%zu]", k);
+    ET_KERNEL_CHECK_MSG(ctx, checked_add(total, t.sizes()[d], &total), InvalidArgument, out,
+                        "%s: the concatenated length overflows int64 at 'tensors'[%zu]", op, k);
   }
   // Checked against the dim limit by the int64 resize, not cut to int32.
   shape[d] = total;
@@ -456,25 +501,27 @@ Tensor& cat_out(KernelRuntimeContext& ctx, TensorList tensors, int64_t dim, Tens
 }
 
 Tensor& stack_out(KernelRuntimeContext& ctx, TensorList tensors, int64_t dim, Tensor& out) {
-  const char* op = "stack.out";
-  ETK_CHECK(ctx, tensors.size() > 0, out, op, "argument 'tensors' is empty");
+  const char* op = log_name(stack_out_name);
+  ET_KERNEL_CHECK_MSG(ctx, tensors.size() > 0, InvalidArgument, out,
+                      "%s: argument 'tensors' is empty", op);
   const Tensor& ref = tensors[0];
   int64_t d;
   if (!normalize_dim(ctx, op, "dim", dim, ref.dim() + 1, &d)) {
     return out;
   }
-  ETK_CHECK(ctx, ref.dim() + 1 <= static_cast<ssize_t>(kMaxDim), out, op,
-            "stacking rank-%zd tensors gives a rank above the limit %zu", ref.dim(), kMaxDim);
+  ET_KERNEL_CHECK_MSG(ctx, ref.dim() + 1 <= static_cast<ssize_t>(kMaxDim), InvalidArgument, out,
+                      "%s: stacking rank-%zd tensors gives a rank above the limit %zu", op,
+                      ref.dim(), kMaxDim);
   int64_t shape[kMaxDim];
   for (ssize_t i = 0, j = 0; i <= ref.dim(); ++i) {
     shape[i] = i == d ? static_cast<int64_t>(tensors.size()) : ref.sizes()[j++];
   }
   for (size_t k = 0; k < tensors.size(); ++k) {
-    ETK_CHECK(ctx, tensors[k].scalar_type() == out.scalar_type(), out, op,
-              "argument 'tensors'[%zu] has dtype %s, out has %s", k,
-              dtype_name(tensors[k].scalar_type()), dtype_name(out.scalar_type()));
-    ETK_CHECK(ctx, tensors[k].sizes() == ref.sizes(), out, op,
-              "argument 'tensors'[%zu] has a different shape", k);
+    ET_KERNEL_CHECK_MSG(ctx, tensors[k].scalar_type() == out.scalar_type(), InvalidArgument, out,
+                        "%s: argument 'tensors'[%zu] has dtype %s, out has %s", op, k,
+                        dtype_name(tensors[k].scalar_type()), dtype_name(out.scalar_type()));
+    ET_KERNEL_CHECK_MSG(ctx, tensors[k].sizes() == ref.sizes(), InvalidArgument, out,
+                        "%s: argument 'tensors'[%zu] has a different shape", op, k);
   }
   if (!resize_out(ctx, op, out, ArrayRef<int64_t>(shape, static_cast<size_t>(ref.dim() + 1)))) {
     return out;
@@ -513,29 +560,30 @@ Tensor& stack_out(KernelRuntimeContext& ctx, TensorList tensors, int64_t dim, Te
 void split_impl(const char* op, KernelRuntimeContext& ctx, const Tensor& self,
                 const int64_t* sizes, size_t n, int64_t dim, TensorList out) {
   int64_t d;
-  if (!ETK_EXPECT(ctx, self.dim() > 0, op, "argument 'self' must have rank >= 1") ||
-      !normalize_dim(ctx, op, "dim", dim, self.dim(), &d)) {
+  ET_KERNEL_CHECK_MSG(ctx, self.dim() > 0, InvalidArgument, ,
+                      "%s: argument 'self' must have rank >= 1", op);
+  if (!normalize_dim(ctx, op, "dim", dim, self.dim(), &d)) {
     return;
   }
-  ETK_CHECK(ctx, out.size() == n, , op, "argument 'out' has %zu tensors, expected %zu",
-            out.size(), n);
+  ET_KERNEL_CHECK_MSG(ctx, out.size() == n, InvalidArgument, ,
+                      "%s: argument 'out' has %zu tensors, expected %zu", op, out.size(), n);
   int64_t total = 0;
   for (size_t i = 0; i < n; ++i) {
-    ETK_CHECK(ctx, sizes[i] >= 0, , op, "split size %lld is negative",
-              static_cast<long long>(sizes[i]));
+    ET_KERNEL_CHECK_MSG(ctx, sizes[i] >= 0, InvalidArgument, , "%s: split size %lld is negative",
+                        op, static_cast<long long>(sizes[i]));
     // A wrapped sum could equal the real length and let huge sizes through.
-    ETK_CHECK(ctx, checked_add(total, sizes[i], &total), , op,
-              "split sizes overflow int64 at entry %zu", i);
+    ET_KERNEL_CHECK_MSG(ctx, checked_add(total, sizes[i], &total), InvalidArgument, ,
+                        "%s: split sizes overflow int64 at entry %zu", op, i);
   }
-  ETK_CHECK(ctx, total == self.size(d), , op,
-            "split sizes sum to %lld but dim %lld of 'self' has size %zd",
-            static_cast<long long>(total), static_cast<long long>(d), self.size(d));
+  ET_KERNEL_CHECK_MSG(ctx, total == self.size(d), InvalidArgument, ,
+                      "%s: split sizes sum to %lld but dim %lld of 'self' has size %zd", op,
+                      static_cast<long long>(total), static_cast<long long>(d), self.size(d));
   int64_t at = 0;
   for (size_t i = 0; i < n; ++i) {
     const Tensor& o = out[i];
-    ETK_CHECK(ctx, o.scalar_type() == self.scalar_type(), , op,
-              "argument 'out'[%zu] has dtype %s, expected %s", i, dtype_name(o.scalar_type()),
-              dtype_name(self.scalar_type()));
+    ET_KERNEL_CHECK_MSG(ctx, o.scalar_type() == self.scalar_type(), InvalidArgument, ,
+                        "%s: argument 'out'[%zu] has dtype %s, expected %s", op, i,
+                        dtype_name(o.scalar_type()), dtype_name(self.scalar_type()));
     if (!resize_with_dim(ctx, op, self, d, sizes[i], o)) {
       return;
     }
@@ -546,23 +594,24 @@ void split_impl(const char* op, KernelRuntimeContext& ctx, const Tensor& self,
 
 void split_with_sizes_copy_out(KernelRuntimeContext& ctx, const Tensor& self,
                                ArrayRef<int64_t> split_sizes, int64_t dim, TensorList out) {
-  split_impl("split_with_sizes_copy.out", ctx, self, split_sizes.data(), split_sizes.size(), dim,
-             out);
+  split_impl(log_name(split_with_sizes_copy_out_name), ctx, self, split_sizes.data(),
+             split_sizes.size(), dim, out);
 }
 
 void split_copy_tensor_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t split_size,
                            int64_t dim, TensorList out) {
-  const char* op = "split_copy.Tensor_out";
+  const char* op = log_name(split_copy_tensor_out_name);
   int64_t d;
-  if (!ETK_EXPECT(ctx, self.dim() > 0, op, "argument 'self' must have rank >= 1") ||
-      !normalize_dim(ctx, op, "dim", dim, self.dim(), &d)) {
+  ET_KERNEL_CHECK_MSG(ctx, self.dim() > 0, InvalidArgument, ,
+                      "%s: argument 'self' must have rank >= 1", op);
+  if (!normalize_dim(ctx, op, "dim", dim, self.dim(), &d)) {
     return;
   }
   const int64_t len = self.size(d);
-  ETK_CHECK(ctx, split_size > 0 || (split_size == 0 && len == 0), , op,
-            "argument 'split_size' must be positive");
+  ET_KERNEL_CHECK_MSG(ctx, split_size > 0 || (split_size == 0 && len == 0), InvalidArgument, ,
+                      "%s: argument 'split_size' must be positive", op);
   const size_t n = out.size();
-  ETK_CHECK(ctx, n <= 4096, , op, "too many splits");
+  ET_KERNEL_CHECK_MSG(ctx, n <= 4096, InvalidArgument, , "%s: too many splits", op);
   int64_t sizes[4096];
   int64_t rem = len;
   for (size_t i = 0; i < n; ++i) {
@@ -574,14 +623,16 @@ void split_copy_tensor_out(KernelRuntimeContext& ctx, const Tensor& self, int64_
 
 void unbind_copy_int_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t dim,
                          TensorList out) {
-  const char* op = "unbind_copy.int_out";
+  const char* op = log_name(unbind_copy_int_out_name);
   int64_t d;
-  if (!ETK_EXPECT(ctx, self.dim() > 0, op, "argument 'self' must have rank >= 1") ||
-      !normalize_dim(ctx, op, "dim", dim, self.dim(), &d)) {
+  ET_KERNEL_CHECK_MSG(ctx, self.dim() > 0, InvalidArgument, ,
+                      "%s: argument 'self' must have rank >= 1", op);
+  if (!normalize_dim(ctx, op, "dim", dim, self.dim(), &d)) {
     return;
   }
-  ETK_CHECK(ctx, static_cast<int64_t>(out.size()) == self.size(d), , op,
-            "argument 'out' has %zu tensors, dim has size %zd", out.size(), self.size(d));
+  ET_KERNEL_CHECK_MSG(ctx, static_cast<int64_t>(out.size()) == self.size(d), InvalidArgument, ,
+                      "%s: argument 'out' has %zu tensors, dim has size %zd", op, out.size(),
+                      self.size(d));
   for (size_t i = 0; i < out.size(); ++i) {
     Tensor& o = const_cast<Tensor&>(out[i]);
     select_copy_out(ctx, self, d, static_cast<int64_t>(i), o);
@@ -593,12 +644,14 @@ void unbind_copy_int_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t 
 
 Tensor& constant_pad_nd_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<int64_t> pad,
                             const Scalar& value, Tensor& out) {
-  const char* op = "constant_pad_nd.out";
+  const char* op = log_name(constant_pad_nd_out_name);
   if (!same_dtype_out(ctx, op, self, out)) {
     return out;
   }
-  ETK_CHECK(ctx, pad.size() % 2 == 0 && static_cast<ssize_t>(pad.size() / 2) <= self.dim(), out,
-            op, "argument 'pad' must have an even length of at most 2 * rank");
+  ET_KERNEL_CHECK_MSG(ctx,
+                      pad.size() % 2 == 0 && static_cast<ssize_t>(pad.size() / 2) <= self.dim(),
+                      InvalidArgument, out,
+                      "%s: argument 'pad' must have an even length of at most 2 * rank", op);
   const ssize_t r = self.dim();
   int64_t lo[kMaxDim] = {0}, hi[kMaxDim] = {0};
   for (size_t i = 0; i < pad.size() / 2; ++i) {
@@ -610,18 +663,21 @@ Tensor& constant_pad_nd_out(KernelRuntimeContext& ctx, const Tensor& self, Array
     // A negative pad crops at most the whole dim and a positive one adds at
     // most a dim's worth: with both bounded no sum or offset below can wrap.
     const int64_t len = self.sizes()[i];
-    ETK_CHECK(ctx, lo[i] >= -len && lo[i] <= kMaxDimSize && hi[i] >= -len &&
-                  hi[i] <= kMaxDimSize,
-              out, op, "argument 'pad' (%lld, %lld) is out of range for dim %zd of size %lld",
-              static_cast<long long>(lo[i]), static_cast<long long>(hi[i]), i,
-              static_cast<long long>(len));
+    ET_KERNEL_CHECK_MSG(ctx,
+                        lo[i] >= -len && lo[i] <= kMaxDimSize && hi[i] >= -len &&
+                            hi[i] <= kMaxDimSize, InvalidArgument, out,
+                        "%s: argument 'pad' (%lld, %lld) is out of range for dim %zd of size %lld",
+                        op, static_cast<long long>(lo[i]), static_cast<long long>(hi[i]), i,
+                        static_cast<long long>(len));
     shape[i] = len + lo[i] + hi[i];
-    ETK_CHECK(ctx, shape[i] >= 0, out, op, "argument 'pad' makes dim %zd negative", i);
+    ET_KERNEL_CHECK_MSG(ctx, shape[i] >= 0, InvalidArgument, out,
+                        "%s: argument 'pad' makes dim %zd negative", op, i);
   }
   if (!resize_out(ctx, op, out, ArrayRef<int64_t>(shape, static_cast<size_t>(r)))) {
     return out;
   }
-  ET_SWITCH_REALHBBF16_TYPES(out.scalar_type(), ctx, op, CTYPE, [&]() {
+  dispatch_dtype<dtypes::kRealHBBF16>(ctx, op, out.scalar_type(), [&](auto tag) {
+    using CTYPE = typename decltype(tag)::type;
     const CTYPE v = scalar_to<CTYPE>(value);
     CTYPE* o = out.mutable_data_ptr<CTYPE>();
     for (ssize_t i = 0; i < out.numel(); ++i) {
@@ -654,22 +710,25 @@ Tensor& constant_pad_nd_out(KernelRuntimeContext& ctx, const Tensor& self, Array
 
 Tensor& repeat_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<int64_t> repeats,
                    Tensor& out) {
-  const char* op = "repeat.out";
+  const char* op = log_name(repeat_out_name);
   if (!same_dtype_out(ctx, op, self, out)) {
     return out;
   }
   const ssize_t n = static_cast<ssize_t>(repeats.size());
-  ETK_CHECK(ctx, n >= self.dim() && n <= static_cast<ssize_t>(kMaxDim), out, op,
-            "argument 'repeats' must have at least rank(self) entries");
+  ET_KERNEL_CHECK_MSG(ctx, n >= self.dim() && n <= static_cast<ssize_t>(kMaxDim), InvalidArgument,
+                      out, "%s: argument 'repeats' must have at least rank(self) entries", op);
   const ssize_t lead = n - self.dim();
   int64_t shape[kMaxDim];
   for (ssize_t i = 0; i < n; ++i) {
-    ETK_CHECK(ctx, repeats[i] >= 0, out, op, "argument 'repeats' has a negative entry");
+    ET_KERNEL_CHECK_MSG(ctx, repeats[i] >= 0, InvalidArgument, out,
+                        "%s: argument 'repeats' has a negative entry", op);
     // A wrapped product could match out's size while the tile loop below
     // still runs `repeats` times.
-    ETK_CHECK(ctx, checked_mul(repeats[i], i < lead ? 1 : self.sizes()[i - lead], &shape[i]), out,
-              op, "argument 'repeats' entry %zd (%lld) overflows the output size", i,
-              static_cast<long long>(repeats[i]));
+    ET_KERNEL_CHECK_MSG(ctx,
+                        checked_mul(repeats[i], i < lead ? 1 : self.sizes()[i - lead], &shape[i]),
+                        InvalidArgument, out,
+                        "%s: argument 'repeats' entry %zd (%lld) overflows the output size", op, i,
+                        static_cast<long long>(repeats[i]));
   }
   if (!resize_out(ctx, op, out, ArrayRef<int64_t>(shape, static_cast<size_t>(n)))) {
     return out;
@@ -711,25 +770,25 @@ Tensor& repeat_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<int64
 
 } // namespace
 
-ETK_REGISTER_KERNEL("aten::view_copy.out", view_copy_out);
-ETK_REGISTER_KERNEL("aten::permute_copy.out", permute_copy_out);
-ETK_REGISTER_KERNEL("aten::transpose_copy.int_out", transpose_copy_out);
-ETK_REGISTER_KERNEL("aten::t_copy.out", t_copy_out);
-ETK_REGISTER_KERNEL("aten::expand_copy.out", expand_copy_out);
-ETK_REGISTER_KERNEL("aten::slice_copy.Tensor_out", slice_copy_out);
-ETK_REGISTER_KERNEL("aten::narrow_copy.out", narrow_copy_out);
-ETK_REGISTER_KERNEL("aten::select_copy.int_out", select_copy_out);
-ETK_REGISTER_KERNEL("aten::squeeze_copy.dims_out", squeeze_copy_dims_out);
-ETK_REGISTER_KERNEL("aten::squeeze_copy.dim_out", squeeze_copy_dim_out);
-ETK_REGISTER_KERNEL("aten::squeeze_copy.out", squeeze_copy_out);
-ETK_REGISTER_KERNEL("aten::unsqueeze_copy.out", unsqueeze_copy_out);
-ETK_REGISTER_KERNEL("aten::cat.out", cat_out);
-ETK_REGISTER_KERNEL("aten::stack.out", stack_out);
-ETK_REGISTER_KERNEL("aten::split_with_sizes_copy.out", split_with_sizes_copy_out);
-ETK_REGISTER_KERNEL("aten::split_copy.Tensor_out", split_copy_tensor_out);
-ETK_REGISTER_KERNEL("aten::unbind_copy.int_out", unbind_copy_int_out);
-ETK_REGISTER_KERNEL("aten::constant_pad_nd.out", constant_pad_nd_out);
-ETK_REGISTER_KERNEL("aten::repeat.out", repeat_out);
+ETK_REGISTER_KERNEL(view_copy_out_name, view_copy_out);
+ETK_REGISTER_KERNEL(permute_copy_out_name, permute_copy_out);
+ETK_REGISTER_KERNEL(transpose_copy_out_name, transpose_copy_out);
+ETK_REGISTER_KERNEL(t_copy_out_name, t_copy_out);
+ETK_REGISTER_KERNEL(expand_copy_out_name, expand_copy_out);
+ETK_REGISTER_KERNEL(slice_copy_out_name, slice_copy_out);
+ETK_REGISTER_KERNEL(narrow_copy_out_name, narrow_copy_out);
+ETK_REGISTER_KERNEL(select_copy_out_name, select_copy_out);
+ETK_REGISTER_KERNEL(squeeze_copy_dims_out_name, squeeze_copy_dims_out);
+ETK_REGISTER_KERNEL(squeeze_copy_dim_out_name, squeeze_copy_dim_out);
+ETK_REGISTER_KERNEL(squeeze_copy_out_name, squeeze_copy_out);
+ETK_REGISTER_KERNEL(unsqueeze_copy_out_name, unsqueeze_copy_out);
+ETK_REGISTER_KERNEL(cat_out_name, cat_out);
+ETK_REGISTER_KERNEL(stack_out_name, stack_out);
+ETK_REGISTER_KERNEL(split_with_sizes_copy_out_name, split_with_sizes_copy_out);
+ETK_REGISTER_KERNEL(split_copy_tensor_out_name, split_copy_tensor_out);
+ETK_REGISTER_KERNEL(unbind_copy_int_out_name, unbind_copy_int_out);
+ETK_REGISTER_KERNEL(constant_pad_nd_out_name, constant_pad_nd_out);
+ETK_REGISTER_KERNEL(repeat_out_name, repeat_out);
 
 } // namespace kernels
 } // namespace executorch

@@ -18,6 +18,10 @@ namespace {
 
 using namespace ::executorch::kernels::detail;
 
+// The operators this file registers; log messages use log_name(<name>).
+ET_DEFINE_OPERATOR_NAME(softmax_out_name, "aten::_softmax.out");
+ET_DEFINE_OPERATOR_NAME(log_softmax_out_name, "aten::_log_softmax.out");
+
 template <class T, bool kLog>
 void softmax_impl(const Tensor& in, const Tensor& out, int64_t dim) {
   using C = std::conditional_t<std::is_same<T, double>::value, double, float>;
@@ -133,7 +137,8 @@ void softmax_impl(const Tensor& in, const Tensor& out, int64_t dim) {
 template <bool kLog>
 Tensor& softmax_common(const char* op, KernelRuntimeContext& ctx, const Tensor& self, int64_t dim,
                        bool half_to_float, Tensor& out) {
-  ETK_CHECK(ctx, !half_to_float, out, op, "argument 'half_to_float' = true is not supported");
+  ET_KERNEL_CHECK_MSG(ctx, !half_to_float, InvalidArgument, out,
+                      "%s: argument 'half_to_float' = true is not supported", op);
   int64_t d = 0;
   if (!check_dtype_in(ctx, op, "self", self, dtypes::kFloatHBF16) ||
       !check_same_dtype(ctx, op, "self", self, "out", out) ||
@@ -145,7 +150,8 @@ Tensor& softmax_common(const char* op, KernelRuntimeContext& ctx, const Tensor& 
   if (self.numel() == 0) {
     return out;
   }
-  ET_SWITCH_FLOATHBF16_TYPES(self.scalar_type(), ctx, op, CTYPE, [&]() {
+  dispatch_dtype<dtypes::kFloatHBF16>(ctx, op, self.scalar_type(), [&](auto tag) {
+    using CTYPE = typename decltype(tag)::type;
     softmax_impl<CTYPE, kLog>(self, out, d);
   });
   return out;
@@ -153,18 +159,18 @@ Tensor& softmax_common(const char* op, KernelRuntimeContext& ctx, const Tensor& 
 
 Tensor& softmax_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t dim,
                     bool half_to_float, Tensor& out) {
-  return softmax_common<false>("_softmax.out", ctx, self, dim, half_to_float, out);
+  return softmax_common<false>(log_name(softmax_out_name), ctx, self, dim, half_to_float, out);
 }
 
 Tensor& log_softmax_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t dim,
                         bool half_to_float, Tensor& out) {
-  return softmax_common<true>("_log_softmax.out", ctx, self, dim, half_to_float, out);
+  return softmax_common<true>(log_name(log_softmax_out_name), ctx, self, dim, half_to_float, out);
 }
 
 } // namespace
 
-ETK_REGISTER_KERNEL("aten::_softmax.out", softmax_out);
-ETK_REGISTER_KERNEL("aten::_log_softmax.out", log_softmax_out);
+ETK_REGISTER_KERNEL(softmax_out_name, softmax_out);
+ETK_REGISTER_KERNEL(log_softmax_out_name, log_softmax_out);
 
 } // namespace kernels
 } // namespace executorch

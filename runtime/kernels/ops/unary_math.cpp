@@ -14,6 +14,10 @@ namespace {
 
 using namespace ::executorch::kernels::detail;
 
+// The operators this file registers; log messages use log_name(<name>).
+ET_DEFINE_OPERATOR_NAME(neg_out_name, "aten::neg.out");
+ET_DEFINE_OPERATOR_NAME(abs_out_name, "aten::abs.out");
+
 /*
  * A floating ufunc: self of any real/bool/half dtype, out floating (the out
  * dtype decides the precision); computes in double only when self or out is
@@ -26,23 +30,26 @@ Tensor& float_ufunc(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
       !resize_out_like(ctx, op, out, in)) {
     return out;
   }
-  if (in.scalar_type() == ScalarType::Double || out.scalar_type() == ScalarType::Double) {
-    apply_unary<double>(ctx, op, in, out, [fn](double x) { return fn(x); });
-  } else {
-    apply_unary<float>(ctx, op, in, out, [fn](float x) { return fn(x); });
-  }
+  const bool wide =
+      in.scalar_type() == ScalarType::Double || out.scalar_type() == ScalarType::Double;
+  const ScalarType ct = wide ? ScalarType::Double : ScalarType::Float;
+  dispatch_dtype<dtypes::kFloat>(ctx, op, ct, [&](auto tag) {
+    using CT = typename decltype(tag)::type;
+    apply_unary<CT>(ctx, op, in, out, [fn](CT x) { return fn(x); });
+  });
   return out;
 }
 
-#define ETK_FLOAT_UFUNC(name, expr)                                               \
-  Tensor& name##_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out) {  \
-    return float_ufunc(#name ".out", ctx, in, out, [](auto x) {                  \
-      using T = decltype(x);                                                      \
-      (void)sizeof(T);                                                            \
-      return expr;                                                                \
-    });                                                                           \
-  }                                                                               \
-  ETK_REGISTER_KERNEL("aten::" #name ".out", name##_out);
+#define ETK_FLOAT_UFUNC(name, expr)                                              \
+  ET_DEFINE_OPERATOR_NAME(name##_out_name, "aten::" #name ".out");               \
+  Tensor& name##_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out) { \
+    return float_ufunc(log_name(name##_out_name), ctx, in, out, [](auto x) {     \
+      using T = decltype(x);                                                     \
+      (void)sizeof(T);                                                           \
+      return expr;                                                               \
+    });                                                                          \
+  }                                                                              \
+  ETK_REGISTER_KERNEL(name##_out_name, name##_out);
 
 // exp and sigmoid use the vectorizable float exp for float compute.
 template <class T>
@@ -81,7 +88,7 @@ Tensor& same_dtype_unary(const char* op, KernelRuntimeContext& ctx, const Tensor
       !resize_out_like(ctx, op, out, in)) {
     return out;
   }
-  dispatch_compute_only<dtypes::kFloat | dtype_bit(ScalarType::Long)>(
+  dispatch_dtype<dtypes::kFloat | dtype_bit(ScalarType::Long)>(
       ctx, op, compute_type(in.scalar_type()), [&](auto tag) {
         using CT = typename decltype(tag)::type;
         apply_unary<CT>(ctx, op, in, out, [fn](CT x) -> CT { return fn(x); });
@@ -90,16 +97,16 @@ Tensor& same_dtype_unary(const char* op, KernelRuntimeContext& ctx, const Tensor
 }
 
 Tensor& neg_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out) {
-  return same_dtype_unary("neg.out", ctx, in, out, [](auto x) { return wrap_neg(x); });
+  return same_dtype_unary(log_name(neg_out_name), ctx, in, out, [](auto x) { return wrap_neg(x); });
 }
 
 Tensor& abs_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out) {
-  return same_dtype_unary("abs.out", ctx, in, out,
+  return same_dtype_unary(log_name(abs_out_name), ctx, in, out,
                           [](auto x) { return x < 0 ? wrap_neg(x) : x; });
 }
 
-ETK_REGISTER_KERNEL("aten::neg.out", neg_out);
-ETK_REGISTER_KERNEL("aten::abs.out", abs_out);
+ETK_REGISTER_KERNEL(neg_out_name, neg_out);
+ETK_REGISTER_KERNEL(abs_out_name, abs_out);
 
 } // namespace
 } // namespace kernels

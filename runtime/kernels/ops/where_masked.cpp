@@ -10,12 +10,16 @@ namespace {
 
 using namespace ::executorch::kernels::detail;
 
+// The operators this file registers; log messages use log_name(<name>).
+ET_DEFINE_OPERATOR_NAME(where_out_name, "aten::where.self_out");
+ET_DEFINE_OPERATOR_NAME(masked_fill_scalar_out_name, "aten::masked_fill.Scalar_out");
+
 constexpr DtypeSet kCond = dtypes::kBool | dtypes::kByte;
 constexpr DtypeSet kWhereCompute = dtypes::kFloat | dtype_bit(ScalarType::Long) | dtypes::kBool;
 
 Tensor& where_out(KernelRuntimeContext& ctx, const Tensor& cond, const Tensor& a, const Tensor& b,
                   Tensor& out) {
-  const char* op = "where.self_out";
+  const char* op = log_name(where_out_name);
   ScalarType common;
   if (!check_dtype_in(ctx, op, "condition", cond, kCond) ||
       !check_dtype_in(ctx, op, "self", a, dtypes::kRealHBBF16) ||
@@ -31,12 +35,10 @@ Tensor& where_out(KernelRuntimeContext& ctx, const Tensor& cond, const Tensor& a
   // Same dtype everywhere: select raw values without conversion.
   if (a.scalar_type() == out.scalar_type() && b.scalar_type() == out.scalar_type() &&
       cond.scalar_type() == ScalarType::Bool) {
-    switch (out.element_size()) {
-      case 1:
-        apply_ternary<bool, uint8_t, uint8_t>(ctx, op, cond, a, b, out, [](bool c, uint8_t x, uint8_t y) { return c ? x : y; });
-        return out;
-      default:
-        break;
+    if (out.element_size() == 1) {
+      apply_ternary<bool, uint8_t, uint8_t>(ctx, op, cond, a, b, out,
+                                            [](bool c, uint8_t x, uint8_t y) { return c ? x : y; });
+      return out;
     }
   }
   if (out.scalar_type() == ScalarType::Float && a.scalar_type() == ScalarType::Float &&
@@ -45,7 +47,7 @@ Tensor& where_out(KernelRuntimeContext& ctx, const Tensor& cond, const Tensor& a
                                       [](bool c, float x, float y) { return c ? x : y; });
     return out;
   }
-  dispatch_compute_only<kWhereCompute>(ctx, op, compute_type(common), [&](auto tag) {
+  dispatch_dtype<kWhereCompute>(ctx, op, compute_type(common), [&](auto tag) {
     using CT = typename decltype(tag)::type;
     apply_ternary<bool, CT, CT>(ctx, op, cond, a, b, out,
                                 [](bool c, CT x, CT y) -> CT { return c ? x : y; });
@@ -55,18 +57,18 @@ Tensor& where_out(KernelRuntimeContext& ctx, const Tensor& cond, const Tensor& a
 
 Tensor& masked_fill_scalar_out(KernelRuntimeContext& ctx, const Tensor& in, const Tensor& mask,
                                const Scalar& value, Tensor& out) {
-  const char* op = "masked_fill.Scalar_out";
+  const char* op = log_name(masked_fill_scalar_out_name);
   if (!check_dtype_in(ctx, op, "self", in, dtypes::kRealHBBF16) ||
       !check_dtype(ctx, op, "mask", mask, ScalarType::Bool) ||
       !check_same_dtype(ctx, op, "self", in, "out", out)) {
     return out;
   }
-  ETK_CHECK(ctx, broadcastable_to(mask.sizes(), in.sizes()), out, op,
-            "argument 'mask' does not broadcast to 'self'");
+  ET_KERNEL_CHECK_MSG(ctx, broadcastable_to(mask.sizes(), in.sizes()), InvalidArgument, out,
+                      "%s: argument 'mask' does not broadcast to 'self'", op);
   if (!resize_out_like(ctx, op, out, in)) {
     return out;
   }
-  dispatch_compute_only<kWhereCompute>(ctx, op, compute_type(in.scalar_type()), [&](auto tag) {
+  dispatch_dtype<kWhereCompute>(ctx, op, compute_type(in.scalar_type()), [&](auto tag) {
     using CT = typename decltype(tag)::type;
     const CT v = scalar_to<CT>(value);
     apply_binary<CT>(ctx, op, in, mask, out, [v](CT x, CT m) -> CT { return m ? v : x; });
@@ -74,8 +76,8 @@ Tensor& masked_fill_scalar_out(KernelRuntimeContext& ctx, const Tensor& in, cons
   return out;
 }
 
-ETK_REGISTER_KERNEL("aten::where.self_out", where_out);
-ETK_REGISTER_KERNEL("aten::masked_fill.Scalar_out", masked_fill_scalar_out);
+ETK_REGISTER_KERNEL(where_out_name, where_out);
+ETK_REGISTER_KERNEL(masked_fill_scalar_out_name, masked_fill_scalar_out);
 
 } // namespace
 } // namespace kernels

@@ -231,7 +231,7 @@ int make_input(
     if (!arr.shape.empty() || arr.data.empty()) {
       return fail_msg(
           "input " + std::to_string(i) + ": method input is " +
-          et_run::tag_name(tag.get()) + ", '" + opt.inputs[i] +
+          executorch::runtime::tag_to_string(tag.get()) + ", '" + opt.inputs[i] +
           "' must hold a 0-dimensional array");
     }
     const void* p = arr.data.data();
@@ -248,7 +248,7 @@ int make_input(
     } else {
       return fail_msg(
           "input " + std::to_string(i) + ": method input is " +
-          et_run::tag_name(tag.get()) + ", '" + opt.inputs[i] + "' holds dtype " +
+          executorch::runtime::tag_to_string(tag.get()) + ", '" + opt.inputs[i] + "' holds dtype " +
           arr.descr + " (use int64, float64 or bool)");
     }
     return 0;

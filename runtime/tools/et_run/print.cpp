@@ -35,36 +35,6 @@ std::string shape_str(const std::vector<int64_t>& sizes) {
   return s + "]";
 }
 
-std::string tag_name(Tag tag) {
-  switch (tag) {
-    case Tag::None:
-      return "None";
-    case Tag::Tensor:
-      return "Tensor";
-    case Tag::String:
-      return "String";
-    case Tag::Double:
-      return "Double";
-    case Tag::Int:
-      return "Int";
-    case Tag::Bool:
-      return "Bool";
-    case Tag::ListBool:
-      return "BoolList";
-    case Tag::ListDouble:
-      return "DoubleList";
-    case Tag::ListInt:
-      return "IntList";
-    case Tag::ListTensor:
-      return "TensorList";
-    case Tag::ListScalar:
-      return "ScalarList";
-    case Tag::ListOptionalTensor:
-      return "OptionalTensorList";
-  }
-  return "Tag(" + std::to_string(static_cast<int>(tag)) + ")";
-}
-
 std::string io_description(
     const executorch::runtime::MethodMeta& meta, size_t i, bool input) {
   auto tag = input ? meta.input_tag(i) : meta.output_tag(i);
@@ -72,7 +42,7 @@ std::string io_description(
     return std::string("? (") + executorch::runtime::to_string(tag.error()) + ")";
   }
   if (tag.get() != Tag::Tensor) {
-    return tag_name(tag.get());
+    return executorch::runtime::tag_to_string(tag.get());
   }
   auto info = input ? meta.input_tensor_meta(i) : meta.output_tensor_meta(i);
   if (!info.ok()) {
@@ -199,7 +169,7 @@ void print_value(const EValue& v, int leading, int top) {
     auto s = v.toString();
     std::printf("String \"%.*s\"\n", static_cast<int>(s.size()), s.data());
   } else {
-    std::printf("%s\n", tag_name(v.tag).c_str());
+    std::printf("%s\n", executorch::runtime::tag_to_string(v.tag));
   }
 }
 

@@ -16,7 +16,6 @@ namespace et_run {
 std::string dtype_name(executorch::aten::ScalarType t);
 std::string shape_str(executorch::runtime::Span<const int32_t> sizes);
 std::string shape_str(const std::vector<int64_t>& sizes);
-std::string tag_name(executorch::runtime::Tag tag);
 
 /// "Tensor Float [1, 3, 224, 224]" / "Int" / ... for input or output `i` of `meta`.
 std::string io_description(
