@@ -6,11 +6,13 @@
 #include <executorch/runtime/executor/method.h>
 
 #include <new>
+#include <utility>
 
 #include <executorch/runtime/executor/detail/delegate.h>
 #include <executorch/runtime/executor/detail/instruction_builder.h>
 #include <executorch/runtime/executor/detail/malloc_temp_allocator.h>
 #include <executorch/runtime/executor/detail/merged_data_map.h>
+#include <executorch/runtime/executor/detail/program_access.h>
 #include <executorch/runtime/executor/detail/method_internal.h>
 #include <executorch/runtime/executor/detail/tensor_parser.h>
 #include <executorch/runtime/executor/detail/value_parser.h>
@@ -34,62 +36,18 @@ Method::Method(
     MemoryAllocator* temp_allocator,
     Span<const Kernel> kernel_registry)
     : step_state_{0, 0},
-      program_(program),
-      memory_manager_(memory_manager),
-      temp_allocator_(temp_allocator),
-      serialization_plan_(nullptr),
-      event_tracer_(event_tracer),
-      n_value_(0),
-      values_(nullptr),
-      input_set_(nullptr),
-      n_delegate_(0),
-      delegates_(nullptr),
-      n_chains_(0),
-      chains_(nullptr),
-      merged_data_map_(nullptr),
-      external_constants_(nullptr),
-      n_external_constants_(0),
-      kernel_registry_(kernel_registry),
-      init_state_(InitializationState::Uninitialized) {}
-
-Method::Method(Method&& rhs) noexcept
-    : step_state_(rhs.step_state_),
-      program_(rhs.program_),
-      memory_manager_(rhs.memory_manager_),
-      temp_allocator_(rhs.temp_allocator_),
-      serialization_plan_(rhs.serialization_plan_),
-      event_tracer_(rhs.event_tracer_),
-      n_value_(rhs.n_value_),
-      values_(rhs.values_),
-      input_set_(rhs.input_set_),
-      n_delegate_(rhs.n_delegate_),
-      delegates_(rhs.delegates_),
-      n_chains_(rhs.n_chains_),
-      chains_(rhs.chains_),
-      merged_data_map_(rhs.merged_data_map_),
-      external_constants_(rhs.external_constants_),
-      n_external_constants_(rhs.n_external_constants_),
-      kernel_registry_(rhs.kernel_registry_),
-      init_state_(rhs.init_state_) {
-  rhs.step_state_ = {0, 0};
-  rhs.program_ = nullptr;
-  rhs.memory_manager_ = nullptr;
-  rhs.temp_allocator_ = nullptr;
-  rhs.serialization_plan_ = nullptr;
-  rhs.event_tracer_ = nullptr;
-  rhs.n_value_ = 0;
-  rhs.values_ = nullptr;
-  rhs.input_set_ = nullptr;
-  rhs.n_delegate_ = 0;
-  rhs.delegates_ = nullptr;
-  rhs.n_chains_ = 0;
-  rhs.chains_ = nullptr;
-  rhs.merged_data_map_ = nullptr;
-  rhs.external_constants_ = nullptr;
-  rhs.n_external_constants_ = 0;
-  rhs.kernel_registry_ = {};
-  rhs.init_state_ = InitializationState::Uninitialized;
+      env_{program, memory_manager, nullptr, event_tracer, kernel_registry},
+      init_state_(InitializationState::Uninitialized) {
+  owned_.temp_allocator = temp_allocator;
 }
+
+// The moved-from Method keeps nothing: its destructor then releases nothing.
+Method::Method(Method&& rhs) noexcept
+    : step_state_(std::exchange(rhs.step_state_, StepState{0, 0})),
+      env_(std::exchange(rhs.env_, LoadEnvironment{})),
+      owned_(std::exchange(rhs.owned_, OwnedState{})),
+      init_state_(
+          std::exchange(rhs.init_state_, InitializationState::Uninitialized)) {}
 
 Method::~Method() {
   release();
@@ -98,34 +56,34 @@ Method::~Method() {
 void Method::release() {
   // Delegates first, in index order, each right before its payload is
   // released.
-  for (size_t i = 0; i < n_delegate_; ++i) {
-    delegates_[i].~BackendDelegate();
+  for (size_t i = 0; i < owned_.n_delegate; ++i) {
+    owned_.delegates[i].~BackendDelegate();
   }
-  n_delegate_ = 0;
-  delegates_ = nullptr;
-  for (size_t i = 0; i < n_external_constants_; ++i) {
-    external_constants_[i].~ExternalConstant();
+  owned_.n_delegate = 0;
+  owned_.delegates = nullptr;
+  for (size_t i = 0; i < owned_.n_external_constants; ++i) {
+    owned_.external_constants[i].~ExternalConstant();
   }
-  n_external_constants_ = 0;
-  external_constants_ = nullptr;
-  for (size_t i = 0; i < n_value_; ++i) {
-    values_[i].~EValue();
+  owned_.n_external_constants = 0;
+  owned_.external_constants = nullptr;
+  for (size_t i = 0; i < owned_.n_value; ++i) {
+    owned_.values[i].~EValue();
   }
-  n_value_ = 0;
-  values_ = nullptr;
-  if (merged_data_map_ != nullptr) {
-    merged_data_map_->~MergedDataMap();
-    merged_data_map_ = nullptr;
+  owned_.n_value = 0;
+  owned_.values = nullptr;
+  if (owned_.merged_data_map != nullptr) {
+    owned_.merged_data_map->~MergedDataMap();
+    owned_.merged_data_map = nullptr;
   }
   // A temp allocator that is not the MemoryManager's was made by load().
-  if (temp_allocator_ != nullptr && memory_manager_ != nullptr &&
-      temp_allocator_ != memory_manager_->temp_allocator()) {
-    static_cast<internal::MallocTempAllocator*>(temp_allocator_)
+  if (owned_.temp_allocator != nullptr && env_.memory_manager != nullptr &&
+      owned_.temp_allocator != env_.memory_manager->temp_allocator()) {
+    static_cast<internal::MallocTempAllocator*>(owned_.temp_allocator)
         ->~MallocTempAllocator();
   }
-  temp_allocator_ = nullptr;
-  n_chains_ = 0;
-  chains_ = nullptr;
+  owned_.temp_allocator = nullptr;
+  owned_.n_chains = 0;
+  owned_.chains = nullptr;
   init_state_ = InitializationState::Uninitialized;
 }
 
@@ -164,9 +122,9 @@ Error Method::init(
     fb::ExecutionPlan* s_plan,
     const NamedDataMap* named_data_map,
     const LoadBackendOptionsMap* backend_options) {
-  serialization_plan_ = s_plan;
+  env_.serialization_plan = s_plan;
   init_state_ = InitializationState::InitializationFailed;
-  MemoryAllocator* method_allocator = memory_manager_->method_allocator();
+  MemoryAllocator* method_allocator = env_.memory_manager->method_allocator();
   const char* name = s_plan->name() ? s_plan->name()->c_str() : nullptr;
   if (name == nullptr || s_plan->values() == nullptr ||
       s_plan->inputs() == nullptr || s_plan->outputs() == nullptr ||
@@ -184,8 +142,8 @@ Error Method::init(
       s_plan,
       named_data_map,
       method_allocator,
-      &external_constants_,
-      &n_external_constants_);
+      &owned_.external_constants,
+      &owned_.n_external_constants);
   if (err != Error::Ok) {
     return err;
   }
@@ -193,7 +151,7 @@ Error Method::init(
   // The named-data view delegates get: user map first, then the program's.
   const NamedDataMap* delegate_data_map = named_data_map;
   {
-    Result<const NamedDataMap*> pte_map = program_->get_named_data_map();
+    Result<const NamedDataMap*> pte_map = env_.program->get_named_data_map();
     const NamedDataMap* pte =
         pte_map.ok() ? pte_map.get() : static_cast<const NamedDataMap*>(nullptr);
     if (pte != nullptr && named_data_map != nullptr) {
@@ -202,8 +160,8 @@ Error Method::init(
       if (merged == nullptr) {
         return Error::MemoryAllocationFailed;
       }
-      merged_data_map_ = new (merged) internal::MergedDataMap(named_data_map, pte);
-      delegate_data_map = merged_data_map_;
+      owned_.merged_data_map = new (merged) internal::MergedDataMap(named_data_map, pte);
+      delegate_data_map = owned_.merged_data_map;
     } else if (pte != nullptr) {
       delegate_data_map = pte;
     }
@@ -223,20 +181,20 @@ Error Method::init(
   for (size_t i = 0; i < n_inputs; ++i) {
     input_set[i] = false;
   }
-  values_ = values;
-  n_value_ = n_values;
-  input_set_ = input_set;
+  owned_.values = values;
+  owned_.n_value = n_values;
+  owned_.input_set = input_set;
 
   internal::LoadContext ctx{
-      program_,
-      program_flatbuffer(program_),
+      env_.program,
+      internal::ProgramAccess::flatbuffer(*env_.program),
       method_allocator,
-      memory_manager_->planned_memory(),
+      env_.memory_manager->planned_memory(),
       named_data_map,
-      external_constants_,
-      n_external_constants_,
-      values_,
-      n_value_};
+      owned_.external_constants,
+      owned_.n_external_constants,
+      owned_.values,
+      owned_.n_value};
   err = internal::parse_values(ctx, s_plan);
   if (err != Error::Ok) {
     ET_LOG(
@@ -250,28 +208,28 @@ Error Method::init(
   // Input and output indices.
   for (size_t i = 0; i < n_inputs; ++i) {
     const int32_t idx = s_plan->inputs()->Get(static_cast<flatbuffers::uoffset_t>(i));
-    if (idx < 0 || static_cast<size_t>(idx) >= n_value_) {
+    if (idx < 0 || static_cast<size_t>(idx) >= owned_.n_value) {
       ET_LOG(
           Error,
           "method '%s': inputs[%zu] = %d is not a value index (%zu values)",
           name,
           i,
           idx,
-          n_value_);
+          owned_.n_value);
       return Error::InvalidProgram;
     }
   }
   for (size_t i = 0; i < s_plan->outputs()->size(); ++i) {
     const int32_t idx =
         s_plan->outputs()->Get(static_cast<flatbuffers::uoffset_t>(i));
-    if (idx < 0 || static_cast<size_t>(idx) >= n_value_) {
+    if (idx < 0 || static_cast<size_t>(idx) >= owned_.n_value) {
       ET_LOG(
           Error,
           "method '%s': outputs[%zu] = %d is not a value index (%zu values)",
           name,
           i,
           idx,
-          n_value_);
+          owned_.n_value);
       return Error::InvalidProgram;
     }
   }
@@ -279,9 +237,9 @@ Error Method::init(
   // Delegates, in index order; all must initialize.
   const auto* s_delegates = s_plan->delegates();
   const size_t n_delegates = s_delegates->size();
-  delegates_ = internal::allocate_array<internal::BackendDelegate>(
+  owned_.delegates = internal::allocate_array<internal::BackendDelegate>(
       method_allocator, n_delegates);
-  if (delegates_ == nullptr) {
+  if (owned_.delegates == nullptr) {
     return Error::MemoryAllocationFailed;
   }
   for (size_t i = 0; i < n_delegates; ++i) {
@@ -296,24 +254,24 @@ Error Method::init(
       runtime_specs = backend_options->get_options(d->id()->c_str());
     }
     BackendInitContext init_context(
-        method_allocator, event_tracer_, name, delegate_data_map, runtime_specs);
+        method_allocator, env_.event_tracer, name, delegate_data_map, runtime_specs);
     err = internal::BackendDelegate::Init(
-        *d, i, program_, init_context, &delegates_[i]);
+        *d, i, env_.program, init_context, &owned_.delegates[i]);
     if (err != Error::Ok) {
       return err;
     }
-    n_delegate_ = i + 1;
+    owned_.n_delegate = i + 1;
   }
 
   // Instructions and kernels.
   err = internal::build_chains(
       ctx,
       s_plan,
-      n_delegate_,
-      kernel_registry_,
-      /*with_op_names=*/event_tracer_ != nullptr,
-      &chains_,
-      &n_chains_);
+      owned_.n_delegate,
+      env_.kernel_registry,
+      /*with_op_names=*/env_.event_tracer != nullptr,
+      &owned_.chains,
+      &owned_.n_chains);
   if (err != Error::Ok) {
     return err;
   }
@@ -321,34 +279,6 @@ Error Method::init(
   step_state_ = {0, 0};
   init_state_ = InitializationState::Initialized;
   return Error::Ok;
-}
-
-const fb::Program* Method::program_flatbuffer(const Program* program) {
-  return program->get_internal_program();
-}
-
-Result<FreeableBuffer> Method::program_load_segment(
-    const Program* program,
-    const DataLoader::SegmentInfo& segment_info) {
-  return program->LoadSegment(segment_info);
-}
-
-Error Method::program_load_mutable_subsegment_into(
-    const Program* program,
-    size_t mutable_data_segments_index,
-    size_t offset_index,
-    size_t size,
-    void* buffer) {
-  return program->load_mutable_subsegment_into(
-      mutable_data_segments_index, offset_index, size, buffer);
-}
-
-Error Method::program_backend_delegate_data(
-    const Program* program,
-    size_t index,
-    const void** out_data,
-    size_t* out_size) {
-  return program->get_backend_delegate_data(index, out_data, out_size);
 }
 
 } // namespace runtime

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include <executorch/runtime/executor/detail/checked.h>
+#include <executorch/runtime/executor/detail/flatbuffer_vectors.h>
 #include <executorch/runtime/executor/detail/extended_header.h>
 #include <executorch/runtime/executor/detail/program_validation.h>
 #include <executorch/runtime/platform/log.h>
@@ -20,6 +21,7 @@ using runtime::detail::checked_cast;
 using runtime::detail::ExtendedHeader;
 using runtime::detail::index_in_range;
 using runtime::detail::range_within;
+using runtime::detail::vsize;
 
 namespace {
 
@@ -32,11 +34,6 @@ constexpr uint64_t kMaxProgramSize = FLATBUFFERS_MAX_BUFFER_SIZE;
 
 bool is_aligned(const void* p) {
   return reinterpret_cast<uintptr_t>(p) % kProgramAlignment == 0;
-}
-
-template <typename V>
-size_t vsize(const V* v) {
-  return v == nullptr ? 0 : v->size();
 }
 
 /// True iff the program keeps its constants in a segment (docs/format.md §1.4).
@@ -152,6 +149,45 @@ Result<FileLayout> read_layout(DataLoader* loader, size_t file_size) {
         file_size);
   }
   return FileLayout{program_size, base};
+}
+
+/**
+ * Loads segments[segment_info.segment_index] through `loader`, the segment
+ * area starting at `segment_base_offset`. Shared by Program::LoadSegment and
+ * Program::load (the constant segment, before the Program exists). NotFound
+ * when there is no segment area or the index is out of range.
+ */
+Result<FreeableBuffer> load_segment_from(
+    DataLoader* loader,
+    size_t segment_base_offset,
+    const fb::Program* program,
+    const DataLoader::SegmentInfo& segment_info) {
+  const size_t index = segment_info.segment_index;
+  if (loader == nullptr || segment_base_offset == 0) {
+    ET_LOG(Error, "segment %zu requested, but the program has no segments", index);
+    return Error::NotFound;
+  }
+  const auto* segs = program->segments();
+  if (index >= vsize(segs)) {
+    ET_LOG(
+        Error,
+        "segment index %zu out of range (%zu segments)",
+        index,
+        vsize(segs));
+    return Error::NotFound;
+  }
+  const auto* seg = segs->Get(static_cast<flatbuffers::uoffset_t>(index));
+  uint64_t start = 0;
+  size_t start_sz = 0;
+  size_t size_sz = 0;
+  ET_CHECK_OR_RETURN_ERROR(
+      checked_add<uint64_t>(segment_base_offset, seg->offset(), &start) &&
+          checked_cast(start, &start_sz) && checked_cast(seg->size(), &size_sz),
+      InvalidProgram,
+      "segments[%zu] offset %" PRIu64 " overflows",
+      index,
+      seg->offset());
+  return loader->load(start_sz, size_sz, segment_info);
 }
 
 } // namespace
@@ -291,16 +327,11 @@ Result<Program> Program::load(DataLoader* loader, Verification verification) {
         "constant_segment refers to segment %" PRIu32
         " but the file has no segment area (no extended header)",
         seg);
-    Program tmp(
+    Result<FreeableBuffer> cs = load_segment_from(
         loader,
         segment_base_offset,
-        FreeableBuffer(),
         program,
-        FreeableBuffer(),
-        std::nullopt,
-        verification);
-    Result<FreeableBuffer> cs = tmp.LoadSegment(DataLoader::SegmentInfo(
-        DataLoader::SegmentInfo::Type::Constant, seg));
+        DataLoader::SegmentInfo(DataLoader::SegmentInfo::Type::Constant, seg));
     if (!cs.ok()) {
       ET_LOG(Error, "cannot load the constant segment (segments[%" PRIu32 "])", seg);
       return cs.error();
@@ -498,32 +529,8 @@ Error Program::get_backend_delegate_data(
 Result<FreeableBuffer> Program::LoadSegment(
     const DataLoader::SegmentInfo& segment_info) const {
   EXECUTORCH_SCOPE_PROF("Program::LoadSegment");
-  const size_t index = segment_info.segment_index;
-  if (loader_ == nullptr || segment_base_offset_ == 0) {
-    ET_LOG(Error, "segment %zu requested, but the program has no segments", index);
-    return Error::NotFound;
-  }
-  const auto* segs = internal_program_->segments();
-  if (index >= vsize(segs)) {
-    ET_LOG(
-        Error,
-        "segment index %zu out of range (%zu segments)",
-        index,
-        vsize(segs));
-    return Error::NotFound;
-  }
-  const auto* seg = segs->Get(static_cast<flatbuffers::uoffset_t>(index));
-  uint64_t start = 0;
-  size_t start_sz = 0;
-  size_t size_sz = 0;
-  ET_CHECK_OR_RETURN_ERROR(
-      checked_add<uint64_t>(segment_base_offset_, seg->offset(), &start) &&
-          checked_cast(start, &start_sz) && checked_cast(seg->size(), &size_sz),
-      InvalidProgram,
-      "segments[%zu] offset %" PRIu64 " overflows",
-      index,
-      seg->offset());
-  return loader_->load(start_sz, size_sz, segment_info);
+  return load_segment_from(
+      loader_, segment_base_offset_, internal_program_, segment_info);
 }
 
 Error Program::load_mutable_subsegment_into(

@@ -6,6 +6,7 @@
 #include <new>
 
 #include <executorch/runtime/core/data_loader.h>
+#include <executorch/runtime/executor/detail/program_access.h>
 #include <executorch/runtime/platform/log.h>
 
 namespace executorch {
@@ -34,8 +35,8 @@ Result<FreeableBuffer> get_processed(
     case fb::DataLocation::INLINE: {
       const void* data = nullptr;
       size_t size = 0;
-      Error err = MethodAccess::backend_delegate_data(
-          program, ref->index(), &data, &size);
+      Error err = ProgramAccess::backend_delegate_data(
+          *program, ref->index(), &data, &size);
       if (err != Error::Ok) {
         ET_LOG(
             Error,
@@ -50,8 +51,8 @@ Result<FreeableBuffer> get_processed(
       return FreeableBuffer(data, size, nullptr);
     }
     case fb::DataLocation::SEGMENT: {
-      Result<FreeableBuffer> seg = MethodAccess::load_segment(
-          program,
+      Result<FreeableBuffer> seg = ProgramAccess::load_segment(
+          *program,
           DataLoader::SegmentInfo(
               DataLoader::SegmentInfo::Type::Backend,
               ref->index(),

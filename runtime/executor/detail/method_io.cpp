@@ -53,42 +53,42 @@ const fb::Tensor* serialized_tensor(
 
 size_t Method::get_input_index(size_t i) const {
   return static_cast<size_t>(
-      serialization_plan_->inputs()->Get(static_cast<flatbuffers::uoffset_t>(i)));
+      env_.serialization_plan->inputs()->Get(static_cast<flatbuffers::uoffset_t>(i)));
 }
 
 size_t Method::get_output_index(size_t i) const {
-  return static_cast<size_t>(serialization_plan_->outputs()->Get(
+  return static_cast<size_t>(env_.serialization_plan->outputs()->Get(
       static_cast<flatbuffers::uoffset_t>(i)));
 }
 
 const EValue& Method::get_value(size_t i) const {
-  ET_CHECK_MSG(i < n_value_, "value index %zu >= %zu", i, n_value_);
-  return values_[i];
+  ET_CHECK_MSG(i < owned_.n_value, "value index %zu >= %zu", i, owned_.n_value);
+  return owned_.values[i];
 }
 
 EValue& Method::mutable_value(size_t i) {
-  ET_CHECK_MSG(i < n_value_, "value index %zu >= %zu", i, n_value_);
-  return values_[i];
+  ET_CHECK_MSG(i < owned_.n_value, "value index %zu >= %zu", i, owned_.n_value);
+  return owned_.values[i];
 }
 
 size_t Method::inputs_size() const {
-  return serialization_plan_ && serialization_plan_->inputs()
-      ? serialization_plan_->inputs()->size()
+  return env_.serialization_plan && env_.serialization_plan->inputs()
+      ? env_.serialization_plan->inputs()->size()
       : 0;
 }
 
 size_t Method::outputs_size() const {
-  return serialization_plan_ && serialization_plan_->outputs()
-      ? serialization_plan_->outputs()->size()
+  return env_.serialization_plan && env_.serialization_plan->outputs()
+      ? env_.serialization_plan->outputs()->size()
       : 0;
 }
 
 MethodMeta Method::method_meta() const {
-  return MethodMeta(serialization_plan_);
+  return MethodMeta(env_.serialization_plan);
 }
 
 EventTracer* Method::get_event_tracer() {
-  return event_tracer_;
+  return env_.event_tracer;
 }
 
 Error Method::set_input(const EValue& input_evalue, size_t input_idx) {
@@ -174,7 +174,7 @@ Error Method::set_input(const EValue& input_evalue, size_t input_idx) {
       ET_LOG(Error, "set_input: input %zu has no data", input_idx);
       return Error::InvalidArgument;
     }
-    if (internal::tensor_is_planned(serialized_tensor(serialization_plan_, vi))) {
+    if (internal::tensor_is_planned(serialized_tensor(env_.serialization_plan, vi))) {
       if (dst.device_type() != executorch::aten::DeviceType::CPU ||
           src.device_type() != executorch::aten::DeviceType::CPU) {
         ET_LOG(Error, "set_input: input %zu is not on the CPU", input_idx);
@@ -231,7 +231,7 @@ Error Method::set_input(const EValue& input_evalue, size_t input_idx) {
       return Error::InvalidArgument;
     }
   }
-  input_set_[input_idx] = true;
+  owned_.input_set[input_idx] = true;
   return Error::Ok;
 }
 
@@ -276,7 +276,7 @@ Error Method::set_output_data_ptr(void* buffer, size_t size, size_t output_idx) 
     ET_LOG(Error, "set_output_data_ptr: output %zu is not a tensor", output_idx);
     return Error::InvalidArgument;
   }
-  if (internal::tensor_is_planned(serialized_tensor(serialization_plan_, vi))) {
+  if (internal::tensor_is_planned(serialized_tensor(env_.serialization_plan, vi))) {
     ET_LOG(
         Error,
         "set_output_data_ptr: output %zu has planned or constant storage",
@@ -288,7 +288,7 @@ Error Method::set_output_data_ptr(void* buffer, size_t size, size_t output_idx) 
   // current shape: the buffer must hold that much.
   size_t capacity = 0;
   if (!detail::tensor_capacity_bytes(
-          serialized_tensor(serialization_plan_, vi), &capacity) ||
+          serialized_tensor(env_.serialization_plan, vi), &capacity) ||
       size < capacity) {
     ET_LOG(
         Error,
@@ -322,7 +322,7 @@ Error Method::get_outputs(EValue* output_evalues, size_t length) {
     return Error::InvalidArgument;
   }
   for (size_t i = 0; i < n; ++i) {
-    output_evalues[i] = values_[get_output_index(i)];
+    output_evalues[i] = owned_.values[get_output_index(i)];
   }
   for (size_t i = n; i < length; ++i) {
     output_evalues[i] = EValue();
@@ -345,8 +345,8 @@ Error Method::get_inputs(EValue* input_evalues, size_t length) {
     return Error::InvalidArgument;
   }
   for (size_t i = 0; i < n; ++i) {
-    input_evalues[i] = values_[get_input_index(i)];
-    input_set_[i] = true;
+    input_evalues[i] = owned_.values[get_input_index(i)];
+    owned_.input_set[i] = true;
   }
   for (size_t i = n; i < length; ++i) {
     input_evalues[i] = EValue();
@@ -366,7 +366,7 @@ const EValue& Method::get_input(size_t i) const {
 
 EValue& Method::mutable_input(size_t i) {
   ET_CHECK_MSG(i < inputs_size(), "input index %zu >= %zu", i, inputs_size());
-  input_set_[i] = true;
+  owned_.input_set[i] = true;
   return mutable_value(get_input_index(i));
 }
 
@@ -380,8 +380,8 @@ Result<Tensor> Method::get_attribute(std::string_view name) {
     ET_LOG(Error, "get_attribute: the method is not loaded");
     return Error::InvalidState;
   }
-  const auto* values = serialization_plan_->values();
-  for (size_t i = 0; i < n_value_; ++i) {
+  const auto* values = env_.serialization_plan->values();
+  for (size_t i = 0; i < owned_.n_value; ++i) {
     const fb::EValue* v = values->Get(static_cast<flatbuffers::uoffset_t>(i));
     const fb::Tensor* t = v->val_as_Tensor();
     if (t == nullptr || t->extra_tensor_info() == nullptr ||
@@ -390,8 +390,8 @@ Result<Tensor> Method::get_attribute(std::string_view name) {
     }
     const auto* fqn = t->extra_tensor_info()->fully_qualified_name();
     if (std::string_view(fqn->c_str(), fqn->size()) == name &&
-        values_[i].isTensor()) {
-      return values_[i].toTensor();
+        owned_.values[i].isTensor()) {
+      return owned_.values[i].toTensor();
     }
   }
   ET_LOG(

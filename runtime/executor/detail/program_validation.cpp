@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <executorch/runtime/executor/detail/checked.h>
+#include <executorch/runtime/executor/detail/flatbuffer_vectors.h>
 #include <executorch/runtime/executor/detail/validation_log.h>
 #include <executorch/runtime/platform/log.h>
 #include <executorch_schema/program_generated.h>
@@ -26,11 +27,6 @@ constexpr size_t kMaxRank = 16;
 constexpr uint8_t kElementSizes[30] = {
     1, 1, 2, 4, 8, 2, 4, 8, 4, 8, 16, 1, 1, 1, 4,
     2, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 2, 4, 8};
-
-template <typename V>
-size_t vsize(const V* v) {
-  return v == nullptr ? 0 : v->size();
-}
 
 // The Verifier checks a vector's length word for 4-byte alignment but not
 // its elements: a vector of 8-byte scalars can sit at a 4-aligned address,

@@ -15,6 +15,7 @@
 #include <executorch/runtime/core/hierarchical_allocator.h>
 #include <executorch/runtime/core/tensor_layout.h>
 #include <executorch/runtime/executor/detail/checked.h>
+#include <executorch/runtime/executor/detail/program_access.h>
 #include <executorch/runtime/executor/program.h>
 #include <executorch/runtime/platform/log.h>
 
@@ -249,8 +250,8 @@ Result<void*> resolve_tensor_data(
       return addr;
     }
     // Planned tensor with a serialized initial value.
-    Error err = MethodAccess::load_mutable_subsegment_into(
-        ctx.program, 0, idx, nbytes, addr.get());
+    Error err = ProgramAccess::load_mutable_subsegment_into(
+        *ctx.program, 0, idx, nbytes, addr.get());
     if (err != Error::Ok) {
       ET_LOG(
           Error,
