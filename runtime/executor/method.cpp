@@ -8,7 +8,9 @@
 #include <new>
 #include <utility>
 
+#include <executorch/runtime/executor/detail/checked.h>
 #include <executorch/runtime/executor/detail/delegate.h>
+#include <executorch/runtime/executor/detail/flatbuffer_vectors.h>
 #include <executorch/runtime/executor/detail/instruction_builder.h>
 #include <executorch/runtime/executor/detail/malloc_temp_allocator.h>
 #include <executorch/runtime/executor/detail/merged_data_map.h>
@@ -17,6 +19,7 @@
 #include <executorch/runtime/executor/detail/tensor_parser.h>
 #include <executorch/runtime/executor/detail/value_parser.h>
 #include <executorch/runtime/executor/program.h>
+#include <executorch/runtime/platform/assert.h>
 #include <executorch/runtime/platform/log.h>
 
 #include <executorch_schema/program_generated.h>
@@ -28,6 +31,113 @@ namespace executorch {
 namespace runtime {
 
 namespace fb = ::executorch_flatbuffer;
+
+namespace {
+
+/**
+ * The named-data view delegates get: the caller's map first, then the
+ * program's own; a MergedDataMap in method memory when there are both.
+ */
+Error make_delegate_data_map(
+    const Program& program,
+    const NamedDataMap* user_map,
+    MemoryAllocator* method_allocator,
+    internal::MergedDataMap** merged,
+    const NamedDataMap** out) {
+  Result<const NamedDataMap*> pte_map = program.get_named_data_map();
+  const NamedDataMap* pte = pte_map.ok() ? pte_map.get() : nullptr;
+  *out = user_map;
+  if (pte != nullptr && user_map != nullptr) {
+    auto* slot = internal::allocate_array<internal::MergedDataMap>(
+        method_allocator, 1);
+    if (slot == nullptr) {
+      return Error::MemoryAllocationFailed;
+    }
+    *merged = new (slot) internal::MergedDataMap(user_map, pte);
+    *out = *merged;
+  } else if (pte != nullptr) {
+    *out = pte;
+  }
+  return Error::Ok;
+}
+
+/// The value table (default EValues) and the per-input "was set" flags.
+Error allocate_values(
+    const fb::ExecutionPlan* s_plan,
+    MemoryAllocator* method_allocator,
+    EValue** values,
+    bool** input_set) {
+  const size_t n_values = s_plan->values()->size();
+  const size_t n_inputs = s_plan->inputs()->size();
+  EValue* v = internal::allocate_array<EValue>(method_allocator, n_values);
+  bool* set = internal::allocate_array<bool>(method_allocator, n_inputs);
+  if (v == nullptr || set == nullptr) {
+    return Error::MemoryAllocationFailed;
+  }
+  for (size_t i = 0; i < n_values; ++i) {
+    new (&v[i]) EValue();
+  }
+  for (size_t i = 0; i < n_inputs; ++i) {
+    set[i] = false;
+  }
+  *values = v;
+  *input_set = set;
+  return Error::Ok;
+}
+
+/// Plan inputs and outputs are value indices (validated; asserted here).
+void assert_io_indices(const fb::ExecutionPlan* s_plan, size_t n_values) {
+  for (const int32_t idx : *s_plan->inputs()) {
+    ET_DCHECK(runtime::detail::index_in_range(idx, n_values));
+  }
+  for (const int32_t idx : *s_plan->outputs()) {
+    ET_DCHECK(runtime::detail::index_in_range(idx, n_values));
+  }
+  (void)n_values;
+}
+
+/**
+ * Initializes every delegate, in index order; all must succeed. An absent
+ * delegates vector means no delegates (validation's rule: it reads every
+ * optional vector as empty when absent). *n_delegate counts the delegates
+ * initialized so far, so release() destroys exactly those.
+ */
+Error init_delegates(
+    const fb::ExecutionPlan& s_plan,
+    const Program& program,
+    BackendInitContext& base_context,
+    const LoadBackendOptionsMap* backend_options,
+    internal::BackendDelegate** delegates,
+    size_t* n_delegate) {
+  const auto* s_delegates = s_plan.delegates();
+  const size_t n = runtime::detail::vsize(s_delegates);
+  *delegates = internal::allocate_array<internal::BackendDelegate>(
+      base_context.get_runtime_allocator(), n);
+  if (*delegates == nullptr) {
+    return Error::MemoryAllocationFailed;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const fb::BackendDelegate* d =
+        s_delegates->Get(static_cast<flatbuffers::uoffset_t>(i));
+    ET_DCHECK(d != nullptr && d->id() != nullptr);
+    Span<const BackendOption> runtime_specs;
+    if (backend_options != nullptr) {
+      runtime_specs = backend_options->get_options(d->id()->c_str());
+    }
+    BackendInitContext init_context(
+        base_context.get_runtime_allocator(),
+        base_context.event_tracer(),
+        base_context.get_method_name(),
+        base_context.get_named_data_map(),
+        runtime_specs);
+    ET_CHECK_OK_OR_RETURN_ERROR(internal::BackendDelegate::Init(
+        *d, i, &program, init_context, &(*delegates)[i]));
+    *n_delegate = i + 1;
+  }
+  return Error::Ok;
+}
+
+} // namespace
 
 Method::Method(
     const Program* program,
@@ -124,68 +234,34 @@ Error Method::init(
     const LoadBackendOptionsMap* backend_options) {
   env_.serialization_plan = s_plan;
   init_state_ = InitializationState::InitializationFailed;
+  // Program::load_method validated the plan (program_validation.cpp) before
+  // calling load(): required fields exist and every index is in range.
+  ET_DCHECK(
+      s_plan->name() != nullptr && s_plan->values() != nullptr &&
+      s_plan->inputs() != nullptr && s_plan->outputs() != nullptr);
+  const char* name = s_plan->name()->c_str();
   MemoryAllocator* method_allocator = env_.memory_manager->method_allocator();
-  const char* name = s_plan->name() ? s_plan->name()->c_str() : nullptr;
-  if (name == nullptr || s_plan->values() == nullptr ||
-      s_plan->inputs() == nullptr || s_plan->outputs() == nullptr ||
-      s_plan->delegates() == nullptr) {
-    ET_LOG(
-        Error,
-        "method '%s': a required field (name, values, inputs, outputs, "
-        "delegates) is missing",
-        name ? name : "?");
-    return Error::InvalidProgram;
-  }
 
-  // External constants (.ptd), fetched once per distinct name.
-  Error err = internal::load_external_constants(
+  ET_CHECK_OK_OR_RETURN_ERROR(internal::load_external_constants(
       s_plan,
       named_data_map,
       method_allocator,
       &owned_.external_constants,
-      &owned_.n_external_constants);
-  if (err != Error::Ok) {
-    return err;
-  }
+      &owned_.n_external_constants));
 
-  // The named-data view delegates get: user map first, then the program's.
-  const NamedDataMap* delegate_data_map = named_data_map;
-  {
-    Result<const NamedDataMap*> pte_map = env_.program->get_named_data_map();
-    const NamedDataMap* pte =
-        pte_map.ok() ? pte_map.get() : static_cast<const NamedDataMap*>(nullptr);
-    if (pte != nullptr && named_data_map != nullptr) {
-      auto* merged = internal::allocate_array<internal::MergedDataMap>(
-          method_allocator, 1);
-      if (merged == nullptr) {
-        return Error::MemoryAllocationFailed;
-      }
-      owned_.merged_data_map = new (merged) internal::MergedDataMap(named_data_map, pte);
-      delegate_data_map = owned_.merged_data_map;
-    } else if (pte != nullptr) {
-      delegate_data_map = pte;
-    }
-  }
+  const NamedDataMap* delegate_data_map = nullptr;
+  ET_CHECK_OK_OR_RETURN_ERROR(make_delegate_data_map(
+      *env_.program,
+      named_data_map,
+      method_allocator,
+      &owned_.merged_data_map,
+      &delegate_data_map));
 
-  // Values.
-  const size_t n_values = s_plan->values()->size();
-  EValue* values = internal::allocate_array<EValue>(method_allocator, n_values);
-  const size_t n_inputs = s_plan->inputs()->size();
-  bool* input_set = internal::allocate_array<bool>(method_allocator, n_inputs);
-  if (values == nullptr || input_set == nullptr) {
-    return Error::MemoryAllocationFailed;
-  }
-  for (size_t i = 0; i < n_values; ++i) {
-    new (&values[i]) EValue();
-  }
-  for (size_t i = 0; i < n_inputs; ++i) {
-    input_set[i] = false;
-  }
-  owned_.values = values;
-  owned_.n_value = n_values;
-  owned_.input_set = input_set;
+  ET_CHECK_OK_OR_RETURN_ERROR(allocate_values(
+      s_plan, method_allocator, &owned_.values, &owned_.input_set));
+  owned_.n_value = s_plan->values()->size();
 
-  internal::LoadContext ctx{
+  const internal::LoadContext ctx{
       env_.program,
       internal::ProgramAccess::flatbuffer(*env_.program),
       method_allocator,
@@ -195,7 +271,7 @@ Error Method::init(
       owned_.n_external_constants,
       owned_.values,
       owned_.n_value};
-  err = internal::parse_values(ctx, s_plan);
+  Error err = internal::parse_values(ctx, s_plan);
   if (err != Error::Ok) {
     ET_LOG(
         Error,
@@ -204,77 +280,26 @@ Error Method::init(
         static_cast<unsigned>(err));
     return err;
   }
+  assert_io_indices(s_plan, owned_.n_value);
 
-  // Input and output indices.
-  for (size_t i = 0; i < n_inputs; ++i) {
-    const int32_t idx = s_plan->inputs()->Get(static_cast<flatbuffers::uoffset_t>(i));
-    if (idx < 0 || static_cast<size_t>(idx) >= owned_.n_value) {
-      ET_LOG(
-          Error,
-          "method '%s': inputs[%zu] = %d is not a value index (%zu values)",
-          name,
-          i,
-          idx,
-          owned_.n_value);
-      return Error::InvalidProgram;
-    }
-  }
-  for (size_t i = 0; i < s_plan->outputs()->size(); ++i) {
-    const int32_t idx =
-        s_plan->outputs()->Get(static_cast<flatbuffers::uoffset_t>(i));
-    if (idx < 0 || static_cast<size_t>(idx) >= owned_.n_value) {
-      ET_LOG(
-          Error,
-          "method '%s': outputs[%zu] = %d is not a value index (%zu values)",
-          name,
-          i,
-          idx,
-          owned_.n_value);
-      return Error::InvalidProgram;
-    }
-  }
+  BackendInitContext init_context(
+      method_allocator, env_.event_tracer, name, delegate_data_map, {});
+  ET_CHECK_OK_OR_RETURN_ERROR(init_delegates(
+      *s_plan,
+      *env_.program,
+      init_context,
+      backend_options,
+      &owned_.delegates,
+      &owned_.n_delegate));
 
-  // Delegates, in index order; all must initialize.
-  const auto* s_delegates = s_plan->delegates();
-  const size_t n_delegates = s_delegates->size();
-  owned_.delegates = internal::allocate_array<internal::BackendDelegate>(
-      method_allocator, n_delegates);
-  if (owned_.delegates == nullptr) {
-    return Error::MemoryAllocationFailed;
-  }
-  for (size_t i = 0; i < n_delegates; ++i) {
-    const fb::BackendDelegate* d =
-        s_delegates->Get(static_cast<flatbuffers::uoffset_t>(i));
-    if (d == nullptr) {
-      ET_LOG(Error, "method '%s': delegates[%zu] is missing", name, i);
-      return Error::InvalidProgram;
-    }
-    Span<const BackendOption> runtime_specs;
-    if (backend_options != nullptr && d->id() != nullptr) {
-      runtime_specs = backend_options->get_options(d->id()->c_str());
-    }
-    BackendInitContext init_context(
-        method_allocator, env_.event_tracer, name, delegate_data_map, runtime_specs);
-    err = internal::BackendDelegate::Init(
-        *d, i, env_.program, init_context, &owned_.delegates[i]);
-    if (err != Error::Ok) {
-      return err;
-    }
-    owned_.n_delegate = i + 1;
-  }
-
-  // Instructions and kernels.
-  err = internal::build_chains(
+  ET_CHECK_OK_OR_RETURN_ERROR(internal::build_chains(
       ctx,
       s_plan,
       owned_.n_delegate,
       env_.kernel_registry,
       /*with_op_names=*/env_.event_tracer != nullptr,
       &owned_.chains,
-      &owned_.n_chains);
-  if (err != Error::Ok) {
-    return err;
-  }
+      &owned_.n_chains));
 
   step_state_ = {0, 0};
   init_state_ = InitializationState::Initialized;

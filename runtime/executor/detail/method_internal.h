@@ -46,8 +46,8 @@ struct Instruction {
   /// Delegate: delegate index. Move: source. JumpFalse: condition value.
   /// Free: the value to free. All checked at load.
   size_t a;
-  /// Move: destination. JumpFalse: destination instruction (unchecked: a
-  /// destination past the end of the chain ends it).
+  /// Move: destination. JumpFalse: destination instruction, at most the
+  /// chain length (validation's rule; the chain length ends the chain).
   size_t b;
 };
 
