@@ -52,9 +52,9 @@ int64_t find_plan(const fb::Program* program, const char* name) {
   }
   const size_t len = std::strlen(name);
   for (flatbuffers::uoffset_t i = 0; i < plans->size(); ++i) {
+    // Entries and names were checked by validate_program_tables.
     const auto* plan = plans->Get(i);
-    if (plan != nullptr && plan->name() != nullptr &&
-        plan->name()->size() == len &&
+    if (plan->name()->size() == len &&
         std::memcmp(plan->name()->data(), name, len) == 0) {
       return static_cast<int64_t>(i);
     }
@@ -190,6 +190,124 @@ Result<FreeableBuffer> load_segment_from(
   return loader->load(start_sz, size_sz, segment_info);
 }
 
+/// The flatbuffer part of the file, [0, program_size), loaded and aligned.
+Result<FreeableBuffer> load_program_data(
+    DataLoader* loader,
+    size_t program_size) {
+  Result<FreeableBuffer> program_data = loader->load(
+      0,
+      program_size,
+      DataLoader::SegmentInfo(DataLoader::SegmentInfo::Type::Program));
+  if (!program_data.ok()) {
+    ET_LOG(Error, "cannot load %zu bytes of program data", program_size);
+    return program_data.error();
+  }
+  ET_CHECK_OR_RETURN_ERROR(
+      program_data->size() == program_size && program_data->data() != nullptr,
+      InvalidProgram,
+      "loader returned %zu bytes of program data, asked for %zu",
+      program_data->size(),
+      program_size);
+  ET_CHECK_OR_RETURN_ERROR(
+      is_aligned(program_data->data()),
+      InvalidArgument,
+      "program data at %p is not %zu-byte aligned",
+      program_data->data(),
+      kProgramAlignment);
+  return program_data;
+}
+
+/// Identifier: exactly "ET12" (docs/format.md §1.8).
+Error check_identifier(const uint8_t* data) {
+  const char* id = flatbuffers::GetBufferIdentifier(data);
+  if (std::memcmp(id, fb::ProgramIdentifier(), 4) == 0) {
+    return Error::Ok;
+  }
+  if (id[0] == 'E' && id[1] == 'T') {
+    ET_LOG(
+        Error,
+        "bad identifier: program version '%.4s' is not supported (want "
+        "'%s')",
+        id,
+        fb::ProgramIdentifier());
+  } else {
+    ET_LOG(
+        Error,
+        "bad identifier '%.4s': not an ExecuTorch program (want '%s')",
+        id,
+        fb::ProgramIdentifier());
+  }
+  return Error::InvalidProgram;
+}
+
+/// Structural verification, at every level: after this every offset,
+/// vector and string reachable from the root lies inside the data.
+Result<const fb::Program*> verify_flatbuffer(
+    const uint8_t* data,
+    size_t program_size) {
+  const uint32_t root_offset = runtime::detail::read_le32(data);
+  ET_CHECK_OR_RETURN_ERROR(
+      root_offset >= 8 && root_offset <= program_size - 4,
+      InvalidProgram,
+      "root offset %" PRIu32 " out of range [8, %zu]",
+      root_offset,
+      program_size - 4);
+  flatbuffers::Verifier verifier(data, program_size);
+  ET_CHECK_OR_RETURN_ERROR(
+      fb::VerifyProgramBuffer(verifier),
+      InvalidProgram,
+      "flatbuffer verification failed: the program data is corrupt "
+      "(offset, vector or string out of bounds, or nesting too deep)");
+  return fb::GetProgram(data);
+}
+
+/// Program validation (detail/program_validation.cpp): the program tables
+/// always, every plan too under InternalConsistency (else load_method
+/// validates the plan it loads).
+Error validate_program(
+    const fb::Program* program,
+    size_t segment_base_offset,
+    size_t file_size,
+    Program::Verification verification) {
+  const runtime::detail::ProgramLayout layout{
+      static_cast<uint64_t>(segment_base_offset),
+      static_cast<uint64_t>(file_size)};
+  ET_CHECK_OK_OR_RETURN_ERROR(
+      runtime::detail::validate_program_tables(program, layout));
+  if (verification == Program::Verification::InternalConsistency) {
+    ET_CHECK_OK_OR_RETURN_ERROR(
+        runtime::detail::validate_all_execution_plans(program));
+  }
+  return Error::Ok;
+}
+
+/// The constant segment, loaded once (empty on the legacy constant_buffer
+/// path). Its index and offsets were checked by validate_program_tables.
+Result<FreeableBuffer> load_constant_segment(
+    DataLoader* loader,
+    size_t segment_base_offset,
+    const fb::Program* program) {
+  if (!uses_constant_segment(program)) {
+    return FreeableBuffer();
+  }
+  const uint32_t seg = program->constant_segment()->segment_index();
+  ET_CHECK_OR_RETURN_ERROR(
+      segment_base_offset != 0,
+      InvalidProgram,
+      "constant_segment refers to segment %" PRIu32
+      " but the file has no segment area (no extended header)",
+      seg);
+  Result<FreeableBuffer> cs = load_segment_from(
+      loader,
+      segment_base_offset,
+      program,
+      DataLoader::SegmentInfo(DataLoader::SegmentInfo::Type::Constant, seg));
+  if (!cs.ok()) {
+    ET_LOG(Error, "cannot load the constant segment (segments[%" PRIu32 "])", seg);
+  }
+  return cs;
+}
+
 } // namespace
 
 Result<Program> Program::load(DataLoader* loader, Verification verification) {
@@ -232,119 +350,40 @@ Result<Program> Program::load(DataLoader* loader, Verification verification) {
       "program data of %zu bytes too large for a flatbuffer",
       program_size);
 
-  Result<FreeableBuffer> program_data = loader->load(
-      0,
-      program_size,
-      DataLoader::SegmentInfo(DataLoader::SegmentInfo::Type::Program));
+  Result<FreeableBuffer> program_data = load_program_data(loader, program_size);
   if (!program_data.ok()) {
-    ET_LOG(Error, "cannot load %zu bytes of program data", program_size);
     return program_data.error();
   }
-  ET_CHECK_OR_RETURN_ERROR(
-      program_data->size() == program_size && program_data->data() != nullptr,
-      InvalidProgram,
-      "loader returned %zu bytes of program data, asked for %zu",
-      program_data->size(),
-      program_size);
-  ET_CHECK_OR_RETURN_ERROR(
-      is_aligned(program_data->data()),
-      InvalidArgument,
-      "program data at %p is not %zu-byte aligned",
-      program_data->data(),
-      kProgramAlignment);
   const auto* data = static_cast<const uint8_t*>(program_data->data());
-
-  // Identifier: exactly "ET12" (docs/format.md §1.8).
-  const char* id = flatbuffers::GetBufferIdentifier(data);
-  if (std::memcmp(id, fb::ProgramIdentifier(), 4) != 0) {
-    if (id[0] == 'E' && id[1] == 'T') {
-      ET_LOG(
-          Error,
-          "bad identifier: program version '%.4s' is not supported (want "
-          "'%s')",
-          id,
-          fb::ProgramIdentifier());
-    } else {
-      ET_LOG(
-          Error,
-          "bad identifier '%.4s': not an ExecuTorch program (want '%s')",
-          id,
-          fb::ProgramIdentifier());
-    }
-    return Error::InvalidProgram;
+  ET_CHECK_OK_OR_RETURN_ERROR(check_identifier(data));
+  Result<const fb::Program*> program = verify_flatbuffer(data, program_size);
+  if (!program.ok()) {
+    return program.error();
   }
-
-  // Structural verification, at every level: after this every offset,
-  // vector and string reachable from the root lies inside program_data.
-  const uint32_t root_offset = runtime::detail::read_le32(data);
-  ET_CHECK_OR_RETURN_ERROR(
-      root_offset >= 8 && root_offset <= program_size - 4,
-      InvalidProgram,
-      "root offset %" PRIu32 " out of range [8, %zu]",
-      root_offset,
-      program_size - 4);
-  {
-    flatbuffers::Verifier verifier(data, program_size);
-    ET_CHECK_OR_RETURN_ERROR(
-        fb::VerifyProgramBuffer(verifier),
-        InvalidProgram,
-        "flatbuffer verification failed: the program data is corrupt "
-        "(offset, vector or string out of bounds, or nesting too deep)");
-  }
-  const fb::Program* program = fb::GetProgram(data);
-
-  const runtime::detail::ProgramLayout pl{
-      static_cast<uint64_t>(segment_base_offset),
-      static_cast<uint64_t>(file_size)};
-  Error err = runtime::detail::validate_program_tables(program, pl);
-  if (err != Error::Ok) {
-    return err;
-  }
-  if (verification == Verification::InternalConsistency) {
-    err = runtime::detail::validate_all_execution_plans(program);
-    if (err != Error::Ok) {
-      return err;
-    }
-  }
+  ET_CHECK_OK_OR_RETURN_ERROR(validate_program(
+      program.get(), segment_base_offset, file_size, verification));
 
   std::optional<internal::PteDataMap> pte_data_map;
-  if (program->named_data() != nullptr) {
-    Result<internal::PteDataMap> m =
-        internal::PteDataMap::create(loader, segment_base_offset, program);
+  if (program.get()->named_data() != nullptr) {
+    Result<internal::PteDataMap> m = internal::PteDataMap::create(
+        loader, segment_base_offset, program.get());
     if (!m.ok()) {
       return m.error();
     }
     pte_data_map.emplace(std::move(m.get()));
   }
-
-  FreeableBuffer constant_segment_data;
-  if (uses_constant_segment(program)) {
-    // Index and offsets were checked by validate_program_tables.
-    const uint32_t seg = program->constant_segment()->segment_index();
-    ET_CHECK_OR_RETURN_ERROR(
-        segment_base_offset != 0,
-        InvalidProgram,
-        "constant_segment refers to segment %" PRIu32
-        " but the file has no segment area (no extended header)",
-        seg);
-    Result<FreeableBuffer> cs = load_segment_from(
-        loader,
-        segment_base_offset,
-        program,
-        DataLoader::SegmentInfo(DataLoader::SegmentInfo::Type::Constant, seg));
-    if (!cs.ok()) {
-      ET_LOG(Error, "cannot load the constant segment (segments[%" PRIu32 "])", seg);
-      return cs.error();
-    }
-    constant_segment_data = std::move(cs.get());
+  Result<FreeableBuffer> constant_segment_data =
+      load_constant_segment(loader, segment_base_offset, program.get());
+  if (!constant_segment_data.ok()) {
+    return constant_segment_data.error();
   }
 
   return Program(
       loader,
       segment_base_offset,
       std::move(program_data.get()),
-      program,
-      std::move(constant_segment_data),
+      program.get(),
+      std::move(constant_segment_data.get()),
       std::move(pte_data_map),
       verification);
 }

@@ -49,6 +49,126 @@ const fb::Tensor* serialized_tensor(
   return v->val_as_Tensor();
 }
 
+/**
+ * A tensor input: same dtype, a shape the method's tensor can take (resize
+ * within its bound), then the data: copied into a planned input, bound by
+ * pointer otherwise.
+ */
+Error set_tensor_input(
+    Tensor dst,
+    const Tensor& src,
+    bool planned,
+    size_t input_idx) {
+  if (dst.scalar_type() != src.scalar_type()) {
+    ET_LOG(
+        Error,
+        "set_input: input %zu has dtype %d, got %d",
+        input_idx,
+        static_cast<int>(dst.scalar_type()),
+        static_cast<int>(src.scalar_type()));
+    return Error::InvalidArgument;
+  }
+  size_t src_numel = 0;
+  size_t src_nbytes = 0;
+  if (!detail::checked_nbytes(
+          src.sizes().data(),
+          src.sizes().size(),
+          static_cast<size_t>(src.element_size()),
+          &src_numel,
+          &src_nbytes)) {
+    ET_LOG(Error, "set_input: input %zu: bad sizes", input_idx);
+    return Error::InvalidArgument;
+  }
+  Error err = resize_tensor(dst, src.sizes());
+  if (err != Error::Ok) {
+    ET_LOG(
+        Error,
+        "set_input: input %zu cannot take the given shape (error 0x%x)",
+        input_idx,
+        static_cast<unsigned>(err));
+    return err;
+  }
+  if (dst.nbytes() != src_nbytes) {
+    ET_LOG(
+        Error,
+        "set_input: input %zu holds %zu bytes, got %zu",
+        input_idx,
+        dst.nbytes(),
+        src_nbytes);
+    return Error::InvalidArgument;
+  }
+  if (src_nbytes > 0 && src.const_data_ptr() == nullptr) {
+    ET_LOG(Error, "set_input: input %zu has no data", input_idx);
+    return Error::InvalidArgument;
+  }
+  if (planned) {
+    if (dst.device_type() != executorch::aten::DeviceType::CPU ||
+        src.device_type() != executorch::aten::DeviceType::CPU) {
+      ET_LOG(Error, "set_input: input %zu is not on the CPU", input_idx);
+      return Error::NotSupported;
+    }
+    if (src_nbytes > 0) {
+      if (dst.mutable_data_ptr() == nullptr) {
+        ET_LOG(
+            Error, "set_input: input %zu has no planned storage", input_idx);
+        return Error::InvalidState;
+      }
+      if (dst.const_data_ptr() != src.const_data_ptr()) {
+        std::memmove(
+            dst.mutable_data_ptr(), src.const_data_ptr(), src_nbytes);
+      }
+    }
+  } else {
+    dst.unsafeGetTensorImpl()->set_data(
+        src_nbytes > 0 ? src.mutable_data_ptr() : nullptr);
+  }
+  return Error::Ok;
+}
+
+/// A prim input (Int, Bool, Double, String) must match the traced value.
+Error check_traced_input(
+    const EValue& slot,
+    const EValue& input_evalue,
+    size_t input_idx) {
+  if (slot.isInt()) {
+    if (slot.toInt() != input_evalue.toInt()) {
+      ET_LOG(
+          Error,
+          "set_input: input %zu was traced as %lld, got %lld",
+          input_idx,
+          static_cast<long long>(slot.toInt()),
+          static_cast<long long>(input_evalue.toInt()));
+      return Error::InvalidArgument;
+    }
+  } else if (slot.isBool()) {
+    if (slot.toBool() != input_evalue.toBool()) {
+      ET_LOG(
+          Error,
+          "set_input: input %zu was traced as %s",
+          input_idx,
+          slot.toBool() ? "true" : "false");
+      return Error::InvalidArgument;
+    }
+  } else if (slot.isDouble()) {
+    if (!doubles_match(input_evalue.toDouble(), slot.toDouble())) {
+      ET_LOG(
+          Error,
+          "set_input: input %zu was traced as %g, got %g",
+          input_idx,
+          slot.toDouble(),
+          input_evalue.toDouble());
+      return Error::InvalidArgument;
+    }
+  } else if (slot.isString()) {
+    if (slot.toString() != input_evalue.toString()) {
+      ET_LOG(
+          Error, "set_input: input %zu differs from the traced string", input_idx);
+      return Error::InvalidArgument;
+    }
+  }
+  return Error::Ok;
+}
+
 } // namespace
 
 size_t Method::get_input_index(size_t i) const {
@@ -129,107 +249,16 @@ Error Method::set_input(const EValue& input_evalue, size_t input_idx) {
     return Error::InvalidArgument;
   }
 
-  if (slot.isTensor()) {
-    Tensor dst = slot.toTensor();
-    const Tensor& src = input_evalue.toTensor();
-    if (dst.scalar_type() != src.scalar_type()) {
-      ET_LOG(
-          Error,
-          "set_input: input %zu has dtype %d, got %d",
-          input_idx,
-          static_cast<int>(dst.scalar_type()),
-          static_cast<int>(src.scalar_type()));
-      return Error::InvalidArgument;
-    }
-    size_t src_numel = 0;
-    size_t src_nbytes = 0;
-    if (!detail::checked_nbytes(
-            src.sizes().data(),
-            src.sizes().size(),
-            static_cast<size_t>(src.element_size()),
-            &src_numel,
-            &src_nbytes)) {
-      ET_LOG(Error, "set_input: input %zu: bad sizes", input_idx);
-      return Error::InvalidArgument;
-    }
-    Error err = resize_tensor(dst, src.sizes());
-    if (err != Error::Ok) {
-      ET_LOG(
-          Error,
-          "set_input: input %zu cannot take the given shape (error 0x%x)",
-          input_idx,
-          static_cast<unsigned>(err));
-      return err;
-    }
-    if (dst.nbytes() != src_nbytes) {
-      ET_LOG(
-          Error,
-          "set_input: input %zu holds %zu bytes, got %zu",
-          input_idx,
-          dst.nbytes(),
-          src_nbytes);
-      return Error::InvalidArgument;
-    }
-    if (src_nbytes > 0 && src.const_data_ptr() == nullptr) {
-      ET_LOG(Error, "set_input: input %zu has no data", input_idx);
-      return Error::InvalidArgument;
-    }
-    if (internal::tensor_is_planned(serialized_tensor(env_.serialization_plan, vi))) {
-      if (dst.device_type() != executorch::aten::DeviceType::CPU ||
-          src.device_type() != executorch::aten::DeviceType::CPU) {
-        ET_LOG(Error, "set_input: input %zu is not on the CPU", input_idx);
-        return Error::NotSupported;
-      }
-      if (src_nbytes > 0) {
-        if (dst.mutable_data_ptr() == nullptr) {
-          ET_LOG(
-              Error, "set_input: input %zu has no planned storage", input_idx);
-          return Error::InvalidState;
-        }
-        if (dst.const_data_ptr() != src.const_data_ptr()) {
-          std::memmove(
-              dst.mutable_data_ptr(), src.const_data_ptr(), src_nbytes);
-        }
-      }
-    } else {
-      dst.unsafeGetTensorImpl()->set_data(
-          src_nbytes > 0 ? src.mutable_data_ptr() : nullptr);
-    }
-  } else if (slot.isInt()) {
-    if (slot.toInt() != input_evalue.toInt()) {
-      ET_LOG(
-          Error,
-          "set_input: input %zu was traced as %lld, got %lld",
-          input_idx,
-          static_cast<long long>(slot.toInt()),
-          static_cast<long long>(input_evalue.toInt()));
-      return Error::InvalidArgument;
-    }
-  } else if (slot.isBool()) {
-    if (slot.toBool() != input_evalue.toBool()) {
-      ET_LOG(
-          Error,
-          "set_input: input %zu was traced as %s",
-          input_idx,
-          slot.toBool() ? "true" : "false");
-      return Error::InvalidArgument;
-    }
-  } else if (slot.isDouble()) {
-    if (!doubles_match(input_evalue.toDouble(), slot.toDouble())) {
-      ET_LOG(
-          Error,
-          "set_input: input %zu was traced as %g, got %g",
-          input_idx,
-          slot.toDouble(),
-          input_evalue.toDouble());
-      return Error::InvalidArgument;
-    }
-  } else if (slot.isString()) {
-    if (slot.toString() != input_evalue.toString()) {
-      ET_LOG(
-          Error, "set_input: input %zu differs from the traced string", input_idx);
-      return Error::InvalidArgument;
-    }
+  const Error err = slot.isTensor()
+      ? set_tensor_input(
+            slot.toTensor(),
+            input_evalue.toTensor(),
+            internal::tensor_is_planned(
+                serialized_tensor(env_.serialization_plan, vi)),
+            input_idx)
+      : check_traced_input(slot, input_evalue, input_idx);
+  if (err != Error::Ok) {
+    return err;
   }
   owned_.input_set[input_idx] = true;
   return Error::Ok;
