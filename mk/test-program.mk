@@ -4,4 +4,6 @@
 #    copy of its object to call it directly (byte sweep, Minimal-level malformed cases).
 # 2. The suite also runs under ASan+UBSan in a fully instrumented tree: see mk/test-sanitize.mk.
 UNIT_program_EXTRA_LIBS := $(O)/runtime/executor/detail/program_validation.o \
+                           $(O)/runtime/executor/detail/value_validation.o \
+                           $(O)/runtime/executor/detail/instruction_validation.o \
                            $(O)/runtime/executor/detail/storage_validation.o

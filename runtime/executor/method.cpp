@@ -6,15 +6,20 @@
 #include <executorch/runtime/executor/method.h>
 
 #include <new>
+#include <utility>
 
+#include <executorch/runtime/executor/detail/checked.h>
 #include <executorch/runtime/executor/detail/delegate.h>
+#include <executorch/runtime/executor/detail/flatbuffer_vectors.h>
 #include <executorch/runtime/executor/detail/instruction_builder.h>
 #include <executorch/runtime/executor/detail/malloc_temp_allocator.h>
 #include <executorch/runtime/executor/detail/merged_data_map.h>
+#include <executorch/runtime/executor/detail/program_access.h>
 #include <executorch/runtime/executor/detail/method_internal.h>
 #include <executorch/runtime/executor/detail/tensor_parser.h>
 #include <executorch/runtime/executor/detail/value_parser.h>
 #include <executorch/runtime/executor/program.h>
+#include <executorch/runtime/platform/assert.h>
 #include <executorch/runtime/platform/log.h>
 
 #include <executorch_schema/program_generated.h>
@@ -27,6 +32,113 @@ namespace runtime {
 
 namespace fb = ::executorch_flatbuffer;
 
+namespace {
+
+/**
+ * The named-data view delegates get: the caller's map first, then the
+ * program's own; a MergedDataMap in method memory when there are both.
+ */
+Error make_delegate_data_map(
+    const Program& program,
+    const NamedDataMap* user_map,
+    MemoryAllocator* method_allocator,
+    internal::MergedDataMap** merged,
+    const NamedDataMap** out) {
+  Result<const NamedDataMap*> pte_map = program.get_named_data_map();
+  const NamedDataMap* pte = pte_map.ok() ? pte_map.get() : nullptr;
+  *out = user_map;
+  if (pte != nullptr && user_map != nullptr) {
+    auto* slot = internal::allocate_array<internal::MergedDataMap>(
+        method_allocator, 1);
+    if (slot == nullptr) {
+      return Error::MemoryAllocationFailed;
+    }
+    *merged = new (slot) internal::MergedDataMap(user_map, pte);
+    *out = *merged;
+  } else if (pte != nullptr) {
+    *out = pte;
+  }
+  return Error::Ok;
+}
+
+/// The value table (default EValues) and the per-input "was set" flags.
+Error allocate_values(
+    const fb::ExecutionPlan* s_plan,
+    MemoryAllocator* method_allocator,
+    EValue** values,
+    bool** input_set) {
+  const size_t n_values = s_plan->values()->size();
+  const size_t n_inputs = s_plan->inputs()->size();
+  EValue* v = internal::allocate_array<EValue>(method_allocator, n_values);
+  bool* set = internal::allocate_array<bool>(method_allocator, n_inputs);
+  if (v == nullptr || set == nullptr) {
+    return Error::MemoryAllocationFailed;
+  }
+  for (size_t i = 0; i < n_values; ++i) {
+    new (&v[i]) EValue();
+  }
+  for (size_t i = 0; i < n_inputs; ++i) {
+    set[i] = false;
+  }
+  *values = v;
+  *input_set = set;
+  return Error::Ok;
+}
+
+/// Plan inputs and outputs are value indices (validated; asserted here).
+void assert_io_indices(const fb::ExecutionPlan* s_plan, size_t n_values) {
+  for (const int32_t idx : *s_plan->inputs()) {
+    ET_DCHECK(runtime::detail::index_in_range(idx, n_values));
+  }
+  for (const int32_t idx : *s_plan->outputs()) {
+    ET_DCHECK(runtime::detail::index_in_range(idx, n_values));
+  }
+  (void)n_values;
+}
+
+/**
+ * Initializes every delegate, in index order; all must succeed. An absent
+ * delegates vector means no delegates (validation's rule: it reads every
+ * optional vector as empty when absent). *n_delegate counts the delegates
+ * initialized so far, so release() destroys exactly those.
+ */
+Error init_delegates(
+    const fb::ExecutionPlan& s_plan,
+    const Program& program,
+    BackendInitContext& base_context,
+    const LoadBackendOptionsMap* backend_options,
+    internal::BackendDelegate** delegates,
+    size_t* n_delegate) {
+  const auto* s_delegates = s_plan.delegates();
+  const size_t n = runtime::detail::vsize(s_delegates);
+  *delegates = internal::allocate_array<internal::BackendDelegate>(
+      base_context.get_runtime_allocator(), n);
+  if (*delegates == nullptr) {
+    return Error::MemoryAllocationFailed;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const fb::BackendDelegate* d =
+        s_delegates->Get(static_cast<flatbuffers::uoffset_t>(i));
+    ET_DCHECK(d != nullptr && d->id() != nullptr);
+    Span<const BackendOption> runtime_specs;
+    if (backend_options != nullptr) {
+      runtime_specs = backend_options->get_options(d->id()->c_str());
+    }
+    BackendInitContext init_context(
+        base_context.get_runtime_allocator(),
+        base_context.event_tracer(),
+        base_context.get_method_name(),
+        base_context.get_named_data_map(),
+        runtime_specs);
+    ET_CHECK_OK_OR_RETURN_ERROR(internal::BackendDelegate::Init(
+        *d, i, &program, init_context, &(*delegates)[i]));
+    *n_delegate = i + 1;
+  }
+  return Error::Ok;
+}
+
+} // namespace
+
 Method::Method(
     const Program* program,
     MemoryManager* memory_manager,
@@ -34,62 +146,18 @@ Method::Method(
     MemoryAllocator* temp_allocator,
     Span<const Kernel> kernel_registry)
     : step_state_{0, 0},
-      program_(program),
-      memory_manager_(memory_manager),
-      temp_allocator_(temp_allocator),
-      serialization_plan_(nullptr),
-      event_tracer_(event_tracer),
-      n_value_(0),
-      values_(nullptr),
-      input_set_(nullptr),
-      n_delegate_(0),
-      delegates_(nullptr),
-      n_chains_(0),
-      chains_(nullptr),
-      merged_data_map_(nullptr),
-      external_constants_(nullptr),
-      n_external_constants_(0),
-      kernel_registry_(kernel_registry),
-      init_state_(InitializationState::Uninitialized) {}
-
-Method::Method(Method&& rhs) noexcept
-    : step_state_(rhs.step_state_),
-      program_(rhs.program_),
-      memory_manager_(rhs.memory_manager_),
-      temp_allocator_(rhs.temp_allocator_),
-      serialization_plan_(rhs.serialization_plan_),
-      event_tracer_(rhs.event_tracer_),
-      n_value_(rhs.n_value_),
-      values_(rhs.values_),
-      input_set_(rhs.input_set_),
-      n_delegate_(rhs.n_delegate_),
-      delegates_(rhs.delegates_),
-      n_chains_(rhs.n_chains_),
-      chains_(rhs.chains_),
-      merged_data_map_(rhs.merged_data_map_),
-      external_constants_(rhs.external_constants_),
-      n_external_constants_(rhs.n_external_constants_),
-      kernel_registry_(rhs.kernel_registry_),
-      init_state_(rhs.init_state_) {
-  rhs.step_state_ = {0, 0};
-  rhs.program_ = nullptr;
-  rhs.memory_manager_ = nullptr;
-  rhs.temp_allocator_ = nullptr;
-  rhs.serialization_plan_ = nullptr;
-  rhs.event_tracer_ = nullptr;
-  rhs.n_value_ = 0;
-  rhs.values_ = nullptr;
-  rhs.input_set_ = nullptr;
-  rhs.n_delegate_ = 0;
-  rhs.delegates_ = nullptr;
-  rhs.n_chains_ = 0;
-  rhs.chains_ = nullptr;
-  rhs.merged_data_map_ = nullptr;
-  rhs.external_constants_ = nullptr;
-  rhs.n_external_constants_ = 0;
-  rhs.kernel_registry_ = {};
-  rhs.init_state_ = InitializationState::Uninitialized;
+      env_{program, memory_manager, nullptr, event_tracer, kernel_registry},
+      init_state_(InitializationState::Uninitialized) {
+  owned_.temp_allocator = temp_allocator;
 }
+
+// The moved-from Method keeps nothing: its destructor then releases nothing.
+Method::Method(Method&& rhs) noexcept
+    : step_state_(std::exchange(rhs.step_state_, StepState{0, 0})),
+      env_(std::exchange(rhs.env_, LoadEnvironment{})),
+      owned_(std::exchange(rhs.owned_, OwnedState{})),
+      init_state_(
+          std::exchange(rhs.init_state_, InitializationState::Uninitialized)) {}
 
 Method::~Method() {
   release();
@@ -98,34 +166,34 @@ Method::~Method() {
 void Method::release() {
   // Delegates first, in index order, each right before its payload is
   // released.
-  for (size_t i = 0; i < n_delegate_; ++i) {
-    delegates_[i].~BackendDelegate();
+  for (size_t i = 0; i < owned_.n_delegate; ++i) {
+    owned_.delegates[i].~BackendDelegate();
   }
-  n_delegate_ = 0;
-  delegates_ = nullptr;
-  for (size_t i = 0; i < n_external_constants_; ++i) {
-    external_constants_[i].~ExternalConstant();
+  owned_.n_delegate = 0;
+  owned_.delegates = nullptr;
+  for (size_t i = 0; i < owned_.n_external_constants; ++i) {
+    owned_.external_constants[i].~ExternalConstant();
   }
-  n_external_constants_ = 0;
-  external_constants_ = nullptr;
-  for (size_t i = 0; i < n_value_; ++i) {
-    values_[i].~EValue();
+  owned_.n_external_constants = 0;
+  owned_.external_constants = nullptr;
+  for (size_t i = 0; i < owned_.n_value; ++i) {
+    owned_.values[i].~EValue();
   }
-  n_value_ = 0;
-  values_ = nullptr;
-  if (merged_data_map_ != nullptr) {
-    merged_data_map_->~MergedDataMap();
-    merged_data_map_ = nullptr;
+  owned_.n_value = 0;
+  owned_.values = nullptr;
+  if (owned_.merged_data_map != nullptr) {
+    owned_.merged_data_map->~MergedDataMap();
+    owned_.merged_data_map = nullptr;
   }
   // A temp allocator that is not the MemoryManager's was made by load().
-  if (temp_allocator_ != nullptr && memory_manager_ != nullptr &&
-      temp_allocator_ != memory_manager_->temp_allocator()) {
-    static_cast<internal::MallocTempAllocator*>(temp_allocator_)
+  if (owned_.temp_allocator != nullptr && env_.memory_manager != nullptr &&
+      owned_.temp_allocator != env_.memory_manager->temp_allocator()) {
+    static_cast<internal::MallocTempAllocator*>(owned_.temp_allocator)
         ->~MallocTempAllocator();
   }
-  temp_allocator_ = nullptr;
-  n_chains_ = 0;
-  chains_ = nullptr;
+  owned_.temp_allocator = nullptr;
+  owned_.n_chains = 0;
+  owned_.chains = nullptr;
   init_state_ = InitializationState::Uninitialized;
 }
 
@@ -164,80 +232,46 @@ Error Method::init(
     fb::ExecutionPlan* s_plan,
     const NamedDataMap* named_data_map,
     const LoadBackendOptionsMap* backend_options) {
-  serialization_plan_ = s_plan;
+  env_.serialization_plan = s_plan;
   init_state_ = InitializationState::InitializationFailed;
-  MemoryAllocator* method_allocator = memory_manager_->method_allocator();
-  const char* name = s_plan->name() ? s_plan->name()->c_str() : nullptr;
-  if (name == nullptr || s_plan->values() == nullptr ||
-      s_plan->inputs() == nullptr || s_plan->outputs() == nullptr ||
-      s_plan->delegates() == nullptr) {
-    ET_LOG(
-        Error,
-        "method '%s': a required field (name, values, inputs, outputs, "
-        "delegates) is missing",
-        name ? name : "?");
-    return Error::InvalidProgram;
-  }
+  // Program::load_method validated the plan (program_validation.cpp) before
+  // calling load(): required fields exist and every index is in range.
+  ET_DCHECK(
+      s_plan->name() != nullptr && s_plan->values() != nullptr &&
+      s_plan->inputs() != nullptr && s_plan->outputs() != nullptr);
+  const char* name = s_plan->name()->c_str();
+  MemoryAllocator* method_allocator = env_.memory_manager->method_allocator();
 
-  // External constants (.ptd), fetched once per distinct name.
-  Error err = internal::load_external_constants(
+  ET_CHECK_OK_OR_RETURN_ERROR(internal::load_external_constants(
       s_plan,
       named_data_map,
       method_allocator,
-      &external_constants_,
-      &n_external_constants_);
-  if (err != Error::Ok) {
-    return err;
-  }
+      &owned_.external_constants,
+      &owned_.n_external_constants));
 
-  // The named-data view delegates get: user map first, then the program's.
-  const NamedDataMap* delegate_data_map = named_data_map;
-  {
-    Result<const NamedDataMap*> pte_map = program_->get_named_data_map();
-    const NamedDataMap* pte =
-        pte_map.ok() ? pte_map.get() : static_cast<const NamedDataMap*>(nullptr);
-    if (pte != nullptr && named_data_map != nullptr) {
-      auto* merged = internal::allocate_array<internal::MergedDataMap>(
-          method_allocator, 1);
-      if (merged == nullptr) {
-        return Error::MemoryAllocationFailed;
-      }
-      merged_data_map_ = new (merged) internal::MergedDataMap(named_data_map, pte);
-      delegate_data_map = merged_data_map_;
-    } else if (pte != nullptr) {
-      delegate_data_map = pte;
-    }
-  }
-
-  // Values.
-  const size_t n_values = s_plan->values()->size();
-  EValue* values = internal::allocate_array<EValue>(method_allocator, n_values);
-  const size_t n_inputs = s_plan->inputs()->size();
-  bool* input_set = internal::allocate_array<bool>(method_allocator, n_inputs);
-  if (values == nullptr || input_set == nullptr) {
-    return Error::MemoryAllocationFailed;
-  }
-  for (size_t i = 0; i < n_values; ++i) {
-    new (&values[i]) EValue();
-  }
-  for (size_t i = 0; i < n_inputs; ++i) {
-    input_set[i] = false;
-  }
-  values_ = values;
-  n_value_ = n_values;
-  input_set_ = input_set;
-
-  internal::LoadContext ctx{
-      program_,
-      program_flatbuffer(program_),
-      method_allocator,
-      memory_manager_->planned_memory(),
+  const NamedDataMap* delegate_data_map = nullptr;
+  ET_CHECK_OK_OR_RETURN_ERROR(make_delegate_data_map(
+      *env_.program,
       named_data_map,
-      external_constants_,
-      n_external_constants_,
-      values_,
-      n_value_};
-  err = internal::parse_values(ctx, s_plan);
+      method_allocator,
+      &owned_.merged_data_map,
+      &delegate_data_map));
+
+  ET_CHECK_OK_OR_RETURN_ERROR(allocate_values(
+      s_plan, method_allocator, &owned_.values, &owned_.input_set));
+  owned_.n_value = s_plan->values()->size();
+
+  const internal::LoadContext ctx{
+      env_.program,
+      internal::ProgramAccess::flatbuffer(*env_.program),
+      method_allocator,
+      env_.memory_manager->planned_memory(),
+      named_data_map,
+      owned_.external_constants,
+      owned_.n_external_constants,
+      owned_.values,
+      owned_.n_value};
+  Error err = internal::parse_values(ctx, s_plan);
   if (err != Error::Ok) {
     ET_LOG(
         Error,
@@ -246,109 +280,30 @@ Error Method::init(
         static_cast<unsigned>(err));
     return err;
   }
+  assert_io_indices(s_plan, owned_.n_value);
 
-  // Input and output indices.
-  for (size_t i = 0; i < n_inputs; ++i) {
-    const int32_t idx = s_plan->inputs()->Get(static_cast<flatbuffers::uoffset_t>(i));
-    if (idx < 0 || static_cast<size_t>(idx) >= n_value_) {
-      ET_LOG(
-          Error,
-          "method '%s': inputs[%zu] = %d is not a value index (%zu values)",
-          name,
-          i,
-          idx,
-          n_value_);
-      return Error::InvalidProgram;
-    }
-  }
-  for (size_t i = 0; i < s_plan->outputs()->size(); ++i) {
-    const int32_t idx =
-        s_plan->outputs()->Get(static_cast<flatbuffers::uoffset_t>(i));
-    if (idx < 0 || static_cast<size_t>(idx) >= n_value_) {
-      ET_LOG(
-          Error,
-          "method '%s': outputs[%zu] = %d is not a value index (%zu values)",
-          name,
-          i,
-          idx,
-          n_value_);
-      return Error::InvalidProgram;
-    }
-  }
+  BackendInitContext init_context(
+      method_allocator, env_.event_tracer, name, delegate_data_map, {});
+  ET_CHECK_OK_OR_RETURN_ERROR(init_delegates(
+      *s_plan,
+      *env_.program,
+      init_context,
+      backend_options,
+      &owned_.delegates,
+      &owned_.n_delegate));
 
-  // Delegates, in index order; all must initialize.
-  const auto* s_delegates = s_plan->delegates();
-  const size_t n_delegates = s_delegates->size();
-  delegates_ = internal::allocate_array<internal::BackendDelegate>(
-      method_allocator, n_delegates);
-  if (delegates_ == nullptr) {
-    return Error::MemoryAllocationFailed;
-  }
-  for (size_t i = 0; i < n_delegates; ++i) {
-    const fb::BackendDelegate* d =
-        s_delegates->Get(static_cast<flatbuffers::uoffset_t>(i));
-    if (d == nullptr) {
-      ET_LOG(Error, "method '%s': delegates[%zu] is missing", name, i);
-      return Error::InvalidProgram;
-    }
-    Span<const BackendOption> runtime_specs;
-    if (backend_options != nullptr && d->id() != nullptr) {
-      runtime_specs = backend_options->get_options(d->id()->c_str());
-    }
-    BackendInitContext init_context(
-        method_allocator, event_tracer_, name, delegate_data_map, runtime_specs);
-    err = internal::BackendDelegate::Init(
-        *d, i, program_, init_context, &delegates_[i]);
-    if (err != Error::Ok) {
-      return err;
-    }
-    n_delegate_ = i + 1;
-  }
-
-  // Instructions and kernels.
-  err = internal::build_chains(
+  ET_CHECK_OK_OR_RETURN_ERROR(internal::build_chains(
       ctx,
       s_plan,
-      n_delegate_,
-      kernel_registry_,
-      /*with_op_names=*/event_tracer_ != nullptr,
-      &chains_,
-      &n_chains_);
-  if (err != Error::Ok) {
-    return err;
-  }
+      owned_.n_delegate,
+      env_.kernel_registry,
+      /*with_op_names=*/env_.event_tracer != nullptr,
+      &owned_.chains,
+      &owned_.n_chains));
 
   step_state_ = {0, 0};
   init_state_ = InitializationState::Initialized;
   return Error::Ok;
-}
-
-const fb::Program* Method::program_flatbuffer(const Program* program) {
-  return program->get_internal_program();
-}
-
-Result<FreeableBuffer> Method::program_load_segment(
-    const Program* program,
-    const DataLoader::SegmentInfo& segment_info) {
-  return program->LoadSegment(segment_info);
-}
-
-Error Method::program_load_mutable_subsegment_into(
-    const Program* program,
-    size_t mutable_data_segments_index,
-    size_t offset_index,
-    size_t size,
-    void* buffer) {
-  return program->load_mutable_subsegment_into(
-      mutable_data_segments_index, offset_index, size, buffer);
-}
-
-Error Method::program_backend_delegate_data(
-    const Program* program,
-    size_t index,
-    const void** out_data,
-    size_t* out_size) {
-  return program->get_backend_delegate_data(index, out_data, out_size);
 }
 
 } // namespace runtime

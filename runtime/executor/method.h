@@ -62,7 +62,6 @@ class BackendDelegate;
 struct Chain;
 struct ExternalConstant;
 class MergedDataMap;
-struct MethodAccess;
 } // namespace internal
 
 /// The argument list of one instruction: pointers into the value table.
@@ -194,7 +193,6 @@ class ET_API Method final {
   Method& operator=(Method&&) = delete;
 
   friend class Program;
-  friend struct internal::MethodAccess;
 
   enum class InitializationState : uint8_t {
     Uninitialized,
@@ -246,48 +244,34 @@ class ET_API Method final {
   /// Runs the instruction at step_state_ and advances it.
   ET_NODISCARD Error execute_instruction();
 
-  // Program internals (Program befriends Method); detail code reaches them
-  // through internal::MethodAccess.
-  static const executorch_flatbuffer::Program* program_flatbuffer(
-      const Program* program);
-  static Result<FreeableBuffer> program_load_segment(
-      const Program* program,
-      const DataLoader::SegmentInfo& segment_info);
-  static Error program_load_mutable_subsegment_into(
-      const Program* program,
-      size_t mutable_data_segments_index,
-      size_t offset_index,
-      size_t size,
-      void* buffer);
-  static Error program_backend_delegate_data(
-      const Program* program,
-      size_t index,
-      const void** out_data,
-      size_t* out_size);
+  /// What the Method was loaded from and with; borrowed, never freed.
+  struct LoadEnvironment {
+    const Program* program = nullptr;
+    MemoryManager* memory_manager = nullptr;
+    executorch_flatbuffer::ExecutionPlan* serialization_plan = nullptr;
+    EventTracer* event_tracer = nullptr;
+    Span<const Kernel> kernel_registry;
+  };
+
+  /// What load() and init() build (in method memory, or the temp allocator
+  /// load() makes when the MemoryManager has none); release() destroys it.
+  struct OwnedState {
+    MemoryAllocator* temp_allocator = nullptr;
+    size_t n_value = 0;
+    EValue* values = nullptr;
+    bool* input_set = nullptr;
+    size_t n_delegate = 0;
+    internal::BackendDelegate* delegates = nullptr;
+    size_t n_chains = 0;
+    internal::Chain* chains = nullptr;
+    internal::MergedDataMap* merged_data_map = nullptr;
+    internal::ExternalConstant* external_constants = nullptr;
+    size_t n_external_constants = 0;
+  };
 
   StepState step_state_;
-  const Program* program_;
-  MemoryManager* memory_manager_;
-  MemoryAllocator* temp_allocator_;
-  executorch_flatbuffer::ExecutionPlan* serialization_plan_;
-  EventTracer* event_tracer_;
-
-  size_t n_value_;
-  EValue* values_;
-  bool* input_set_;
-
-  size_t n_delegate_;
-  internal::BackendDelegate* delegates_;
-
-  size_t n_chains_;
-  internal::Chain* chains_;
-
-  internal::MergedDataMap* merged_data_map_;
-  internal::ExternalConstant* external_constants_;
-  size_t n_external_constants_;
-
-  Span<const Kernel> kernel_registry_;
-
+  LoadEnvironment env_;
+  OwnedState owned_;
   InitializationState init_state_;
 };
 

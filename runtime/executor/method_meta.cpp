@@ -5,6 +5,7 @@
 
 #include <executorch/runtime/core/error.h>
 #include <executorch/runtime/executor/detail/checked.h>
+#include <executorch/runtime/executor/detail/flatbuffer_vectors.h>
 #include <executorch/runtime/executor/detail/program_validation.h>
 #include <executorch/runtime/platform/log.h>
 #include <executorch_schema/program_generated.h>
@@ -16,13 +17,9 @@ namespace fb = executorch_flatbuffer;
 using runtime::detail::checked_nbytes;
 using runtime::detail::index_in_range;
 using runtime::detail::scalar_type_element_size;
+using runtime::detail::vsize;
 
 namespace {
-
-template <typename V>
-size_t vsize(const V* v) {
-  return v == nullptr ? 0 : v->size();
-}
 
 Result<Tag> tag_of(const fb::EValue* v, const char* what, size_t index) {
   if (v == nullptr) {

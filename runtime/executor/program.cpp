@@ -5,7 +5,8 @@
 #include <cstring>
 
 #include <executorch/runtime/executor/detail/checked.h>
-#include <executorch/runtime/executor/detail/extended_header.h>
+#include <executorch/runtime/executor/detail/flatbuffer_vectors.h>
+#include <executorch/runtime/executor/detail/program_file.h>
 #include <executorch/runtime/executor/detail/program_validation.h>
 #include <executorch/runtime/platform/log.h>
 #include <executorch/runtime/platform/profiler.h>
@@ -15,29 +16,19 @@ namespace executorch {
 namespace ET_RUNTIME_NAMESPACE {
 
 namespace fb = executorch_flatbuffer;
+using runtime::detail::check_identifier;
 using runtime::detail::checked_add;
 using runtime::detail::checked_cast;
-using runtime::detail::ExtendedHeader;
-using runtime::detail::index_in_range;
+using runtime::detail::FileLayout;
+using runtime::detail::kMaxProgramSize;
+using runtime::detail::load_program_data;
+using runtime::detail::load_segment_from;
 using runtime::detail::range_within;
+using runtime::detail::read_layout;
+using runtime::detail::verify_flatbuffer;
+using runtime::detail::vsize;
 
 namespace {
-
-/// Program data must be aligned like malloc() memory so that the
-/// flatbuffer's aligned scalars and force-aligned vectors stay aligned.
-constexpr size_t kProgramAlignment = alignof(std::max_align_t);
-
-/// Largest flatbuffer the flatbuffers library can address (and verify).
-constexpr uint64_t kMaxProgramSize = FLATBUFFERS_MAX_BUFFER_SIZE;
-
-bool is_aligned(const void* p) {
-  return reinterpret_cast<uintptr_t>(p) % kProgramAlignment == 0;
-}
-
-template <typename V>
-size_t vsize(const V* v) {
-  return v == nullptr ? 0 : v->size();
-}
 
 /// True iff the program keeps its constants in a segment (docs/format.md §1.4).
 /// A single offset is the reserved placeholder alone: no constants are in
@@ -55,9 +46,9 @@ int64_t find_plan(const fb::Program* program, const char* name) {
   }
   const size_t len = std::strlen(name);
   for (flatbuffers::uoffset_t i = 0; i < plans->size(); ++i) {
+    // Entries and names were checked by validate_program_tables.
     const auto* plan = plans->Get(i);
-    if (plan != nullptr && plan->name() != nullptr &&
-        plan->name()->size() == len &&
+    if (plan->name()->size() == len &&
         std::memcmp(plan->name()->data(), name, len) == 0) {
       return static_cast<int64_t>(i);
     }
@@ -65,93 +56,51 @@ int64_t find_plan(const fb::Program* program, const char* name) {
   return -1;
 }
 
-/// Where the flatbuffer ends and the segments begin, from the head bytes.
-struct FileLayout {
-  uint64_t program_size;
-  uint64_t segment_base_offset;
-};
+/// Program validation (detail/program_validation.cpp): the program tables
+/// always, every plan too under InternalConsistency (else load_method
+/// validates the plan it loads).
+Error validate_program(
+    const fb::Program* program,
+    size_t segment_base_offset,
+    size_t file_size,
+    Program::Verification verification) {
+  const runtime::detail::ProgramLayout layout{
+      static_cast<uint64_t>(segment_base_offset),
+      static_cast<uint64_t>(file_size)};
+  ET_CHECK_OK_OR_RETURN_ERROR(
+      runtime::detail::validate_program_tables(program, layout));
+  if (verification == Program::Verification::InternalConsistency) {
+    ET_CHECK_OK_OR_RETURN_ERROR(
+        runtime::detail::validate_all_execution_plans(program));
+  }
+  return Error::Ok;
+}
 
-Result<FileLayout> read_layout(DataLoader* loader, size_t file_size) {
-  const size_t head_size = file_size < ExtendedHeader::kNumHeadBytes
-      ? file_size
-      : ExtendedHeader::kNumHeadBytes;
-  Result<FreeableBuffer> head = loader->load(
-      0, head_size, DataLoader::SegmentInfo(DataLoader::SegmentInfo::Type::Program));
-  if (!head.ok()) {
-    ET_LOG(Error, "cannot read the first %zu bytes of the program", head_size);
-    return head.error();
+/// The constant segment, loaded once (empty on the legacy constant_buffer
+/// path). Its index and offsets were checked by validate_program_tables.
+Result<FreeableBuffer> load_constant_segment(
+    DataLoader* loader,
+    size_t segment_base_offset,
+    const fb::Program* program) {
+  if (!uses_constant_segment(program)) {
+    return FreeableBuffer();
   }
+  const uint32_t seg = program->constant_segment()->segment_index();
   ET_CHECK_OR_RETURN_ERROR(
-      head->size() == head_size && head->data() != nullptr,
+      segment_base_offset != 0,
       InvalidProgram,
-      "loader returned %zu head bytes, asked for %zu",
-      head->size(),
-      head_size);
-
-  Result<ExtendedHeader> eh = ExtendedHeader::parse(head->data(), head->size());
-  if (eh.error() == Error::NotFound) {
-    // No extended header: the whole file is the flatbuffer, no segments.
-    return FileLayout{file_size, 0};
+      "constant_segment refers to segment %" PRIu32
+      " but the file has no segment area (no extended header)",
+      seg);
+  Result<FreeableBuffer> cs = load_segment_from(
+      loader,
+      segment_base_offset,
+      program,
+      DataLoader::SegmentInfo(DataLoader::SegmentInfo::Type::Constant, seg));
+  if (!cs.ok()) {
+    ET_LOG(Error, "cannot load the constant segment (segments[%" PRIu32 "])", seg);
   }
-  if (!eh.ok()) {
-    return eh.error();
-  }
-  const uint64_t program_size = eh->program_size;
-  const uint64_t base = eh->segment_base_offset;
-  const uint64_t data_size = eh->segment_data_size;
-  ET_CHECK_OR_RETURN_ERROR(
-      program_size >= 8,
-      InvalidProgram,
-      "extended header program_size %" PRIu64 " < 8",
-      program_size);
-  ET_CHECK_OR_RETURN_ERROR(
-      program_size <= file_size,
-      InvalidProgram,
-      "extended header program_size %" PRIu64 " exceeds the file size %zu",
-      program_size,
-      file_size);
-  ET_CHECK_OR_RETURN_ERROR(
-      program_size < kMaxProgramSize,
-      InvalidProgram,
-      "extended header program_size %" PRIu64 " too large for a flatbuffer",
-      program_size);
-  if (base != 0) {
-    ET_CHECK_OR_RETURN_ERROR(
-        base >= program_size,
-        InvalidProgram,
-        "extended header segment_base_offset %" PRIu64
-        " overlaps the program data (program_size %" PRIu64 ")",
-        base,
-        program_size);
-    ET_CHECK_OR_RETURN_ERROR(
-        base <= file_size,
-        InvalidProgram,
-        "extended header segment_base_offset %" PRIu64
-        " exceeds the file size %zu",
-        base,
-        file_size);
-  }
-  // Expected file size; skipped for old files with base != 0 and no size.
-  if (data_size > 0 || base == 0) {
-    uint64_t expected = program_size;
-    if (base != 0) {
-      ET_CHECK_OR_RETURN_ERROR(
-          checked_add(base, data_size, &expected),
-          InvalidProgram,
-          "extended header segment_base_offset %" PRIu64
-          " + segment_data_size %" PRIu64 " overflows",
-          base,
-          data_size);
-    }
-    ET_CHECK_OR_RETURN_ERROR(
-        expected <= file_size,
-        InvalidProgram,
-        "file is truncated: the extended header needs %" PRIu64
-        " bytes, the file has %zu",
-        expected,
-        file_size);
-  }
-  return FileLayout{program_size, base};
+  return cs;
 }
 
 } // namespace
@@ -196,124 +145,40 @@ Result<Program> Program::load(DataLoader* loader, Verification verification) {
       "program data of %zu bytes too large for a flatbuffer",
       program_size);
 
-  Result<FreeableBuffer> program_data = loader->load(
-      0,
-      program_size,
-      DataLoader::SegmentInfo(DataLoader::SegmentInfo::Type::Program));
+  Result<FreeableBuffer> program_data = load_program_data(loader, program_size);
   if (!program_data.ok()) {
-    ET_LOG(Error, "cannot load %zu bytes of program data", program_size);
     return program_data.error();
   }
-  ET_CHECK_OR_RETURN_ERROR(
-      program_data->size() == program_size && program_data->data() != nullptr,
-      InvalidProgram,
-      "loader returned %zu bytes of program data, asked for %zu",
-      program_data->size(),
-      program_size);
-  ET_CHECK_OR_RETURN_ERROR(
-      is_aligned(program_data->data()),
-      InvalidArgument,
-      "program data at %p is not %zu-byte aligned",
-      program_data->data(),
-      kProgramAlignment);
   const auto* data = static_cast<const uint8_t*>(program_data->data());
-
-  // Identifier: exactly "ET12" (docs/format.md §1.8).
-  const char* id = flatbuffers::GetBufferIdentifier(data);
-  if (std::memcmp(id, fb::ProgramIdentifier(), 4) != 0) {
-    if (id[0] == 'E' && id[1] == 'T') {
-      ET_LOG(
-          Error,
-          "bad identifier: program version '%.4s' is not supported (want "
-          "'%s')",
-          id,
-          fb::ProgramIdentifier());
-    } else {
-      ET_LOG(
-          Error,
-          "bad identifier '%.4s': not an ExecuTorch program (want '%s')",
-          id,
-          fb::ProgramIdentifier());
-    }
-    return Error::InvalidProgram;
+  ET_CHECK_OK_OR_RETURN_ERROR(check_identifier(data));
+  Result<const fb::Program*> program = verify_flatbuffer(data, program_size);
+  if (!program.ok()) {
+    return program.error();
   }
-
-  // Structural verification, at every level: after this every offset,
-  // vector and string reachable from the root lies inside program_data.
-  const uint32_t root_offset = runtime::detail::read_le32(data);
-  ET_CHECK_OR_RETURN_ERROR(
-      root_offset >= 8 && root_offset <= program_size - 4,
-      InvalidProgram,
-      "root offset %" PRIu32 " out of range [8, %zu]",
-      root_offset,
-      program_size - 4);
-  {
-    flatbuffers::Verifier verifier(data, program_size);
-    ET_CHECK_OR_RETURN_ERROR(
-        fb::VerifyProgramBuffer(verifier),
-        InvalidProgram,
-        "flatbuffer verification failed: the program data is corrupt "
-        "(offset, vector or string out of bounds, or nesting too deep)");
-  }
-  const fb::Program* program = fb::GetProgram(data);
-
-  const runtime::detail::ProgramLayout pl{
-      static_cast<uint64_t>(segment_base_offset),
-      static_cast<uint64_t>(file_size)};
-  Error err = runtime::detail::validate_program_tables(program, pl);
-  if (err != Error::Ok) {
-    return err;
-  }
-  if (verification == Verification::InternalConsistency) {
-    err = runtime::detail::validate_all_execution_plans(program);
-    if (err != Error::Ok) {
-      return err;
-    }
-  }
+  ET_CHECK_OK_OR_RETURN_ERROR(validate_program(
+      program.get(), segment_base_offset, file_size, verification));
 
   std::optional<internal::PteDataMap> pte_data_map;
-  if (program->named_data() != nullptr) {
-    Result<internal::PteDataMap> m =
-        internal::PteDataMap::create(loader, segment_base_offset, program);
+  if (program.get()->named_data() != nullptr) {
+    Result<internal::PteDataMap> m = internal::PteDataMap::create(
+        loader, segment_base_offset, program.get());
     if (!m.ok()) {
       return m.error();
     }
     pte_data_map.emplace(std::move(m.get()));
   }
-
-  FreeableBuffer constant_segment_data;
-  if (uses_constant_segment(program)) {
-    // Index and offsets were checked by validate_program_tables.
-    const uint32_t seg = program->constant_segment()->segment_index();
-    ET_CHECK_OR_RETURN_ERROR(
-        segment_base_offset != 0,
-        InvalidProgram,
-        "constant_segment refers to segment %" PRIu32
-        " but the file has no segment area (no extended header)",
-        seg);
-    Program tmp(
-        loader,
-        segment_base_offset,
-        FreeableBuffer(),
-        program,
-        FreeableBuffer(),
-        std::nullopt,
-        verification);
-    Result<FreeableBuffer> cs = tmp.LoadSegment(DataLoader::SegmentInfo(
-        DataLoader::SegmentInfo::Type::Constant, seg));
-    if (!cs.ok()) {
-      ET_LOG(Error, "cannot load the constant segment (segments[%" PRIu32 "])", seg);
-      return cs.error();
-    }
-    constant_segment_data = std::move(cs.get());
+  Result<FreeableBuffer> constant_segment_data =
+      load_constant_segment(loader, segment_base_offset, program.get());
+  if (!constant_segment_data.ok()) {
+    return constant_segment_data.error();
   }
 
   return Program(
       loader,
       segment_base_offset,
       std::move(program_data.get()),
-      program,
-      std::move(constant_segment_data),
+      program.get(),
+      std::move(constant_segment_data.get()),
       std::move(pte_data_map),
       verification);
 }
@@ -498,32 +363,8 @@ Error Program::get_backend_delegate_data(
 Result<FreeableBuffer> Program::LoadSegment(
     const DataLoader::SegmentInfo& segment_info) const {
   EXECUTORCH_SCOPE_PROF("Program::LoadSegment");
-  const size_t index = segment_info.segment_index;
-  if (loader_ == nullptr || segment_base_offset_ == 0) {
-    ET_LOG(Error, "segment %zu requested, but the program has no segments", index);
-    return Error::NotFound;
-  }
-  const auto* segs = internal_program_->segments();
-  if (index >= vsize(segs)) {
-    ET_LOG(
-        Error,
-        "segment index %zu out of range (%zu segments)",
-        index,
-        vsize(segs));
-    return Error::NotFound;
-  }
-  const auto* seg = segs->Get(static_cast<flatbuffers::uoffset_t>(index));
-  uint64_t start = 0;
-  size_t start_sz = 0;
-  size_t size_sz = 0;
-  ET_CHECK_OR_RETURN_ERROR(
-      checked_add<uint64_t>(segment_base_offset_, seg->offset(), &start) &&
-          checked_cast(start, &start_sz) && checked_cast(seg->size(), &size_sz),
-      InvalidProgram,
-      "segments[%zu] offset %" PRIu64 " overflows",
-      index,
-      seg->offset());
-  return loader_->load(start_sz, size_sz, segment_info);
+  return load_segment_from(
+      loader_, segment_base_offset_, internal_program_, segment_info);
 }
 
 Error Program::load_mutable_subsegment_into(

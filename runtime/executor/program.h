@@ -33,13 +33,9 @@ struct Program;
 
 namespace executorch {
 namespace ET_RUNTIME_NAMESPACE {
-namespace testing {
-class ProgramTestFriend;
-} // namespace testing
-
-namespace deserialization {
-class TensorParser;
-} // namespace deserialization
+namespace internal {
+struct ProgramAccess;
+} // namespace internal
 
 class ET_API Program final {
  public:
@@ -135,16 +131,9 @@ class ET_API Program final {
   static HeaderStatus check_header(const void* data, size_t size);
 
  private:
-  friend class BackendDelegate;
-  friend class Executor;
-  friend class Method;
-  friend class deserialization::TensorParser;
-  friend class testing::ProgramTestFriend;
-
-  /// The verified flatbuffer root; valid while the Program lives.
-  const executorch_flatbuffer::Program* get_internal_program() const {
-    return internal_program_;
-  }
+  // Executor internals (and tests) reach the private state only through
+  // internal::ProgramAccess (runtime/executor/detail/program_access.h).
+  friend struct internal::ProgramAccess;
 
   /**
    * The payload of Program.backend_delegate_data[index] (inside the program
@@ -173,21 +162,6 @@ class ET_API Program final {
       size_t offset_index,
       size_t size,
       void* buffer) const;
-
-  /// Absolute file offset of the segment area (0 = no segments).
-  size_t segment_base_offset() const {
-    return segment_base_offset_;
-  }
-
-  /// The loader segments come from (null when the file has no segments).
-  DataLoader* data_loader() const {
-    return loader_;
-  }
-
-  /// The level the program was loaded with.
-  Verification verification() const {
-    return verification_;
-  }
 
   Program(
       DataLoader* loader,

@@ -1,11 +1,18 @@
 /*
  * Backend delegate init/destroy for Method load (docs/format.md §5).
+ *
+ * Program validation (detail/instruction_validation.cpp) already checked the
+ * delegate entry (id, processed reference, compile spec keys); those are
+ * only asserted here in debug builds.
  */
 #include <executorch/runtime/executor/detail/delegate.h>
 
 #include <new>
 
 #include <executorch/runtime/core/data_loader.h>
+#include <executorch/runtime/executor/detail/flatbuffer_vectors.h>
+#include <executorch/runtime/executor/detail/program_access.h>
+#include <executorch/runtime/platform/assert.h>
 #include <executorch/runtime/platform/log.h>
 
 namespace executorch {
@@ -22,20 +29,13 @@ Result<FreeableBuffer> get_processed(
     size_t delegate_index,
     const Program* program) {
   const fb::BackendDelegateDataReference* ref = d.processed();
-  if (ref == nullptr) {
-    ET_LOG(
-        Error,
-        "delegates[%zu] ('%s'): processed is missing",
-        delegate_index,
-        d.id()->c_str());
-    return Error::InvalidProgram;
-  }
+  ET_DCHECK(ref != nullptr);
   switch (ref->location()) {
     case fb::DataLocation::INLINE: {
       const void* data = nullptr;
       size_t size = 0;
-      Error err = MethodAccess::backend_delegate_data(
-          program, ref->index(), &data, &size);
+      Error err = ProgramAccess::backend_delegate_data(
+          *program, ref->index(), &data, &size);
       if (err != Error::Ok) {
         ET_LOG(
             Error,
@@ -50,8 +50,8 @@ Result<FreeableBuffer> get_processed(
       return FreeableBuffer(data, size, nullptr);
     }
     case fb::DataLocation::SEGMENT: {
-      Result<FreeableBuffer> seg = MethodAccess::load_segment(
-          program,
+      Result<FreeableBuffer> seg = ProgramAccess::load_segment(
+          *program,
           DataLoader::SegmentInfo(
               DataLoader::SegmentInfo::Type::Backend,
               ref->index(),
@@ -67,12 +67,8 @@ Result<FreeableBuffer> get_processed(
       return seg;
     }
     default:
-      ET_LOG(
-          Error,
-          "delegates[%zu] ('%s'): processed.location %d is unknown",
-          delegate_index,
-          d.id()->c_str(),
-          static_cast<int>(ref->location()));
+      // Validation refuses unknown locations.
+      ET_DCHECK_MSG(false, "delegates[%zu]: unknown location", delegate_index);
       return Error::Internal;
   }
 }
@@ -85,10 +81,7 @@ Error BackendDelegate::Init(
     const Program* program,
     BackendInitContext& context,
     BackendDelegate* out) {
-  if (d.id() == nullptr) {
-    ET_LOG(Error, "delegates[%zu]: id is missing", delegate_index);
-    return Error::InvalidProgram;
-  }
+  ET_DCHECK(d.id() != nullptr);
   const char* id = d.id()->c_str();
   BackendInterface* backend = get_backend_class(id);
   if (backend == nullptr) {
@@ -110,7 +103,7 @@ Error BackendDelegate::Init(
 
   // Compile specs, in method memory, pointing into the flatbuffer.
   const auto* s_specs = d.compile_specs();
-  const size_t n_specs = s_specs ? s_specs->size() : 0;
+  const size_t n_specs = detail::vsize(s_specs);
   CompileSpec* specs =
       allocate_array<CompileSpec>(context.get_runtime_allocator(), n_specs);
   if (specs == nullptr) {
@@ -119,15 +112,7 @@ Error BackendDelegate::Init(
   for (size_t i = 0; i < n_specs; ++i) {
     const fb::CompileSpec* s =
         s_specs->Get(static_cast<flatbuffers::uoffset_t>(i));
-    if (s == nullptr || s->key() == nullptr) {
-      ET_LOG(
-          Error,
-          "delegates[%zu] ('%s'): compile_specs[%zu] has no key",
-          delegate_index,
-          id,
-          i);
-      return Error::InvalidProgram;
-    }
+    ET_DCHECK(s != nullptr && s->key() != nullptr);
     specs[i].key = s->key()->c_str();
     specs[i].value.buffer =
         s->value() ? const_cast<uint8_t*>(s->value()->data()) : nullptr;

@@ -127,22 +127,22 @@ Error check_caller_bindings(
 } // namespace
 
 Error Method::execute_instruction() {
-  const internal::Chain& chain = chains_[step_state_.chain_idx];
+  const internal::Chain& chain = owned_.chains[step_state_.chain_idx];
   const Instruction& ins = chain.instructions[step_state_.instr_idx];
   size_t next = step_state_.instr_idx + 1;
   Error err = Error::Ok;
   // Events the kernel or delegate reports are attributed to this instruction:
   // chain index and, as upstream does, the instruction index as debug handle.
   internal::event_tracer_set_chain_debug_handle(
-      event_tracer_,
+      env_.event_tracer,
       static_cast<ChainID>(step_state_.chain_idx),
       static_cast<DebugHandle>(step_state_.instr_idx));
   switch (ins.kind) {
     case Instruction::Kind::Kernel: {
-      KernelRuntimeContext context(event_tracer_, temp_allocator_);
+      KernelRuntimeContext context(env_.event_tracer, owned_.temp_allocator);
       {
         // ins.op_name is set at load whenever the method has a tracer.
-        internal::EventTracerProfileOpScope scope(event_tracer_, ins.op_name);
+        internal::EventTracerProfileOpScope scope(env_.event_tracer, ins.op_name);
         ins.kernel(context, ins.args);
       }
       err = context.failure_state();
@@ -151,7 +151,7 @@ Error Method::execute_instruction() {
             Error,
             "method '%s': kernel at chain %zu instruction %zu failed: error "
             "0x%x",
-            plan_name(serialization_plan_),
+            plan_name(env_.serialization_plan),
             step_state_.chain_idx,
             step_state_.instr_idx,
             static_cast<unsigned>(err));
@@ -160,30 +160,30 @@ Error Method::execute_instruction() {
     }
     case Instruction::Kind::Delegate: {
       BackendExecutionContext context(
-          event_tracer_, temp_allocator_, plan_name(serialization_plan_));
+          env_.event_tracer, owned_.temp_allocator, plan_name(env_.serialization_plan));
       {
         // Named after the delegate's backend id.
         internal::EventTracerProfileOpScope scope(
-            event_tracer_, delegates_[ins.a].id());
-        err = delegates_[ins.a].Execute(context, ins.args);
+            env_.event_tracer, owned_.delegates[ins.a].id());
+        err = owned_.delegates[ins.a].Execute(context, ins.args);
       }
       if (err != Error::Ok) {
         ET_LOG(
             Error,
             "method '%s': delegate %zu ('%s') failed: error 0x%x",
-            plan_name(serialization_plan_),
+            plan_name(env_.serialization_plan),
             ins.a,
-            delegates_[ins.a].id(),
+            owned_.delegates[ins.a].id(),
             static_cast<unsigned>(err));
       }
       break;
     }
     case Instruction::Kind::Move:
-      values_[ins.b] = values_[ins.a];
+      owned_.values[ins.b] = owned_.values[ins.a];
       break;
     case Instruction::Kind::JumpFalse: {
       bool cond = true;
-      err = read_condition(values_[ins.a], ins.a, &cond);
+      err = read_condition(owned_.values[ins.a], ins.a, &cond);
       if (err == Error::Ok && !cond) {
         next = ins.b;
       }
@@ -197,9 +197,9 @@ Error Method::execute_instruction() {
       break;
   }
   internal::event_tracer_set_chain_debug_handle(
-      event_tracer_, kUnsetChainId, kUnsetDebugHandle);
+      env_.event_tracer, kUnsetChainId, kUnsetDebugHandle);
   // Kernel and delegate scratch never outlives the instruction.
-  temp_allocator_->reset();
+  owned_.temp_allocator->reset();
   if (err == Error::Ok) {
     step_state_.instr_idx = next;
   }
@@ -212,37 +212,37 @@ Error Method::execute() {
     return Error::NotSupported;
   }
   if ((step_state_.chain_idx != 0 || step_state_.instr_idx != 0) &&
-      step_state_.chain_idx < n_chains_) {
+      step_state_.chain_idx < owned_.n_chains) {
     ET_LOG(Error, "execute: a step()-based execution is in progress");
     return Error::InvalidState;
   }
   const size_t n_inputs = inputs_size();
   for (size_t i = 0; i < n_inputs; ++i) {
-    if (!input_set_[i]) {
+    if (!owned_.input_set[i]) {
       ET_LOG(
           Error,
           "execute: input %zu of method '%s' has not been set",
           i,
-          plan_name(serialization_plan_));
+          plan_name(env_.serialization_plan));
       return Error::InvalidArgument;
     }
   }
-  Error bound = check_caller_bindings(serialization_plan_, values_);
+  Error bound = check_caller_bindings(env_.serialization_plan, owned_.values);
   if (bound != Error::Ok) {
     return bound;
   }
-  internal::event_tracer_create_event_block(event_tracer_, "Execute");
-  temp_allocator_->reset();
+  internal::event_tracer_create_event_block(env_.event_tracer, "Execute");
+  owned_.temp_allocator->reset();
   size_t executed = 0;
-  for (size_t c = 0; c < n_chains_; ++c) {
+  for (size_t c = 0; c < owned_.n_chains; ++c) {
     step_state_ = {c, 0};
-    const size_t n = chains_[c].n_instructions;
+    const size_t n = owned_.chains[c].n_instructions;
     while (step_state_.instr_idx < n) {
       if (++executed > static_cast<size_t>(ET_MAX_INSTRUCTIONS)) {
         ET_LOG(
             Error,
             "execute: method '%s' ran more than %zu instructions; stopped",
-            plan_name(serialization_plan_),
+            plan_name(env_.serialization_plan),
             static_cast<size_t>(ET_MAX_INSTRUCTIONS));
         step_state_ = {0, 0};
         return Error::InvalidProgram;
@@ -263,22 +263,22 @@ Error Method::step() {
     ET_LOG(Error, "step: the method is not loaded");
     return Error::InvalidState;
   }
-  if (step_state_.chain_idx >= n_chains_) {
+  if (step_state_.chain_idx >= owned_.n_chains) {
     return Error::EndOfMethod;
   }
   if (step_state_.chain_idx == 0 && step_state_.instr_idx == 0) {
-    Error bound = check_caller_bindings(serialization_plan_, values_);
+    Error bound = check_caller_bindings(env_.serialization_plan, owned_.values);
     if (bound != Error::Ok) {
       return bound;
     }
   }
-  if (step_state_.instr_idx < chains_[step_state_.chain_idx].n_instructions) {
+  if (step_state_.instr_idx < owned_.chains[step_state_.chain_idx].n_instructions) {
     Error err = execute_instruction();
     if (err != Error::Ok) {
       return err;
     }
   }
-  if (step_state_.instr_idx >= chains_[step_state_.chain_idx].n_instructions) {
+  if (step_state_.instr_idx >= owned_.chains[step_state_.chain_idx].n_instructions) {
     step_state_ = {step_state_.chain_idx + 1, 0};
   }
   return Error::Ok;
@@ -298,7 +298,7 @@ Error Method::reset_execution() {
     ET_LOG(Error, "reset_execution: the method is not loaded");
     return Error::InvalidState;
   }
-  if (step_state_.chain_idx != n_chains_) {
+  if (step_state_.chain_idx != owned_.n_chains) {
     ET_LOG(
         Error,
         "reset_execution: the execution has not reached the end of the "

@@ -1,5 +1,11 @@
 /*
  * Chain decoding and kernel resolution for Method load (docs/format.md §4.1, §4.4).
+ *
+ * The plan passed program validation (detail/instruction_validation.cpp)
+ * before it gets here: instruction kinds, operator, delegate and value
+ * indices and jump destinations are in range, so this file only asserts
+ * them in debug builds. What it still checks is what validation cannot
+ * know: whether a kernel is registered for each operator.
  */
 #include <executorch/runtime/executor/detail/instruction_builder.h>
 
@@ -9,6 +15,8 @@
 #include <vector>
 
 #include <executorch/runtime/executor/detail/checked.h>
+#include <executorch/runtime/executor/detail/flatbuffer_vectors.h>
+#include <executorch/runtime/platform/assert.h>
 #include <executorch/runtime/platform/log.h>
 
 namespace executorch {
@@ -22,66 +30,12 @@ namespace {
 /// Operator names are formatted into a buffer of this size.
 constexpr size_t kOperatorNameBufSize = 100;
 
-const char* kind_name(fb::InstructionArguments t) {
-  switch (t) {
-    case fb::InstructionArguments::KernelCall:
-      return "KernelCall";
-    case fb::InstructionArguments::DelegateCall:
-      return "DelegateCall";
-    case fb::InstructionArguments::MoveCall:
-      return "MoveCall";
-    case fb::InstructionArguments::JumpFalseCall:
-      return "JumpFalseCall";
-    case fb::InstructionArguments::FreeCall:
-      return "FreeCall";
-    default:
-      return "?";
-  }
-}
-
-struct Where {
-  size_t chain;
-  size_t instr;
-};
-
-Error check_value_index(
-    int64_t idx,
-    size_t n_values,
-    Where w,
-    fb::InstructionArguments kind,
-    const char* field) {
-  if (!detail::index_in_range(idx, n_values)) {
-    ET_LOG(
-        Error,
-        "chains[%zu].instructions[%zu] (%s): %s = %" PRId64
-        " is not a value index (%zu values)",
-        w.chain,
-        w.instr,
-        kind_name(kind),
-        field,
-        idx,
-        n_values);
-    return Error::InvalidProgram;
-  }
-  return Error::Ok;
-}
-
 /// Builds the argument pointer list of a Kernel/Delegate call.
 Error build_args(
     const LoadContext& ctx,
     const flatbuffers::Vector<int32_t>* s_args,
-    Where w,
-    fb::InstructionArguments kind,
     InstructionArgs* out) {
-  if (s_args == nullptr) {
-    ET_LOG(
-        Error,
-        "chains[%zu].instructions[%zu] (%s): args is missing",
-        w.chain,
-        w.instr,
-        kind_name(kind));
-    return Error::InvalidProgram;
-  }
+  ET_DCHECK(s_args != nullptr);
   const size_t n = s_args->size();
   EValue** args = allocate_array<EValue*>(ctx.method_allocator, n);
   if (args == nullptr) {
@@ -89,19 +43,7 @@ Error build_args(
   }
   for (size_t k = 0; k < n; ++k) {
     const int32_t idx = s_args->Get(static_cast<flatbuffers::uoffset_t>(k));
-    if (!detail::index_in_range(idx, ctx.n_values)) {
-      ET_LOG(
-          Error,
-          "chains[%zu].instructions[%zu] (%s): args[%zu] = %d is not a value "
-          "index (%zu values)",
-          w.chain,
-          w.instr,
-          kind_name(kind),
-          k,
-          idx,
-          ctx.n_values);
-      return Error::InvalidProgram;
-    }
+    ET_DCHECK(detail::index_in_range(idx, ctx.n_values));
     args[k] = &ctx.values[idx];
   }
   *out = InstructionArgs(args, n);
@@ -151,29 +93,14 @@ Error resolve_kernel(
     Resolver& r,
     int32_t op_index,
     InstructionArgs args,
-    Where w,
     OpFunction* fn,
     const char** op_name) {
   *fn = nullptr;
   *op_name = nullptr;
   const auto* ops = r.plan->operators();
-  const size_t n_ops = ops ? ops->size() : 0;
-  if (!detail::index_in_range(op_index, n_ops)) {
-    ET_LOG(
-        Error,
-        "chains[%zu].instructions[%zu] (KernelCall): op_index %d is not an "
-        "operator index (%zu operators)",
-        w.chain,
-        w.instr,
-        op_index,
-        n_ops);
-    return Error::InvalidProgram;
-  }
+  ET_DCHECK(detail::index_in_range(op_index, detail::vsize(ops)));
   const fb::Operator* op = ops->Get(static_cast<flatbuffers::uoffset_t>(op_index));
-  if (op == nullptr || op->name() == nullptr) {
-    ET_LOG(Error, "operators[%d]: name is missing", op_index);
-    return Error::InvalidProgram;
-  }
+  ET_DCHECK(op != nullptr && op->name() != nullptr);
   char name[kOperatorNameBufSize];
   const char* overload = op->overload() ? op->overload()->c_str() : "";
   const int len = overload[0] != '\0'
@@ -242,95 +169,65 @@ Error build_instruction(
     Resolver& r,
     size_t n_delegates,
     const fb::Instruction* s,
-    Where w,
+    size_t chain_length,
     Instruction* out) {
-  if (s == nullptr) {
-    ET_LOG(
-        Error, "chains[%zu].instructions[%zu] is missing", w.chain, w.instr);
-    return Error::InvalidProgram;
-  }
-  const fb::InstructionArguments kind = s->instr_args_type();
-  if (kind != fb::InstructionArguments::NONE && s->instr_args() == nullptr) {
-    ET_LOG(
-        Error,
-        "chains[%zu].instructions[%zu] (%s): instr_args is missing",
-        w.chain,
-        w.instr,
-        kind_name(kind));
-    return Error::InvalidProgram;
-  }
+  ET_DCHECK(s != nullptr && s->instr_args() != nullptr);
   out->kernel = nullptr;
   out->op_name = nullptr;
   out->args = InstructionArgs();
   out->a = 0;
   out->b = 0;
-  switch (kind) {
+  switch (s->instr_args_type()) {
     case fb::InstructionArguments::KernelCall: {
       const fb::KernelCall* k = s->instr_args_as_KernelCall();
       out->kind = Instruction::Kind::Kernel;
-      Error err = build_args(ctx, k->args(), w, kind, &out->args);
+      Error err = build_args(ctx, k->args(), &out->args);
       if (err != Error::Ok) {
         return err;
       }
       return resolve_kernel(
-          r, k->op_index(), out->args, w, &out->kernel, &out->op_name);
+          r, k->op_index(), out->args, &out->kernel, &out->op_name);
     }
     case fb::InstructionArguments::DelegateCall: {
       const fb::DelegateCall* d = s->instr_args_as_DelegateCall();
       out->kind = Instruction::Kind::Delegate;
-      if (!detail::index_in_range(d->delegate_index(), n_delegates)) {
-        ET_LOG(
-            Error,
-            "chains[%zu].instructions[%zu] (DelegateCall): delegate_index %d "
-            "is not a delegate index (%zu delegates)",
-            w.chain,
-            w.instr,
-            d->delegate_index(),
-            n_delegates);
-        return Error::InvalidProgram;
-      }
+      ET_DCHECK(detail::index_in_range(d->delegate_index(), n_delegates));
       out->a = static_cast<size_t>(d->delegate_index());
-      return build_args(ctx, d->args(), w, kind, &out->args);
+      return build_args(ctx, d->args(), &out->args);
     }
     case fb::InstructionArguments::MoveCall: {
       const fb::MoveCall* m = s->instr_args_as_MoveCall();
       out->kind = Instruction::Kind::Move;
-      Error err =
-          check_value_index(m->move_from(), ctx.n_values, w, kind, "move_from");
-      if (err == Error::Ok) {
-        err = check_value_index(m->move_to(), ctx.n_values, w, kind, "move_to");
-      }
+      ET_DCHECK(detail::index_in_range(m->move_from(), ctx.n_values));
+      ET_DCHECK(detail::index_in_range(m->move_to(), ctx.n_values));
       out->a = static_cast<size_t>(m->move_from());
       out->b = static_cast<size_t>(m->move_to());
-      return err;
+      return Error::Ok;
     }
     case fb::InstructionArguments::JumpFalseCall: {
       const fb::JumpFalseCall* j = s->instr_args_as_JumpFalseCall();
       out->kind = Instruction::Kind::JumpFalse;
-      Error err = check_value_index(
-          j->cond_value_index(), ctx.n_values, w, kind, "cond_value_index");
+      ET_DCHECK(detail::index_in_range(j->cond_value_index(), ctx.n_values));
       out->a = static_cast<size_t>(j->cond_value_index());
-      // Not validated: a destination past the chain's end ends the chain.
+      // Validation's rule: 0 <= destination <= chain length (the length
+      // itself ends the chain).
       const int32_t dest = j->destination_instruction();
-      out->b = dest < 0 ? SIZE_MAX : static_cast<size_t>(dest);
-      return err;
+      ET_DCHECK(dest >= 0 && static_cast<size_t>(dest) <= chain_length);
+      (void)chain_length;
+      out->b = static_cast<size_t>(dest);
+      return Error::Ok;
     }
     case fb::InstructionArguments::FreeCall: {
       const fb::FreeCall* f = s->instr_args_as_FreeCall();
       out->kind = Instruction::Kind::Free;
+      ET_DCHECK(detail::index_in_range(f->value_index(), ctx.n_values));
       out->a = static_cast<size_t>(f->value_index());
-      return check_value_index(
-          f->value_index(), ctx.n_values, w, kind, "value_index");
+      return Error::Ok;
     }
     default:
-      ET_LOG(
-          Error,
-          "chains[%zu].instructions[%zu]: instr_args_type %u is not a known "
-          "instruction",
-          w.chain,
-          w.instr,
-          static_cast<unsigned>(kind));
-      return Error::InvalidProgram;
+      // Validation refuses unknown instruction kinds.
+      ET_DCHECK_MSG(false, "unknown instruction kind");
+      return Error::Internal;
   }
 }
 
@@ -345,10 +242,7 @@ Error build_chains(
     Chain** out_chains,
     size_t* out_n_chains) {
   const auto* s_chains = plan->chains();
-  if (s_chains == nullptr || s_chains->size() == 0) {
-    ET_LOG(Error, "chains is missing or empty");
-    return Error::InvalidProgram;
-  }
+  ET_DCHECK(s_chains != nullptr && s_chains->size() > 0);
   const size_t n_chains = s_chains->size();
   Chain* chains = allocate_array<Chain>(ctx.method_allocator, n_chains);
   if (chains == nullptr) {
@@ -359,7 +253,7 @@ Error build_chains(
   r.kernel_registry = kernel_registry;
   r.method_allocator = ctx.method_allocator;
   r.with_op_names = with_op_names;
-  const size_t n_ops = plan->operators() ? plan->operators()->size() : 0;
+  const size_t n_ops = detail::vsize(plan->operators());
   r.reported.assign(n_ops, 0);
   if (with_op_names) {
     r.op_names.assign(n_ops, nullptr);
@@ -367,10 +261,7 @@ Error build_chains(
 
   for (size_t c = 0; c < n_chains; ++c) {
     const fb::Chain* s_chain = s_chains->Get(static_cast<flatbuffers::uoffset_t>(c));
-    if (s_chain == nullptr || s_chain->instructions() == nullptr) {
-      ET_LOG(Error, "chains[%zu]: instructions is missing", c);
-      return Error::InvalidProgram;
-    }
+    ET_DCHECK(s_chain != nullptr && s_chain->instructions() != nullptr);
     const auto* s_instrs = s_chain->instructions();
     const size_t n = s_instrs->size();
     Instruction* instrs = allocate_array<Instruction>(ctx.method_allocator, n);
@@ -383,7 +274,7 @@ Error build_chains(
           r,
           n_delegates,
           s_instrs->Get(static_cast<flatbuffers::uoffset_t>(i)),
-          Where{c, i},
+          n,
           &instrs[i]);
       if (err != Error::Ok) {
         return err;

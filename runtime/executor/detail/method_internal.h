@@ -46,8 +46,8 @@ struct Instruction {
   /// Delegate: delegate index. Move: source. JumpFalse: condition value.
   /// Free: the value to free. All checked at load.
   size_t a;
-  /// Move: destination. JumpFalse: destination instruction (unchecked: a
-  /// destination past the end of the chain ends it).
+  /// Move: destination. JumpFalse: destination instruction, at most the
+  /// chain length (validation's rule; the chain length ends the chain).
   size_t b;
 };
 
@@ -77,39 +77,6 @@ T* allocate_array(MemoryAllocator* allocator, size_t n) {
   }
   return static_cast<T*>(allocator->allocate(count * sizeof(T), alignof(T)));
 }
-
-/**
- * Friend of Method: lets the detail code reach Method's private state and,
- * through Method (which Program befriends), the Program internals.
- */
-struct MethodAccess {
-  static const executorch_flatbuffer::Program* flatbuffer(
-      const Program* program) {
-    return Method::program_flatbuffer(program);
-  }
-  static Result<FreeableBuffer> load_segment(
-      const Program* program,
-      const DataLoader::SegmentInfo& info) {
-    return Method::program_load_segment(program, info);
-  }
-  static Error load_mutable_subsegment_into(
-      const Program* program,
-      size_t mutable_index,
-      size_t offset_index,
-      size_t size,
-      void* buffer) {
-    return Method::program_load_mutable_subsegment_into(
-        program, mutable_index, offset_index, size, buffer);
-  }
-  static Error backend_delegate_data(
-      const Program* program,
-      size_t index,
-      const void** out_data,
-      size_t* out_size) {
-    return Method::program_backend_delegate_data(
-        program, index, out_data, out_size);
-  }
-};
 
 /// What value and tensor parsing need from the method being loaded.
 struct LoadContext {

@@ -49,46 +49,166 @@ const fb::Tensor* serialized_tensor(
   return v->val_as_Tensor();
 }
 
+/**
+ * A tensor input: same dtype, a shape the method's tensor can take (resize
+ * within its bound), then the data: copied into a planned input, bound by
+ * pointer otherwise.
+ */
+Error set_tensor_input(
+    Tensor dst,
+    const Tensor& src,
+    bool planned,
+    size_t input_idx) {
+  if (dst.scalar_type() != src.scalar_type()) {
+    ET_LOG(
+        Error,
+        "set_input: input %zu has dtype %d, got %d",
+        input_idx,
+        static_cast<int>(dst.scalar_type()),
+        static_cast<int>(src.scalar_type()));
+    return Error::InvalidArgument;
+  }
+  size_t src_numel = 0;
+  size_t src_nbytes = 0;
+  if (!detail::checked_nbytes(
+          src.sizes().data(),
+          src.sizes().size(),
+          static_cast<size_t>(src.element_size()),
+          &src_numel,
+          &src_nbytes)) {
+    ET_LOG(Error, "set_input: input %zu: bad sizes", input_idx);
+    return Error::InvalidArgument;
+  }
+  Error err = resize_tensor(dst, src.sizes());
+  if (err != Error::Ok) {
+    ET_LOG(
+        Error,
+        "set_input: input %zu cannot take the given shape (error 0x%x)",
+        input_idx,
+        static_cast<unsigned>(err));
+    return err;
+  }
+  if (dst.nbytes() != src_nbytes) {
+    ET_LOG(
+        Error,
+        "set_input: input %zu holds %zu bytes, got %zu",
+        input_idx,
+        dst.nbytes(),
+        src_nbytes);
+    return Error::InvalidArgument;
+  }
+  if (src_nbytes > 0 && src.const_data_ptr() == nullptr) {
+    ET_LOG(Error, "set_input: input %zu has no data", input_idx);
+    return Error::InvalidArgument;
+  }
+  if (planned) {
+    if (dst.device_type() != executorch::aten::DeviceType::CPU ||
+        src.device_type() != executorch::aten::DeviceType::CPU) {
+      ET_LOG(Error, "set_input: input %zu is not on the CPU", input_idx);
+      return Error::NotSupported;
+    }
+    if (src_nbytes > 0) {
+      if (dst.mutable_data_ptr() == nullptr) {
+        ET_LOG(
+            Error, "set_input: input %zu has no planned storage", input_idx);
+        return Error::InvalidState;
+      }
+      if (dst.const_data_ptr() != src.const_data_ptr()) {
+        std::memmove(
+            dst.mutable_data_ptr(), src.const_data_ptr(), src_nbytes);
+      }
+    }
+  } else {
+    dst.unsafeGetTensorImpl()->set_data(
+        src_nbytes > 0 ? src.mutable_data_ptr() : nullptr);
+  }
+  return Error::Ok;
+}
+
+/// A prim input (Int, Bool, Double, String) must match the traced value.
+Error check_traced_input(
+    const EValue& slot,
+    const EValue& input_evalue,
+    size_t input_idx) {
+  if (slot.isInt()) {
+    if (slot.toInt() != input_evalue.toInt()) {
+      ET_LOG(
+          Error,
+          "set_input: input %zu was traced as %lld, got %lld",
+          input_idx,
+          static_cast<long long>(slot.toInt()),
+          static_cast<long long>(input_evalue.toInt()));
+      return Error::InvalidArgument;
+    }
+  } else if (slot.isBool()) {
+    if (slot.toBool() != input_evalue.toBool()) {
+      ET_LOG(
+          Error,
+          "set_input: input %zu was traced as %s",
+          input_idx,
+          slot.toBool() ? "true" : "false");
+      return Error::InvalidArgument;
+    }
+  } else if (slot.isDouble()) {
+    if (!doubles_match(input_evalue.toDouble(), slot.toDouble())) {
+      ET_LOG(
+          Error,
+          "set_input: input %zu was traced as %g, got %g",
+          input_idx,
+          slot.toDouble(),
+          input_evalue.toDouble());
+      return Error::InvalidArgument;
+    }
+  } else if (slot.isString()) {
+    if (slot.toString() != input_evalue.toString()) {
+      ET_LOG(
+          Error, "set_input: input %zu differs from the traced string", input_idx);
+      return Error::InvalidArgument;
+    }
+  }
+  return Error::Ok;
+}
+
 } // namespace
 
 size_t Method::get_input_index(size_t i) const {
   return static_cast<size_t>(
-      serialization_plan_->inputs()->Get(static_cast<flatbuffers::uoffset_t>(i)));
+      env_.serialization_plan->inputs()->Get(static_cast<flatbuffers::uoffset_t>(i)));
 }
 
 size_t Method::get_output_index(size_t i) const {
-  return static_cast<size_t>(serialization_plan_->outputs()->Get(
+  return static_cast<size_t>(env_.serialization_plan->outputs()->Get(
       static_cast<flatbuffers::uoffset_t>(i)));
 }
 
 const EValue& Method::get_value(size_t i) const {
-  ET_CHECK_MSG(i < n_value_, "value index %zu >= %zu", i, n_value_);
-  return values_[i];
+  ET_CHECK_MSG(i < owned_.n_value, "value index %zu >= %zu", i, owned_.n_value);
+  return owned_.values[i];
 }
 
 EValue& Method::mutable_value(size_t i) {
-  ET_CHECK_MSG(i < n_value_, "value index %zu >= %zu", i, n_value_);
-  return values_[i];
+  ET_CHECK_MSG(i < owned_.n_value, "value index %zu >= %zu", i, owned_.n_value);
+  return owned_.values[i];
 }
 
 size_t Method::inputs_size() const {
-  return serialization_plan_ && serialization_plan_->inputs()
-      ? serialization_plan_->inputs()->size()
+  return env_.serialization_plan && env_.serialization_plan->inputs()
+      ? env_.serialization_plan->inputs()->size()
       : 0;
 }
 
 size_t Method::outputs_size() const {
-  return serialization_plan_ && serialization_plan_->outputs()
-      ? serialization_plan_->outputs()->size()
+  return env_.serialization_plan && env_.serialization_plan->outputs()
+      ? env_.serialization_plan->outputs()->size()
       : 0;
 }
 
 MethodMeta Method::method_meta() const {
-  return MethodMeta(serialization_plan_);
+  return MethodMeta(env_.serialization_plan);
 }
 
 EventTracer* Method::get_event_tracer() {
-  return event_tracer_;
+  return env_.event_tracer;
 }
 
 Error Method::set_input(const EValue& input_evalue, size_t input_idx) {
@@ -129,109 +249,18 @@ Error Method::set_input(const EValue& input_evalue, size_t input_idx) {
     return Error::InvalidArgument;
   }
 
-  if (slot.isTensor()) {
-    Tensor dst = slot.toTensor();
-    const Tensor& src = input_evalue.toTensor();
-    if (dst.scalar_type() != src.scalar_type()) {
-      ET_LOG(
-          Error,
-          "set_input: input %zu has dtype %d, got %d",
-          input_idx,
-          static_cast<int>(dst.scalar_type()),
-          static_cast<int>(src.scalar_type()));
-      return Error::InvalidArgument;
-    }
-    size_t src_numel = 0;
-    size_t src_nbytes = 0;
-    if (!detail::checked_nbytes(
-            src.sizes().data(),
-            src.sizes().size(),
-            static_cast<size_t>(src.element_size()),
-            &src_numel,
-            &src_nbytes)) {
-      ET_LOG(Error, "set_input: input %zu: bad sizes", input_idx);
-      return Error::InvalidArgument;
-    }
-    Error err = resize_tensor(dst, src.sizes());
-    if (err != Error::Ok) {
-      ET_LOG(
-          Error,
-          "set_input: input %zu cannot take the given shape (error 0x%x)",
-          input_idx,
-          static_cast<unsigned>(err));
-      return err;
-    }
-    if (dst.nbytes() != src_nbytes) {
-      ET_LOG(
-          Error,
-          "set_input: input %zu holds %zu bytes, got %zu",
-          input_idx,
-          dst.nbytes(),
-          src_nbytes);
-      return Error::InvalidArgument;
-    }
-    if (src_nbytes > 0 && src.const_data_ptr() == nullptr) {
-      ET_LOG(Error, "set_input: input %zu has no data", input_idx);
-      return Error::InvalidArgument;
-    }
-    if (internal::tensor_is_planned(serialized_tensor(serialization_plan_, vi))) {
-      if (dst.device_type() != executorch::aten::DeviceType::CPU ||
-          src.device_type() != executorch::aten::DeviceType::CPU) {
-        ET_LOG(Error, "set_input: input %zu is not on the CPU", input_idx);
-        return Error::NotSupported;
-      }
-      if (src_nbytes > 0) {
-        if (dst.mutable_data_ptr() == nullptr) {
-          ET_LOG(
-              Error, "set_input: input %zu has no planned storage", input_idx);
-          return Error::InvalidState;
-        }
-        if (dst.const_data_ptr() != src.const_data_ptr()) {
-          std::memmove(
-              dst.mutable_data_ptr(), src.const_data_ptr(), src_nbytes);
-        }
-      }
-    } else {
-      dst.unsafeGetTensorImpl()->set_data(
-          src_nbytes > 0 ? src.mutable_data_ptr() : nullptr);
-    }
-  } else if (slot.isInt()) {
-    if (slot.toInt() != input_evalue.toInt()) {
-      ET_LOG(
-          Error,
-          "set_input: input %zu was traced as %lld, got %lld",
-          input_idx,
-          static_cast<long long>(slot.toInt()),
-          static_cast<long long>(input_evalue.toInt()));
-      return Error::InvalidArgument;
-    }
-  } else if (slot.isBool()) {
-    if (slot.toBool() != input_evalue.toBool()) {
-      ET_LOG(
-          Error,
-          "set_input: input %zu was traced as %s",
-          input_idx,
-          slot.toBool() ? "true" : "false");
-      return Error::InvalidArgument;
-    }
-  } else if (slot.isDouble()) {
-    if (!doubles_match(input_evalue.toDouble(), slot.toDouble())) {
-      ET_LOG(
-          Error,
-          "set_input: input %zu was traced as %g, got %g",
-          input_idx,
-          slot.toDouble(),
-          input_evalue.toDouble());
-      return Error::InvalidArgument;
-    }
-  } else if (slot.isString()) {
-    if (slot.toString() != input_evalue.toString()) {
-      ET_LOG(
-          Error, "set_input: input %zu differs from the traced string", input_idx);
-      return Error::InvalidArgument;
-    }
+  const Error err = slot.isTensor()
+      ? set_tensor_input(
+            slot.toTensor(),
+            input_evalue.toTensor(),
+            internal::tensor_is_planned(
+                serialized_tensor(env_.serialization_plan, vi)),
+            input_idx)
+      : check_traced_input(slot, input_evalue, input_idx);
+  if (err != Error::Ok) {
+    return err;
   }
-  input_set_[input_idx] = true;
+  owned_.input_set[input_idx] = true;
   return Error::Ok;
 }
 
@@ -276,7 +305,7 @@ Error Method::set_output_data_ptr(void* buffer, size_t size, size_t output_idx) 
     ET_LOG(Error, "set_output_data_ptr: output %zu is not a tensor", output_idx);
     return Error::InvalidArgument;
   }
-  if (internal::tensor_is_planned(serialized_tensor(serialization_plan_, vi))) {
+  if (internal::tensor_is_planned(serialized_tensor(env_.serialization_plan, vi))) {
     ET_LOG(
         Error,
         "set_output_data_ptr: output %zu has planned or constant storage",
@@ -288,7 +317,7 @@ Error Method::set_output_data_ptr(void* buffer, size_t size, size_t output_idx) 
   // current shape: the buffer must hold that much.
   size_t capacity = 0;
   if (!detail::tensor_capacity_bytes(
-          serialized_tensor(serialization_plan_, vi), &capacity) ||
+          serialized_tensor(env_.serialization_plan, vi), &capacity) ||
       size < capacity) {
     ET_LOG(
         Error,
@@ -322,7 +351,7 @@ Error Method::get_outputs(EValue* output_evalues, size_t length) {
     return Error::InvalidArgument;
   }
   for (size_t i = 0; i < n; ++i) {
-    output_evalues[i] = values_[get_output_index(i)];
+    output_evalues[i] = owned_.values[get_output_index(i)];
   }
   for (size_t i = n; i < length; ++i) {
     output_evalues[i] = EValue();
@@ -345,8 +374,8 @@ Error Method::get_inputs(EValue* input_evalues, size_t length) {
     return Error::InvalidArgument;
   }
   for (size_t i = 0; i < n; ++i) {
-    input_evalues[i] = values_[get_input_index(i)];
-    input_set_[i] = true;
+    input_evalues[i] = owned_.values[get_input_index(i)];
+    owned_.input_set[i] = true;
   }
   for (size_t i = n; i < length; ++i) {
     input_evalues[i] = EValue();
@@ -366,7 +395,7 @@ const EValue& Method::get_input(size_t i) const {
 
 EValue& Method::mutable_input(size_t i) {
   ET_CHECK_MSG(i < inputs_size(), "input index %zu >= %zu", i, inputs_size());
-  input_set_[i] = true;
+  owned_.input_set[i] = true;
   return mutable_value(get_input_index(i));
 }
 
@@ -380,8 +409,8 @@ Result<Tensor> Method::get_attribute(std::string_view name) {
     ET_LOG(Error, "get_attribute: the method is not loaded");
     return Error::InvalidState;
   }
-  const auto* values = serialization_plan_->values();
-  for (size_t i = 0; i < n_value_; ++i) {
+  const auto* values = env_.serialization_plan->values();
+  for (size_t i = 0; i < owned_.n_value; ++i) {
     const fb::EValue* v = values->Get(static_cast<flatbuffers::uoffset_t>(i));
     const fb::Tensor* t = v->val_as_Tensor();
     if (t == nullptr || t->extra_tensor_info() == nullptr ||
@@ -390,8 +419,8 @@ Result<Tensor> Method::get_attribute(std::string_view name) {
     }
     const auto* fqn = t->extra_tensor_info()->fully_qualified_name();
     if (std::string_view(fqn->c_str(), fqn->size()) == name &&
-        values_[i].isTensor()) {
-      return values_[i].toTensor();
+        owned_.values[i].isTensor()) {
+      return owned_.values[i].toTensor();
     }
   }
   ET_LOG(

@@ -30,7 +30,7 @@
 #include <vector>
 
 #include <executorch/runtime/executor/detail/checked.h>
-#include <executorch/runtime/executor/detail/validation_log.h>
+#include <executorch/runtime/executor/detail/field_path.h>
 #include <executorch/runtime/platform/log.h>
 #include <executorch_schema/program_generated.h>
 
@@ -67,6 +67,9 @@ struct Plan {
   }
   const fb::Tensor* tensor(size_t i) const {
     return value(i)->val_as_Tensor();
+  }
+  FieldPath instruction_path(size_t ci, size_t ii) const {
+    return FieldPath::plan(p).item("chains", ci).item("instructions", ii);
   }
 };
 
@@ -206,27 +209,23 @@ Error check_call_tensor(
     size_t vi,
     bool written) {
   const ValueRole& r = pl.roles[vi];
-  ET_VALIDATE(
+  ET_CHECK_OR_RETURN_ERROR(
       has_storage(r),
       InvalidProgram,
-      "execution_plan[%zu].chains[%zu].instructions[%zu].%s.args[%zu]: "
+      "%s.%s.args[%zu]: "
       "value %zu is a tensor without storage (not planned, not constant, not "
       "a plan input or output, not an et_view result)",
-      pl.p,
-      ci,
-      ii,
+      pl.instruction_path(ci, ii).c_str(),
       what,
       a,
       vi);
   const char* refusal = written ? write_refusal(r) : nullptr;
-  ET_VALIDATE(
+  ET_CHECK_OR_RETURN_ERROR(
       refusal == nullptr,
       InvalidProgram,
-      "execution_plan[%zu].chains[%zu].instructions[%zu].%s.args[%zu]: "
+      "%s.%s.args[%zu]: "
       "writes value %zu, %s",
-      pl.p,
-      ci,
-      ii,
+      pl.instruction_path(ci, ii).c_str(),
       what,
       a,
       vi,
@@ -271,29 +270,25 @@ Error check_view(const Plan& pl, size_t ci, size_t ii, const fb::KernelCall* k) 
     return Error::Ok; // the op refuses non-tensors when it runs
   }
   const ValueRole& r = pl.roles[out];
-  ET_VALIDATE(
+  ET_CHECK_OR_RETURN_ERROR(
       r.storage != Storage::Constant && !r.input,
       InvalidProgram,
-      "execution_plan[%zu].chains[%zu].instructions[%zu].KernelCall (et_view): "
+      "%s.KernelCall (et_view): "
       "the result, value %zu (%s%s), cannot be a constant or a plan input",
-      pl.p,
-      ci,
-      ii,
+      pl.instruction_path(ci, ii).c_str(),
       out,
       storage_name(r.storage),
       r.input ? ", plan input" : "");
   size_t self_bytes = 0;
   size_t out_bytes = 0;
-  ET_VALIDATE(
+  ET_CHECK_OR_RETURN_ERROR(
       tensor_capacity_bytes(ts, &self_bytes) && tensor_capacity_bytes(to, &out_bytes) &&
           out_bytes <= self_bytes,
       InvalidProgram,
-      "execution_plan[%zu].chains[%zu].instructions[%zu].KernelCall (et_view): "
+      "%s.KernelCall (et_view): "
       "the result, value %zu, can hold %zu bytes, more than the %zu bytes of "
       "the viewed value %zu",
-      pl.p,
-      ci,
-      ii,
+      pl.instruction_path(ci, ii).c_str(),
       out,
       out_bytes,
       self_bytes,
@@ -316,53 +311,45 @@ Error check_move(const Plan& pl, size_t ci, size_t ii, const fb::MoveCall* m) {
   const size_t to = static_cast<size_t>(m->move_to());
   const fb::KernelTypes kf = pl.kind(from);
   const fb::KernelTypes kt = pl.kind(to);
-  ET_VALIDATE(
+  ET_CHECK_OR_RETURN_ERROR(
       kf == kt,
       InvalidProgram,
-      "execution_plan[%zu].chains[%zu].instructions[%zu].MoveCall: value %zu "
+      "%s.MoveCall: value %zu "
       "(%s) cannot move into value %zu (%s): the kinds differ",
-      pl.p,
-      ci,
-      ii,
+      pl.instruction_path(ci, ii).c_str(),
       from,
       fb::EnumNameKernelTypes(kf),
       to,
       fb::EnumNameKernelTypes(kt));
-  ET_VALIDATE(
+  ET_CHECK_OR_RETURN_ERROR(
       !pl.roles[to].input,
       InvalidProgram,
-      "execution_plan[%zu].chains[%zu].instructions[%zu].MoveCall: the "
+      "%s.MoveCall: the "
       "destination, value %zu, is a plan input",
-      pl.p,
-      ci,
-      ii,
+      pl.instruction_path(ci, ii).c_str(),
       to);
   if (kf == fb::KernelTypes::Tensor) {
     const ValueRole& rf = pl.roles[from];
     const ValueRole& rt = pl.roles[to];
-    ET_VALIDATE(
+    ET_CHECK_OR_RETURN_ERROR(
         movable(rf) && movable(rt),
         InvalidProgram,
-        "execution_plan[%zu].chains[%zu].instructions[%zu].MoveCall: value "
+        "%s.MoveCall: value "
         "%zu (%s%s) into value %zu (%s%s): only planned tensors that are not "
         "et_view results can be moved",
-        pl.p,
-        ci,
-        ii,
+        pl.instruction_path(ci, ii).c_str(),
         from,
         storage_name(rf.storage),
         rf.view_result ? ", et_view result" : "",
         to,
         storage_name(rt.storage),
         rt.view_result ? ", et_view result" : "");
-    ET_VALIDATE(
+    ET_CHECK_OR_RETURN_ERROR(
         pl.tensor(from)->scalar_type() == pl.tensor(to)->scalar_type(),
         InvalidProgram,
-        "execution_plan[%zu].chains[%zu].instructions[%zu].MoveCall: value "
+        "%s.MoveCall: value "
         "%zu and value %zu have different dtypes",
-        pl.p,
-        ci,
-        ii,
+        pl.instruction_path(ci, ii).c_str(),
         from,
         to);
   } else if (is_tensor_or_list(kf)) {
@@ -371,12 +358,10 @@ Error check_move(const Plan& pl, size_t ci, size_t ii, const fb::MoveCall* m) {
       if (err == Error::Ok && !movable(pl.roles[vi])) {
         ET_LOG(
             Error,
-            "execution_plan[%zu].chains[%zu].instructions[%zu].MoveCall: the "
+            "%s.MoveCall: the "
             "moved list (value %zu) holds value %zu (%s%s); only lists of "
             "planned tensors that are not et_view results can be moved",
-            pl.p,
-            ci,
-            ii,
+            pl.instruction_path(ci, ii).c_str(),
             from,
             vi,
             storage_name(pl.roles[vi].storage),
@@ -430,14 +415,12 @@ Error check_instruction(
       const size_t cond =
           static_cast<size_t>(ins->instr_args_as_JumpFalseCall()->cond_value_index());
       const ValueRole& r = pl.roles[cond];
-      ET_VALIDATE(
+      ET_CHECK_OR_RETURN_ERROR(
           has_storage(r),
           InvalidProgram,
-          "execution_plan[%zu].chains[%zu].instructions[%zu].JumpFalseCall: "
+          "%s.JumpFalseCall: "
           "the condition, value %zu, is a tensor without storage",
-          pl.p,
-          ci,
-          ii,
+          pl.instruction_path(ci, ii).c_str(),
           cond);
       return Error::Ok;
     }
@@ -447,15 +430,13 @@ Error check_instruction(
       const size_t vi =
           static_cast<size_t>(ins->instr_args_as_FreeCall()->value_index());
       const ValueRole& r = pl.roles[vi];
-      ET_VALIDATE(
+      ET_CHECK_OR_RETURN_ERROR(
           r.storage == Storage::Planned && !r.input && !r.output,
           InvalidProgram,
-          "execution_plan[%zu].chains[%zu].instructions[%zu].FreeCall: value "
+          "%s.FreeCall: value "
           "%zu (%s%s) is not a planned intermediate, the only kind a FreeCall "
           "may free",
-          pl.p,
-          ci,
-          ii,
+          pl.instruction_path(ci, ii).c_str(),
           vi,
           storage_name(r.storage),
           r.input ? ", plan input" : (r.output ? ", plan output" : ""));
@@ -496,12 +477,11 @@ Error validate_storage_rules(const fb::ExecutionPlan* plan, size_t p) {
     pl.roles[vi].input = true;
     // set_input copies the caller's data into a planned input; a constant
     // one would be overwritten.
-    ET_VALIDATE(
+    ET_CHECK_OR_RETURN_ERROR(
         pl.roles[vi].storage != Storage::Constant,
         InvalidProgram,
-        "execution_plan[%zu].inputs[%u]: value %zu is a constant tensor",
-        p,
-        static_cast<unsigned>(i),
+        "%s: value %zu is a constant tensor",
+        FieldPath::plan(p).item("inputs", i).c_str(),
         vi);
   }
   for (flatbuffers::uoffset_t i = 0; i < plan->outputs()->size(); ++i) {

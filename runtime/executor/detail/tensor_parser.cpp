@@ -1,7 +1,13 @@
 /*
- * Tensor parsing for Method load: metadata checks, strides from the dim
- * order, and the data pointer (planned memory, constants, mutable initial
- * state, external data).
+ * Tensor parsing for Method load: sizes and strides from the dim order, and
+ * the data pointer (planned memory, constants, mutable initial state,
+ * external data).
+ *
+ * The tensor passed program validation (detail/value_validation.cpp) first,
+ * so its dtype, rank, dim order, sizes and data ranges are only asserted
+ * here in debug builds. What this file still checks is what validation
+ * cannot know: unsupported dynamism, int32 strides, this host's address
+ * space, and the memory and data maps the caller supplies.
  */
 #include <executorch/runtime/executor/detail/tensor_parser.h>
 
@@ -15,7 +21,9 @@
 #include <executorch/runtime/core/hierarchical_allocator.h>
 #include <executorch/runtime/core/tensor_layout.h>
 #include <executorch/runtime/executor/detail/checked.h>
+#include <executorch/runtime/executor/detail/program_access.h>
 #include <executorch/runtime/executor/program.h>
+#include <executorch/runtime/platform/assert.h>
 #include <executorch/runtime/platform/log.h>
 
 namespace executorch {
@@ -37,18 +45,11 @@ bool is_external(const fb::Tensor* t) {
       static_cast<int8_t>(extra->location()) == kLocationExternal;
 }
 
-/// The fully qualified name of an EXTERNAL tensor, or null (logged).
-const char* external_key(const fb::Tensor* t, size_t value_index) {
+/// The fully qualified name of an EXTERNAL tensor (validation requires it).
+const char* external_key(const fb::Tensor* t) {
   const auto* extra = t->extra_tensor_info();
-  const auto* fqn = extra ? extra->fully_qualified_name() : nullptr;
-  if (fqn == nullptr) {
-    ET_LOG(
-        Error,
-        "value %zu: EXTERNAL tensor has no extra_tensor_info.fully_qualified_name",
-        value_index);
-    return nullptr;
-  }
-  return fqn->c_str();
+  ET_DCHECK(extra != nullptr && extra->fully_qualified_name() != nullptr);
+  return extra->fully_qualified_name()->c_str();
 }
 
 /// Checks that an external layout matches the serialized tensor exactly.
@@ -58,10 +59,7 @@ Error check_layout(
     const char* key) {
   const auto* sizes = t->sizes();
   const auto* dim_order = t->dim_order();
-  if (sizes == nullptr || dim_order == nullptr) {
-    ET_LOG(Error, "external tensor '%s': missing sizes or dim_order", key);
-    return Error::InvalidProgram;
-  }
+  ET_DCHECK(sizes != nullptr && dim_order != nullptr);
   if (static_cast<int8_t>(layout.scalar_type()) !=
       static_cast<int8_t>(t->scalar_type())) {
     ET_LOG(
@@ -126,13 +124,7 @@ Result<void*> planned_address(
     return Error::NotSupported;
   }
   const uint32_t memory_id = alloc->memory_id();
-  if (memory_id == 0) {
-    ET_LOG(
-        Error,
-        "value %zu: allocation_info.memory_id is 0 (memory ids are 1-based)",
-        value_index);
-    return Error::InvalidArgument;
-  }
+  ET_DCHECK(memory_id >= 1); // validation: ids are 1-based
   Result<void*> addr =
       ctx.planned_memory->get_offset_address(memory_id - 1, offset, nbytes);
   if (!addr.ok()) {
@@ -159,10 +151,7 @@ Result<void*> resolve_tensor_data(
   const uint32_t idx = t->data_buffer_idx();
 
   if (is_external(t)) {
-    const char* key = external_key(t, value_index);
-    if (key == nullptr) {
-      return Error::InvalidExternalData;
-    }
+    const char* key = external_key(t);
     if (alloc == nullptr) {
       for (size_t i = 0; i < ctx.n_external_constants; ++i) {
         if (std::strcmp(ctx.external_constants[i].key, key) == 0) {
@@ -249,8 +238,8 @@ Result<void*> resolve_tensor_data(
       return addr;
     }
     // Planned tensor with a serialized initial value.
-    Error err = MethodAccess::load_mutable_subsegment_into(
-        ctx.program, 0, idx, nbytes, addr.get());
+    Error err = ProgramAccess::load_mutable_subsegment_into(
+        *ctx.program, 0, idx, nbytes, addr.get());
     if (err != Error::Ok) {
       ET_LOG(
           Error,
@@ -269,6 +258,126 @@ Result<void*> resolve_tensor_data(
   return nullptr;
 }
 
+/// Sizes, dim order and strides of one tensor, and the bytes it covers.
+struct TensorShape {
+  size_t rank;
+  TensorImpl::SizesType* sizes;
+  TensorImpl::DimOrderType* dim_order;
+  TensorImpl::StridesType* strides;
+  size_t nbytes;
+};
+
+/// What program validation (detail/value_validation.cpp) established about
+/// the tensor's metadata; asserted in debug builds only.
+void assert_validated_header(const fb::Tensor* t) {
+  ET_DCHECK(t->storage_offset() == 0);
+  ET_DCHECK(isValid(static_cast<ScalarType>(static_cast<int8_t>(t->scalar_type()))));
+  ET_DCHECK(t->sizes() != nullptr && t->dim_order() != nullptr);
+  ET_DCHECK(t->sizes()->size() <= kTensorDimensionLimit);
+  ET_DCHECK(t->dim_order()->size() == t->sizes()->size());
+  ET_DCHECK(
+      t->extra_tensor_info() == nullptr ||
+      static_cast<int8_t>(t->extra_tensor_info()->device_type()) <= 1);
+  (void)t;
+}
+
+/// The tensor's dynamism, if this runtime supports it (validation accepts
+/// every valid enum value; DYNAMIC_UNBOUND is not implemented here).
+Result<TensorShapeDynamism> supported_dynamism(
+    const fb::Tensor* t,
+    size_t value_index) {
+  const int8_t dyn = static_cast<int8_t>(t->shape_dynamism());
+  if (dyn == static_cast<int8_t>(TensorShapeDynamism::DYNAMIC_UNBOUND)) {
+    ET_LOG(
+        Error,
+        "value %zu: tensor shape_dynamism DYNAMIC_UNBOUND is not supported",
+        value_index);
+    return Error::NotSupported;
+  }
+  ET_DCHECK(
+      dyn == static_cast<int8_t>(TensorShapeDynamism::STATIC) ||
+      dyn == static_cast<int8_t>(TensorShapeDynamism::DYNAMIC_BOUND));
+  return static_cast<TensorShapeDynamism>(dyn);
+}
+
+/**
+ * Sizes and dim order: the flatbuffer's arrays for a static shape, a
+ * writable copy of the sizes when a resize may change them.
+ *
+ * Validation's rule for sizes (check_tensor_sizes in value_validation.cpp):
+ * all sizes are >= 0 and the byte size fits, except for a non-static plan
+ * input, whose serialized sizes are a placeholder for the shape set_input
+ * gives. Such a placeholder (a negative size, or a byte size that does not
+ * fit) is loaded as an empty shape (every size 0, no bytes): set_input
+ * resizes it within that bound and refuses a larger input.
+ */
+Error read_shape(
+    const LoadContext& ctx,
+    const fb::Tensor* t,
+    TensorShapeDynamism dynamism,
+    TensorShape* shape) {
+  const int32_t* sizes_in = t->sizes()->data();
+  shape->rank = t->sizes()->size();
+  shape->dim_order = const_cast<TensorImpl::DimOrderType*>(
+      reinterpret_cast<const TensorImpl::DimOrderType*>(
+          t->dim_order()->data()));
+  size_t numel = 0;
+  bool placeholder = false;
+  for (size_t i = 0; i < shape->rank; ++i) {
+    placeholder = placeholder || sizes_in[i] < 0;
+  }
+  const size_t elem = elementSize(
+      static_cast<ScalarType>(static_cast<int8_t>(t->scalar_type())));
+  placeholder = placeholder ||
+      !detail::checked_nbytes(
+          sizes_in, shape->rank, elem, &numel, &shape->nbytes);
+  ET_DCHECK(!placeholder || dynamism != TensorShapeDynamism::STATIC);
+  if (dynamism == TensorShapeDynamism::STATIC) {
+    shape->sizes = const_cast<TensorImpl::SizesType*>(sizes_in);
+    return Error::Ok;
+  }
+  shape->sizes =
+      allocate_array<TensorImpl::SizesType>(ctx.method_allocator, shape->rank);
+  if (shape->sizes == nullptr) {
+    return Error::MemoryAllocationFailed;
+  }
+  for (size_t i = 0; i < shape->rank; ++i) {
+    shape->sizes[i] = placeholder ? 0 : sizes_in[i];
+  }
+  if (placeholder) {
+    shape->nbytes = 0;
+  }
+  return Error::Ok;
+}
+
+/// Strides from the dim order: the innermost dim has stride 1; walking
+/// outward multiply by the size of the next-inner dim (a 0-sized dim counts
+/// as 1). Strides are int32, which validation does not bound.
+Error compute_strides(
+    const LoadContext& ctx,
+    size_t value_index,
+    TensorShape* shape) {
+  shape->strides =
+      allocate_array<TensorImpl::StridesType>(ctx.method_allocator, shape->rank);
+  if (shape->strides == nullptr) {
+    return Error::MemoryAllocationFailed;
+  }
+  int64_t stride = 1;
+  for (size_t i = shape->rank; i-- > 0;) {
+    const uint8_t d = shape->dim_order[i];
+    ET_DCHECK(d < shape->rank);
+    shape->strides[d] = static_cast<TensorImpl::StridesType>(stride);
+    const int64_t s = shape->sizes[d] == 0 ? 1 : shape->sizes[d];
+    if (i > 0 &&
+        (__builtin_mul_overflow(stride, s, &stride) || stride > INT32_MAX)) {
+      ET_LOG(
+          Error, "value %zu: tensor strides overflow int32 (sizes)", value_index);
+      return Error::InvalidProgram;
+    }
+  }
+  return Error::Ok;
+}
+
 } // namespace
 
 bool tensor_is_planned(const fb::Tensor* t) {
@@ -283,174 +392,40 @@ Result<Tensor> parse_tensor(
     const LoadContext& ctx,
     const fb::Tensor* t,
     size_t value_index) {
-  if (t->storage_offset() != 0) {
-    ET_LOG(
-        Error,
-        "value %zu: tensor storage_offset %d is not supported (must be 0)",
-        value_index,
-        t->storage_offset());
-    return Error::NotSupported;
+  assert_validated_header(t);
+  Result<TensorShapeDynamism> dynamism = supported_dynamism(t, value_index);
+  if (!dynamism.ok()) {
+    return dynamism.error();
   }
-  const int8_t st = static_cast<int8_t>(t->scalar_type());
-  const ScalarType dtype = static_cast<ScalarType>(st);
-  if (!isValid(dtype)) {
-    ET_LOG(
-        Error, "value %zu: tensor scalar_type %d is invalid", value_index, st);
-    return Error::InvalidProgram;
-  }
-  const int8_t dyn = static_cast<int8_t>(t->shape_dynamism());
-  if (dyn == static_cast<int8_t>(TensorShapeDynamism::DYNAMIC_UNBOUND)) {
-    ET_LOG(
-        Error,
-        "value %zu: tensor shape_dynamism DYNAMIC_UNBOUND is not supported",
-        value_index);
-    return Error::NotSupported;
-  }
-  if (dyn != static_cast<int8_t>(TensorShapeDynamism::STATIC) &&
-      dyn != static_cast<int8_t>(TensorShapeDynamism::DYNAMIC_BOUND)) {
-    ET_LOG(
-        Error,
-        "value %zu: tensor shape_dynamism %d is invalid",
-        value_index,
-        dyn);
-    return Error::InvalidProgram;
-  }
-  const TensorShapeDynamism dynamism = static_cast<TensorShapeDynamism>(dyn);
+  TensorShape shape{};
+  ET_CHECK_OK_OR_RETURN_ERROR(
+      read_shape(ctx, t, dynamism.get(), &shape));
+  ET_CHECK_OK_OR_RETURN_ERROR(compute_strides(ctx, value_index, &shape));
 
-  const auto* s_sizes = t->sizes();
-  if (s_sizes == nullptr) {
-    ET_LOG(Error, "value %zu: tensor has no sizes", value_index);
-    return Error::InvalidProgram;
-  }
-  const size_t rank = s_sizes->size();
-  if (rank > kTensorDimensionLimit) {
-    ET_LOG(
-        Error,
-        "value %zu: tensor rank %zu exceeds the limit of %zu (sizes)",
-        value_index,
-        rank,
-        static_cast<size_t>(kTensorDimensionLimit));
-    return Error::InvalidProgram;
-  }
-  const auto* s_dim_order = t->dim_order();
-  if (s_dim_order == nullptr || s_dim_order->size() != rank) {
-    ET_LOG(
-        Error,
-        "value %zu: tensor dim_order is missing or its length differs from "
-        "rank %zu",
-        value_index,
-        rank);
-    return Error::InvalidProgram;
-  }
-  const int32_t* sizes_in = s_sizes->data();
-  const uint8_t* dim_order_in = s_dim_order->data();
-  for (size_t i = 0; i < rank; ++i) {
-    if (sizes_in[i] < 0) {
-      ET_LOG(
-          Error,
-          "value %zu: tensor sizes[%zu] = %d is negative",
-          value_index,
-          i,
-          sizes_in[i]);
-      return Error::InvalidProgram;
-    }
-  }
-  // dim_order must be a permutation of 0..rank-1.
-  bool seen[kTensorDimensionLimit] = {};
-  for (size_t i = 0; i < rank; ++i) {
-    const uint8_t d = dim_order_in[i];
-    if (d >= rank || seen[d]) {
-      ET_LOG(
-          Error,
-          "value %zu: tensor dim_order is not a permutation of 0..%zu",
-          value_index,
-          rank == 0 ? 0 : rank - 1);
-      return Error::Internal;
-    }
-    seen[d] = true;
-  }
-  size_t numel = 0;
-  size_t nbytes = 0;
-  if (!detail::checked_nbytes(
-          sizes_in, rank, elementSize(dtype), &numel, &nbytes)) {
-    ET_LOG(
-        Error,
-        "value %zu: tensor element count or byte size overflows (sizes)",
-        value_index);
-    return Error::InvalidProgram;
-  }
-
-  MemoryAllocator* alloc = ctx.method_allocator;
-  // Sizes: the flatbuffer's array for static shapes; a writable copy when a
-  // resize may change them.
-  TensorImpl::SizesType* sizes =
-      const_cast<TensorImpl::SizesType*>(sizes_in);
-  TensorImpl::DimOrderType* dim_order =
-      const_cast<TensorImpl::DimOrderType*>(dim_order_in);
-  if (dynamism != TensorShapeDynamism::STATIC) {
-    sizes = allocate_array<TensorImpl::SizesType>(alloc, rank);
-    if (sizes == nullptr) {
-      return Error::MemoryAllocationFailed;
-    }
-    if (rank > 0) {
-      std::memcpy(sizes, sizes_in, rank * sizeof(*sizes));
-    }
-  }
-  TensorImpl::StridesType* strides =
-      allocate_array<TensorImpl::StridesType>(alloc, rank);
-  if (strides == nullptr) {
-    return Error::MemoryAllocationFailed;
-  }
-  // Innermost dim has stride 1; walking outward multiply by the size of the
-  // next-inner dim (a 0-sized dim counts as 1).
-  int64_t stride = 1;
-  for (size_t i = rank; i-- > 0;) {
-    const uint8_t d = dim_order_in[i];
-    strides[d] = static_cast<TensorImpl::StridesType>(stride);
-    const int64_t s = sizes_in[d] == 0 ? 1 : sizes_in[d];
-    if (i > 0 &&
-        (__builtin_mul_overflow(stride, s, &stride) || stride > INT32_MAX)) {
-      ET_LOG(
-          Error, "value %zu: tensor strides overflow int32 (sizes)", value_index);
-      return Error::InvalidProgram;
-    }
-  }
-
-  executorch::aten::DeviceType device_type = executorch::aten::DeviceType::CPU;
-  executorch::aten::DeviceIndex device_index = 0;
-  if (const auto* extra = t->extra_tensor_info()) {
-    const int8_t dt = static_cast<int8_t>(extra->device_type());
-    if (dt != 0 && dt != 1) {
-      ET_LOG(
-          Error,
-          "value %zu: extra_tensor_info.device_type %d is invalid",
-          value_index,
-          dt);
-      return Error::InvalidProgram;
-    }
-    device_type = static_cast<executorch::aten::DeviceType>(dt);
-    device_index = static_cast<executorch::aten::DeviceIndex>(extra->device_index());
-  }
-
-  Result<void*> data = resolve_tensor_data(ctx, t, nbytes, value_index);
+  Result<void*> data = resolve_tensor_data(ctx, t, shape.nbytes, value_index);
   if (!data.ok()) {
     return data.error();
   }
 
-  TensorImpl* impl = allocate_array<TensorImpl>(alloc, 1);
+  TensorImpl* impl = allocate_array<TensorImpl>(ctx.method_allocator, 1);
   if (impl == nullptr) {
     return Error::MemoryAllocationFailed;
   }
+  const auto* extra = t->extra_tensor_info();
   new (impl) TensorImpl(
-      dtype,
-      static_cast<ssize_t>(rank),
-      sizes,
+      static_cast<ScalarType>(static_cast<int8_t>(t->scalar_type())),
+      static_cast<ssize_t>(shape.rank),
+      shape.sizes,
       data.get(),
-      dim_order,
-      strides,
-      dynamism,
-      device_type,
-      device_index);
+      shape.dim_order,
+      shape.strides,
+      dynamism.get(),
+      extra == nullptr
+          ? executorch::aten::DeviceType::CPU
+          : static_cast<executorch::aten::DeviceType>(extra->device_type()),
+      extra == nullptr ? 0
+                       : static_cast<executorch::aten::DeviceIndex>(
+                             extra->device_index()));
   return Tensor(impl);
 }
 
@@ -502,11 +477,7 @@ Error load_external_constants(
       continue;
     }
     const fb::Tensor* t = v->val_as_Tensor();
-    const char* key = external_key(t, i);
-    if (key == nullptr) {
-      err = Error::InvalidExternalData;
-      break;
-    }
+    const char* key = external_key(t);
     bool dup = false;
     for (size_t j = 0; j < count; ++j) {
       if (std::strcmp(list[j].key, key) == 0) {

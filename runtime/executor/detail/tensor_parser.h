@@ -22,9 +22,11 @@ namespace internal {
  * Builds the tensor of value `value_index` from `s_tensor`: TensorImpl,
  * sizes, dim order and strides in method memory, data pointer resolved.
  *
- * @retval Error::NotSupported non-zero storage offset, unbounded dynamism.
- * @retval Error::InvalidProgram bad dtype, sizes or dim order.
- * @retval Error::Internal dim order is not a permutation.
+ * Expects a tensor that passed program validation (dtype, sizes, dim order
+ * and data ranges are not checked again).
+ *
+ * @retval Error::NotSupported unbounded dynamism.
+ * @retval Error::InvalidProgram strides do not fit in int32.
  * @returns Other errors from data resolution (see resolve_tensor_data).
  */
 ET_NODISCARD Result<executorch::aten::Tensor> parse_tensor(

@@ -1,5 +1,12 @@
 /*
  * Value-table parsing for Method load (docs/format.md §3.1).
+ *
+ * The plan passed program validation (detail/value_validation.cpp) first:
+ * every entry exists with a known kind and its payload, list items are
+ * value indices of the right kind. Those facts are only asserted here in
+ * debug builds. What this file still checks is what validation does not
+ * cover: list elements read at load must come earlier in the table,
+ * BoolList bytes must be 0 or 1, and IntList items must be Ints.
  */
 #include <executorch/runtime/executor/detail/value_parser.h>
 
@@ -10,6 +17,7 @@
 
 #include <executorch/runtime/executor/detail/checked.h>
 #include <executorch/runtime/executor/detail/tensor_parser.h>
+#include <executorch/runtime/platform/assert.h>
 #include <executorch/runtime/platform/log.h>
 
 namespace executorch {
@@ -36,13 +44,9 @@ T* new_object(MemoryAllocator* alloc, const T& init) {
 Error parse_int_list(
     const LoadContext& ctx,
     const fb::IntList* list,
-    size_t i,
     EValue* out) {
   const auto* items = list->items();
-  if (items == nullptr) {
-    ET_LOG(Error, "value %zu: IntList has no items", i);
-    return Error::InvalidProgram;
-  }
+  ET_DCHECK(items != nullptr);
   const size_t n = items->size();
   EValue** ptrs = allocate_array<EValue*>(ctx.method_allocator, n);
   int64_t* scratch = allocate_array<int64_t>(ctx.method_allocator, n);
@@ -51,17 +55,7 @@ Error parse_int_list(
   }
   for (size_t k = 0; k < n; ++k) {
     const int64_t idx = items->Get(static_cast<flatbuffers::uoffset_t>(k));
-    if (!detail::index_in_range(idx, ctx.n_values)) {
-      ET_LOG(
-          Error,
-          "value %zu: IntList items[%zu] = %" PRId64
-          " is not a value index (%zu values)",
-          i,
-          k,
-          idx,
-          ctx.n_values);
-      return Error::InvalidProgram;
-    }
+    ET_DCHECK(detail::index_in_range(idx, ctx.n_values));
     ptrs[k] = &ctx.values[idx];
     scratch[k] = 0;
   }
@@ -81,10 +75,7 @@ Error parse_tensor_list(
     size_t i,
     EValue* out) {
   const auto* items = list->items();
-  if (items == nullptr) {
-    ET_LOG(Error, "value %zu: TensorList has no items", i);
-    return Error::InvalidProgram;
-  }
+  ET_DCHECK(items != nullptr);
   const size_t n = items->size();
   EValue** ptrs = allocate_array<EValue*>(ctx.method_allocator, n);
   Tensor* scratch = allocate_array<Tensor>(ctx.method_allocator, n);
@@ -103,15 +94,7 @@ Error parse_tensor_list(
           idx);
       return Error::InvalidProgram;
     }
-    if (!ctx.values[idx].isTensor()) {
-      ET_LOG(
-          Error,
-          "value %zu: TensorList items[%zu] = value %d is not a Tensor",
-          i,
-          k,
-          idx);
-      return Error::InvalidType;
-    }
+    ET_DCHECK(ctx.values[idx].isTensor());
     ptrs[k] = &ctx.values[idx];
     new (&scratch[k]) Tensor(ctx.values[idx].toTensor());
   }
@@ -131,10 +114,7 @@ Error parse_optional_tensor_list(
     size_t i,
     EValue* out) {
   const auto* items = list->items();
-  if (items == nullptr) {
-    ET_LOG(Error, "value %zu: OptionalTensorList has no items", i);
-    return Error::InvalidProgram;
-  }
+  ET_DCHECK(items != nullptr);
   const size_t n = items->size();
   EValue** ptrs = allocate_array<EValue*>(ctx.method_allocator, n);
   auto* scratch =
@@ -160,19 +140,11 @@ Error parse_optional_tensor_list(
       return Error::InvalidProgram;
     }
     const EValue& elem = ctx.values[idx];
-    if (elem.isNone()) {
-      new (&scratch[k]) std::optional<Tensor>();
-    } else if (elem.isTensor()) {
+    ET_DCHECK(elem.isNone() || elem.isTensor());
+    if (elem.isTensor()) {
       new (&scratch[k]) std::optional<Tensor>(elem.toTensor());
     } else {
-      ET_LOG(
-          Error,
-          "value %zu: OptionalTensorList items[%zu] = value %d is neither a "
-          "Tensor nor None",
-          i,
-          k,
-          idx);
-      return Error::InvalidType;
+      new (&scratch[k]) std::optional<Tensor>();
     }
     ptrs[k] = &ctx.values[idx];
   }
@@ -204,10 +176,7 @@ Error parse_one(const LoadContext& ctx, const fb::EValue* v, size_t i) {
       return Error::Ok;
     case fb::KernelTypes::String: {
       const auto* s = v->val_as_String()->string_val();
-      if (s == nullptr) {
-        ET_LOG(Error, "value %zu: String has no string_val", i);
-        return Error::InvalidProgram;
-      }
+      ET_DCHECK(s != nullptr);
       auto* ref = new_object(
           ctx.method_allocator, ArrayRef<char>(s->c_str(), s->size()));
       if (ref == nullptr) {
@@ -218,10 +187,7 @@ Error parse_one(const LoadContext& ctx, const fb::EValue* v, size_t i) {
     }
     case fb::KernelTypes::DoubleList: {
       const auto* items = v->val_as_DoubleList()->items();
-      if (items == nullptr) {
-        ET_LOG(Error, "value %zu: DoubleList has no items", i);
-        return Error::InvalidProgram;
-      }
+      ET_DCHECK(items != nullptr);
       auto* ref = new_object(
           ctx.method_allocator,
           ArrayRef<double>(
@@ -234,10 +200,7 @@ Error parse_one(const LoadContext& ctx, const fb::EValue* v, size_t i) {
     }
     case fb::KernelTypes::BoolList: {
       const auto* items = v->val_as_BoolList()->items();
-      if (items == nullptr) {
-        ET_LOG(Error, "value %zu: BoolList has no items", i);
-        return Error::InvalidProgram;
-      }
+      ET_DCHECK(items != nullptr);
       // Viewed as bool in place: every byte must be 0 or 1.
       const uint8_t* raw = reinterpret_cast<const uint8_t*>(items->data());
       for (size_t k = 0; k < items->size(); ++k) {
@@ -262,7 +225,7 @@ Error parse_one(const LoadContext& ctx, const fb::EValue* v, size_t i) {
       return Error::Ok;
     }
     case fb::KernelTypes::IntList:
-      return parse_int_list(ctx, v->val_as_IntList(), i, out);
+      return parse_int_list(ctx, v->val_as_IntList(), out);
     case fb::KernelTypes::TensorList:
       return parse_tensor_list(ctx, v->val_as_TensorList(), i, out);
     case fb::KernelTypes::OptionalTensorList:
@@ -277,12 +240,9 @@ Error parse_one(const LoadContext& ctx, const fb::EValue* v, size_t i) {
       return Error::Ok;
     }
     default:
-      ET_LOG(
-          Error,
-          "value %zu: unknown val_type %u",
-          i,
-          static_cast<unsigned>(v->val_type()));
-      return Error::InvalidProgram;
+      // Validation refuses unknown value kinds.
+      ET_DCHECK_MSG(false, "value %zu: unknown val_type", i);
+      return Error::Internal;
   }
 }
 
@@ -290,32 +250,12 @@ Error parse_one(const LoadContext& ctx, const fb::EValue* v, size_t i) {
 
 Error parse_values(const LoadContext& ctx, const fb::ExecutionPlan* plan) {
   const auto* values = plan->values();
-  // Every entry must exist, with a member table unless it is Null.
   for (size_t i = 0; i < ctx.n_values; ++i) {
     const fb::EValue* v = values->Get(static_cast<flatbuffers::uoffset_t>(i));
-    if (v == nullptr) {
-      ET_LOG(Error, "values[%zu] is missing", i);
-      return Error::InvalidProgram;
-    }
-    const auto type = v->val_type();
-    if (type == fb::KernelTypes::NONE ||
-        static_cast<uint8_t>(type) >
-            static_cast<uint8_t>(fb::KernelTypes::MAX)) {
-      ET_LOG(
-          Error,
-          "values[%zu]: val_type %u is not a known value kind",
-          i,
-          static_cast<unsigned>(type));
-      return Error::InvalidProgram;
-    }
-    if (type != fb::KernelTypes::Null && v->val() == nullptr) {
-      ET_LOG(Error, "values[%zu]: val is missing", i);
-      return Error::InvalidProgram;
-    }
-  }
-  for (size_t i = 0; i < ctx.n_values; ++i) {
-    Error err = parse_one(
-        ctx, values->Get(static_cast<flatbuffers::uoffset_t>(i)), i);
+    ET_DCHECK(
+        v != nullptr &&
+        (v->val_type() == fb::KernelTypes::Null || v->val() != nullptr));
+    Error err = parse_one(ctx, v, i);
     if (err != Error::Ok) {
       return err;
     }

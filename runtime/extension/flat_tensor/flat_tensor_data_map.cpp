@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include <executorch/runtime/executor/detail/checked.h>
+#include <executorch/runtime/executor/detail/flatbuffer_vectors.h>
 #include <executorch/runtime/executor/detail/program_validation.h>
 #include <executorch/runtime/platform/log.h>
 #include <executorch_schema/flat_tensor_generated.h>
@@ -22,16 +23,12 @@ using executorch::runtime::Span;
 using runtime::detail::checked_add;
 using runtime::detail::checked_cast;
 using runtime::detail::range_within;
+using runtime::detail::vsize;
 
 namespace {
 
 constexpr size_t kAlignment = alignof(std::max_align_t);
 constexpr size_t kMaxRank = 16;
-
-template <typename V>
-size_t vsize(const V* v) {
-  return v == nullptr ? 0 : v->size();
-}
 
 // Checks one entry; the file-level layout was checked by load().
 Error check_entry(

@@ -33,6 +33,7 @@
 #include <executorch/runtime/core/event_tracer_hooks.h>
 #include <executorch/runtime/core/exec_aten/exec_aten.h>
 #include <executorch/runtime/core/span.h>
+#include <executorch/runtime/core/tag.h>
 #include <executorch/runtime/kernel/kernel_runtime_context.h>
 #include <executorch/runtime/kernel/operator_registry.h>
 #include <executorch/runtime/platform/log.h>
@@ -78,37 +79,6 @@ inline bool convert_arg(
   return true;
 }
 
-inline const char* kind_name(const ::executorch::runtime::EValue& v) {
-  using ::executorch::runtime::Tag;
-  switch (v.tag) {
-    case Tag::None:
-      return "None";
-    case Tag::Tensor:
-      return "Tensor";
-    case Tag::String:
-      return "String";
-    case Tag::Double:
-      return "Double";
-    case Tag::Int:
-      return "Int";
-    case Tag::Bool:
-      return "Bool";
-    case Tag::ListBool:
-      return "BoolList";
-    case Tag::ListDouble:
-      return "DoubleList";
-    case Tag::ListInt:
-      return "IntList";
-    case Tag::ListTensor:
-      return "TensorList";
-    case Tag::ListScalar:
-      return "ScalarList";
-    case Tag::ListOptionalTensor:
-      return "OptionalTensorList";
-  }
-  return "unknown";
-}
-
 template <class Fn, class ReturnType, class... Params>
 struct boxed_caller;
 
@@ -147,12 +117,14 @@ struct boxed_caller<Fn, ReturnType, typelist<Params...>> {
              ? (bad = I, 0)
              : 0)...};
     if (bad != kNumArgs) {
+      char kind[::executorch::runtime::kTagNameBufferSize];
+      ::executorch::runtime::tag_to_string(stack[bad]->tag, kind, sizeof(kind));
       ET_LOG(
           Error,
           "%s: argument %zu has the wrong kind (%s)",
           op,
           bad,
-          kind_name(*stack[bad]));
+          kind);
       ctx.fail(::executorch::runtime::Error::InvalidArgument);
       return;
     }

@@ -602,4 +602,50 @@ INSTANTIATE_TEST_SUITE_P(
     MalformedTest,
     ::testing::Range(0, static_cast<int>(malformed_cases().size())));
 
+// ------------------------------------------- program validation's rules hold
+
+// Validation lets a non-static plan input carry placeholder sizes (the
+// caller gives the shape); Method load follows that rule instead of refusing
+// the negative size again. The placeholder loads as an empty shape.
+TEST_F(MethodBuildTest, DynamicInputWithPlaceholderSizesLoadsEmpty) {
+  for (const auto verification :
+       {executorch::runtime::Program::Verification::Minimal,
+        executorch::runtime::Program::Verification::InternalConsistency}) {
+    ProgramBuilder b;
+    TensorSpec x;
+    x.sizes = {2, -1};
+    x.dynamism = 1; // DYNAMIC_BOUND, bound to the caller's buffer
+    const int xi = b.tensor(x);
+    b.inputs = {xi};
+    b.outputs = {xi};
+    auto l = test::load(b.finish(), "forward", nullptr, verification);
+    ASSERT_EQ(l->program_error, Error::Ok) << test::logs();
+    ASSERT_EQ(l->method_error, Error::Ok) << test::logs();
+    const Tensor& in = l->method->get_output(0).toTensor();
+    ASSERT_EQ(in.dim(), 2);
+    EXPECT_EQ(in.size(0), 0);
+    EXPECT_EQ(in.size(1), 0);
+    EXPECT_EQ(in.nbytes(), 0u);
+    // The empty placeholder bounds the shape: a non-empty input is refused.
+    float data[2] = {1, 2};
+    int32_t sizes[2] = {2, 1};
+    TensorImpl impl(ScalarType::Float, 2, sizes, data);
+    EXPECT_NE(l->method->set_input(EValue(Tensor(&impl)), 0), Error::Ok);
+  }
+}
+
+// Validation reads an absent delegates vector as "no delegates", like every
+// other optional vector; Method load agrees.
+TEST_F(MethodBuildTest, PlanWithoutDelegatesVectorLoads) {
+  ProgramBuilder b;
+  const int a = b.int_value(2), c = b.int_value(3), sum = b.int_value(0);
+  b.kernel(b.op("executorch_prim::add", "Scalar"), {a, c, sum});
+  b.outputs = {sum};
+  b.omit_delegates = true;
+  auto l = test::load(b.finish());
+  ASSERT_EQ(l->method_error, Error::Ok) << test::logs();
+  ASSERT_EQ(l->method->execute(), Error::Ok);
+  EXPECT_EQ(l->method->get_output(0).toInt(), 5);
+}
+
 } // namespace

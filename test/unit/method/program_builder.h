@@ -220,6 +220,7 @@ class ProgramBuilder {
   std::vector<int32_t> outputs;
   std::vector<int64_t> buffer_sizes = {0}; // entry 0 reserved
   std::string name = "forward";
+  bool omit_delegates = false; // write no delegates vector at all
 
   /// Serialized bytes ("ET12", no extended header).
   std::vector<uint8_t> finish() const {
@@ -264,7 +265,7 @@ class ProgramBuilder {
         &outputs,
         &chains,
         &ops,
-        &delegates,
+        omit_delegates ? nullptr : &delegates,
         &buffer_sizes);
     std::vector<flatbuffers::Offset<fb::ExecutionPlan>> plans = {plan};
     std::vector<flatbuffers::Offset<fb::Buffer>> constants;

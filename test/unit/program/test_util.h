@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <executorch/extension/data_loader/buffer_data_loader.h>
+#include <executorch/runtime/executor/detail/program_access.h>
 #include <executorch/runtime/executor/detail/program_validation.h>
 #include <executorch/runtime/executor/program.h>
 
@@ -18,23 +19,24 @@
 namespace executorch {
 namespace runtime {
 namespace testing {
-// Declared a friend by Program.
+// Program's private state, reached the way executor internals reach it.
 class ProgramTestFriend {
  public:
   static const executorch_flatbuffer::Program* internal(const Program& p) {
-    return p.get_internal_program();
+    return internal::ProgramAccess::flatbuffer(p);
   }
   static Result<FreeableBuffer> load_segment(const Program& p, size_t i) {
-    return p.LoadSegment(
-        DataLoader::SegmentInfo(DataLoader::SegmentInfo::Type::Backend, i));
+    return internal::ProgramAccess::load_segment(
+        p, DataLoader::SegmentInfo(DataLoader::SegmentInfo::Type::Backend, i));
   }
   static Error mutable_into(
       const Program& p, size_t m, size_t k, size_t n, void* buf) {
-    return p.load_mutable_subsegment_into(m, k, n, buf);
+    return internal::ProgramAccess::load_mutable_subsegment_into(
+        p, m, k, n, buf);
   }
   static Error delegate_data(
       const Program& p, size_t i, const void** d, size_t* n) {
-    return p.get_backend_delegate_data(i, d, n);
+    return internal::ProgramAccess::backend_delegate_data(p, i, d, n);
   }
 };
 } // namespace testing
