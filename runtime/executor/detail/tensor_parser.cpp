@@ -141,6 +141,17 @@ Result<void*> planned_address(
   return addr;
 }
 
+/// Bytes per element of `t`'s dtype (0 for a dtype without a size).
+size_t element_size_of(const fb::Tensor* t) {
+  return elementSize(
+      static_cast<ScalarType>(static_cast<int8_t>(t->scalar_type())));
+}
+
+/// True if `p` may be read as elements of `elem` bytes.
+bool aligned_to(const void* p, size_t elem) {
+  return elem == 0 || reinterpret_cast<uintptr_t>(p) % elem == 0;
+}
+
 /// The data pointer of a tensor (docs/format.md §3.3).
 Result<void*> resolve_tensor_data(
     const LoadContext& ctx,
@@ -166,11 +177,9 @@ Result<void*> resolve_tensor_data(
             return Error::InvalidExternalData;
           }
           // Read in place through typed pointers, like the program's own
-          // constants (whose offsets validation checks).
-          const size_t elem = elementSize(
-              static_cast<ScalarType>(static_cast<int8_t>(t->scalar_type())));
-          if (elem > 0 &&
-              reinterpret_cast<uintptr_t>(buf.data()) % elem != 0) {
+          // constants.
+          const size_t elem = element_size_of(t);
+          if (!aligned_to(buf.data(), elem)) {
             ET_LOG(
                 Error,
                 "external tensor '%s': its data is not aligned to the element "
@@ -229,12 +238,39 @@ Result<void*> resolve_tensor_data(
           nbytes);
       return data.error();
     }
+    // Validation checks that the offsets inside the constant data keep
+    // elements aligned; where that data sits in memory depends on the file
+    // and its loader (a segment at an odd file offset, an unaligned buffer).
+    // Kernels read through typed pointers, so check the address itself.
+    if (!aligned_to(data.get(), element_size_of(t))) {
+      ET_LOG(
+          Error,
+          "value %zu: constant data_buffer_idx %u is not aligned to its "
+          "element size %zu in memory",
+          value_index,
+          idx,
+          element_size_of(t));
+      return Error::InvalidProgram;
+    }
     return const_cast<void*>(data.get());
   }
 
   if (alloc != nullptr) {
     Result<void*> addr = planned_address(ctx, alloc, nbytes, value_index);
-    if (!addr.ok() || idx == 0) {
+    if (!addr.ok()) {
+      return addr;
+    }
+    // The offset is checked by validation; the buffer is the caller's.
+    if (!aligned_to(addr.get(), element_size_of(t))) {
+      ET_LOG(
+          Error,
+          "value %zu: planned address is not aligned to its element size "
+          "%zu (is a planned buffer misaligned?)",
+          value_index,
+          element_size_of(t));
+      return Error::InvalidArgument;
+    }
+    if (idx == 0) {
       return addr;
     }
     // Planned tensor with a serialized initial value.
