@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include <executorch/runtime/core/error.h>
 #include <executorch/runtime/core/event_tracer.h>
@@ -48,6 +49,19 @@ class KernelRuntimeContext {
   }
 
   /**
+   * Which arguments of the current call hold read-only tensors (a program's
+   * constants): bit i for argument i, bit 63 for every argument from 63 on.
+   * The executor sets it before each kernel call; a boxed kernel refuses to
+   * bind one of them to a parameter it may write (a non-const Tensor&).
+   */
+  void internal_set_read_only_args(uint64_t mask) {
+    read_only_args_ = mask;
+  }
+  uint64_t internal_read_only_args() const {
+    return read_only_args_;
+  }
+
+  /**
    * Scratch memory that stays valid until the kernel returns.
    * @param size Number of bytes.
    * @param alignment A power of two.
@@ -71,6 +85,7 @@ class KernelRuntimeContext {
   EventTracer* event_tracer_ = nullptr;
   MemoryAllocator* temp_allocator_ = nullptr;
   Error failure_state_ = Error::Ok;
+  uint64_t read_only_args_ = 0;
 };
 
 } // namespace runtime

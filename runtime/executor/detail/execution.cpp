@@ -140,6 +140,7 @@ Error Method::execute_instruction() {
   switch (ins.kind) {
     case Instruction::Kind::Kernel: {
       KernelRuntimeContext context(env_.event_tracer, owned_.temp_allocator);
+      context.internal_set_read_only_args(ins.read_only_args);
       {
         // ins.op_name is set at load whenever the method has a tracer.
         internal::EventTracerProfileOpScope scope(env_.event_tracer, ins.op_name);

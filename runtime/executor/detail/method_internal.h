@@ -43,6 +43,9 @@ struct Instruction {
   const char* op_name;
   /// Kernel/Delegate: argument pointers into the value table.
   InstructionArgs args;
+  /// Kernel: the arguments that are constant tensors, as
+  /// KernelRuntimeContext::internal_read_only_args() wants them.
+  uint64_t read_only_args;
   /// Delegate: delegate index. Move: source. JumpFalse: condition value.
   /// Free: the value to free. All checked at load.
   size_t a;

@@ -83,9 +83,11 @@ Result<FreeableBuffer> MmapDataLoader::load(
   const size_t start = offset & ~(page_size_ - 1);
   const size_t length = (offset - start) + size;
   // Private and writable: pages are still shared with the page cache until
-  // written, but a write (a crafted program whose kernel writes a constant
-  // the load-time checks could not tell was an output) changes a private copy
-  // instead of faulting on a read-only page or reaching the file.
+  // written. Load-time validation and the boxed kernel wrapper refuse every
+  // write to a constant they can see; should one still happen (a kernel
+  // registered as a raw function, which declares nothing about its outputs),
+  // it changes a private copy instead of faulting on a read-only page or
+  // reaching the file.
   void* map = ::mmap(
       nullptr,
       length,

@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <tuple>
 #include <type_traits>
@@ -82,9 +83,25 @@ inline bool convert_arg(
 template <class Fn, class ReturnType, class... Params>
 struct boxed_caller;
 
+/* Bit of argument i in KernelRuntimeContext::internal_read_only_args(). */
+constexpr uint64_t arg_bit(size_t i) {
+  return uint64_t{1} << (i < 63 ? i : 63);
+}
+
+/* The parameters a kernel may write: every non-const Tensor& (out tensors
+ * and in-place arguments). */
+template <class... Params, size_t... I>
+constexpr uint64_t writable_args(std::index_sequence<I...>) {
+  return (uint64_t{0} | ... |
+          (std::is_same<Params, ::executorch::aten::Tensor&>::value ? arg_bit(I)
+                                                                    : 0));
+}
+
 template <class Fn, class ReturnType, class... Params>
 struct boxed_caller<Fn, ReturnType, typelist<Params...>> {
   static constexpr size_t kNumArgs = sizeof...(Params);
+  static constexpr uint64_t kWritable =
+      writable_args<Params...>(std::index_sequence_for<Params...>{});
 
   template <size_t... I>
   static void call(
@@ -108,6 +125,24 @@ struct boxed_caller<Fn, ReturnType, typelist<Params...>> {
         ctx.fail(::executorch::runtime::Error::InvalidProgram);
         return;
       }
+    }
+    // A program's constants may be mapped from the file and are shared by
+    // every Method of the program: never hand one to a parameter the kernel
+    // writes. (Load-time validation already refuses a constant in the places
+    // an exported call puts its outputs; this covers the rest of a crafted
+    // call's arguments, which only the kernel's signature tells apart.)
+    if (const uint64_t clash = kWritable & ctx.internal_read_only_args()) {
+      size_t i = 0;
+      while (!(clash & arg_bit(i))) {
+        ++i;
+      }
+      ET_LOG(
+          Error,
+          "%s: argument %zu is a constant tensor, which this kernel would write",
+          op,
+          i);
+      ctx.fail(::executorch::runtime::Error::InvalidProgram);
+      return;
     }
     std::tuple<std::optional<arg_storage_t<Params>>...> args;
     size_t bad = kNumArgs;

@@ -16,6 +16,8 @@
 // get_inputs() is deprecated; one test uses it because it marks inputs set.
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
+#include <executorch/extension/kernel_util/make_boxed_from_unboxed_functor.h>
+
 #include "program_builder.h"
 #include "test_support.h"
 
@@ -239,6 +241,48 @@ TEST_F(ExecutionSafety, ConstantAsDelegateOutputIsRefusedAtLoad) {
   b.outputs = {x};
   b.buffer_sizes = {0, 16};
   expect_refused_at_load(b, "DelegateCall.args[1]: writes value 0, a constant tensor");
+}
+
+// A kernel with two outputs, registered through the boxed wrapper: it writes
+// 42 into both. An exported call passes `second` again as the return slot, so
+// load-time validation sees `second` written; only the kernel's signature says
+// that `first` is written too.
+Tensor& fill_two_out(
+    executorch::runtime::KernelRuntimeContext& ctx,
+    const Tensor& self,
+    Tensor& first,
+    Tensor& second) {
+  (void)ctx;
+  (void)self;
+  for (Tensor* t : {&first, &second}) {
+    float* d = t->mutable_data_ptr<float>();
+    for (ssize_t i = 0; i < t->numel(); ++i) {
+      d[i] = 42;
+    }
+  }
+  return second;
+}
+EXECUTORCH_LIBRARY(safety_test, "fill_two.out", fill_two_out);
+
+TEST_F(ExecutionSafety, ConstantBoundToAWrittenParameterStopsTheKernel) {
+  ProgramBuilder b;
+  const int c = constant_f32x3(b);
+  const int x = b.tensor(f32({3}, 1, 0)), y = b.tensor(f32({3}, 1, 16));
+  b.kernel(b.op("safety_test::fill_two", "out"), {x, c, y, y});
+  b.inputs = {x};
+  b.outputs = {y};
+  b.buffer_sizes = {0, 32};
+  auto l = test::load(b.finish());
+  ASSERT_EQ(l->method_error, Error::Ok) << test::logs();
+  Float3Input in;
+  ASSERT_EQ(in.bind(*l->method), Error::Ok);
+  EXPECT_EQ(l->method->execute(), Error::InvalidProgram);
+  EXPECT_TRUE(logged("argument 1 is a constant tensor, which this kernel would write"))
+      << test::logs();
+  const float* constant =
+      static_cast<const float*>(l->program->get_constant_buffer_data(1, 12).get());
+  EXPECT_EQ(constant[0], 1.0f);
+  EXPECT_EQ(constant[2], 3.0f);
 }
 
 // set_input copies into a planned-or-constant input's storage; for a
