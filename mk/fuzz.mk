@@ -33,15 +33,21 @@
 #
 # make check: two suites per target. check-fuzz-replay-<t> runs the fuzzer binary once over
 # every committed regression input in test/fuzz/regressions/<t>/ (libFuzzer runs the given
-# files and exits; one PASS/FAIL per input). check-fuzz-run-<t> fuzzes for
-# FUZZ_CHECK_SECONDS (default 15) from the seeds. Both use the fuzzer binaries, so the replay
+# files and exits; one PASS/FAIL per input). check-fuzz-run-<t> fuzzes from the seeds for a
+# fixed number of executions, FUZZ_CHECK_RUNS_<t> (about 10 s each on one core here), with a
+# fixed seed and a fresh corpus: the same inputs on every machine, so make check cannot pass
+# here and fail in CI by chance; the long runs are `make fuzz`'s. Both use the fuzzer binaries,
+# so the replay
 # costs no build of its own: the one cost is the clang tree, built once (ccache keeps rebuilds
 # cheap: FUZZ_CXX="ccache clang++-14").
 
 FUZZ_ALL_TARGETS := program_load method_execute flat_tensor python_call
 FUZZ_TARGETS ?= $(FUZZ_ALL_TARGETS)
 FUZZ_SECONDS ?= 60
-FUZZ_CHECK_SECONDS ?= 15
+FUZZ_CHECK_RUNS_program_load ?= 30000
+FUZZ_CHECK_RUNS_method_execute ?= 20000
+FUZZ_CHECK_RUNS_flat_tensor ?= 500000
+FUZZ_CHECK_RUNS_python_call ?= 100000
 FUZZ_CXX ?= clang++-14
 # -O1 with line tables: what libFuzzer's documentation suggests for sanitized fuzzers, symbolized
 # stacks for every report, and about half the compile time of the default -O2/-O3 -g.
@@ -142,8 +148,10 @@ check-fuzz-replay-$(1): fuzz-build
 	@$$(RUN_CHECK) fuzz-replay-$(1) env $(or $(FUZZ_ENV_$(1)),$(FUZZ_ENV)) \
 	  sh $(FUZZ_SRC)/replay.sh $(FUZZ_BIN)/$(1)_fuzzer $(FUZZ_SRC)/regressions/$(1)
 check-fuzz-run-$(1): fuzz-build $(FUZZ_O)/seeds/$(1)/.stamp
-	@mkdir -p $(FUZZ_O)/corpus/$(1) $(FUZZ_O)/artifacts/$(1)
-	@$$(RUN_CHECK) fuzz-run-$(1) env $$(call fuzz_cmd,$(1),$(FUZZ_CHECK_SECONDS))
+	@rm -rf $(FUZZ_O)/check-corpus/$(1) && mkdir -p $(FUZZ_O)/check-corpus/$(1) $(FUZZ_O)/artifacts/$(1)
+	@$$(RUN_CHECK) fuzz-run-$(1) env $(or $(FUZZ_ENV_$(1)),$(FUZZ_ENV)) $(FUZZ_BIN)/$(1)_fuzzer \
+	  $(FUZZ_FLAGS) -seed=1 -runs=$$(FUZZ_CHECK_RUNS_$(1)) -dict=$(FUZZ_SRC)/dict/$(1).dict \
+	  -artifact_prefix=$(FUZZ_O)/artifacts/$(1)/ $(FUZZ_O)/check-corpus/$(1) $(FUZZ_O)/seeds/$(1)
 endef
 $(foreach t,$(FUZZ_ALL_TARGETS),$(eval $(call fuzz_checks,$(t))))
 
