@@ -24,7 +24,7 @@ python=${PYTHON:-python3}
 lock=${ET_DEPS_LOCK:-${TMPDIR:-/tmp}/executorch-runtime-deps.lock}
 
 # Debian package, and the command or file whose presence shows it is installed.
-# clang-14 and libclang-rt-14-dev: the libFuzzer targets (make fuzz).
+# clang-14 and libclang-rt-14-dev: the libFuzzer targets (make fuzz); clang-format-14: make format.
 deb_probes() {
   cat <<'EOF'
 g++ cmd g++
@@ -35,6 +35,7 @@ patchelf cmd patchelf
 pkg-config cmd pkg-config
 cmake cmd cmake
 clang-14 cmd clang++-14
+clang-format-14 cmd clang-format-14
 libclang-rt-14-dev glob /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a
 EOF
 }
