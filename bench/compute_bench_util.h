@@ -28,7 +28,8 @@ inline double now_s() {
 }
 
 inline double median(std::vector<double> v) {
-  if (v.empty()) return 0;
+  if (v.empty())
+    return 0;
   std::sort(v.begin(), v.end());
   size_t n = v.size();
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
@@ -37,17 +38,18 @@ inline double median(std::vector<double> v) {
 inline std::vector<float> random_vec(size_t n, std::mt19937& rng) {
   std::uniform_real_distribution<float> d(-1.0f, 1.0f);
   std::vector<float> v(n);
-  for (auto& x : v) x = d(rng);
+  for (auto& x : v)
+    x = d(rng);
   return v;
 }
 
 // C[m,n] = A[m,k] * B[k,n]: the textbook i-j-p loop, "what you get without blocking".
-inline void naive_sgemm(int64_t m, int64_t n, int64_t k, const float* a, const float* b,
-                        float* c) {
+inline void naive_sgemm(int64_t m, int64_t n, int64_t k, const float* a, const float* b, float* c) {
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j) {
       float s = 0.0f;
-      for (int64_t p = 0; p < k; ++p) s += a[i * k + p] * b[p * n + j];
+      for (int64_t p = 0; p < k; ++p)
+        s += a[i * k + p] * b[p * n + j];
       c[i * n + j] = s;
     }
 }
@@ -68,10 +70,12 @@ inline void naive_conv(const executorch::kernels::compute::Conv2dParams& p, cons
           for (int64_t ic = 0; ic < cig; ++ic)
             for (int64_t r = 0; r < p.kernel_h; ++r) {
               int64_t iy = yy * p.stride_h - p.pad_h + r * p.dilation_h;
-              if (iy < 0 || iy >= p.in_h) continue;
+              if (iy < 0 || iy >= p.in_h)
+                continue;
               for (int64_t q = 0; q < p.kernel_w; ++q) {
                 int64_t ix = xx * p.stride_w - p.pad_w + q * p.dilation_w;
-                if (ix < 0 || ix >= p.in_w) continue;
+                if (ix < 0 || ix >= p.in_w)
+                  continue;
                 s += x[((nb * p.in_channels + g * cig + ic) * p.in_h + iy) * p.in_w + ix] *
                      w[((oc * cig + ic) * p.kernel_h + r) * p.kernel_w + q];
               }

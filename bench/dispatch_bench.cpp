@@ -51,16 +51,14 @@ std::vector<uint8_t> make_program(int n_instructions) {
     std::vector<int32_t> sizes = {1};
     std::vector<uint8_t> order = {0};
     auto alloc = fb::CreateAllocationDetails(b, 1, uint32_t(v * 64), 0);
-    auto t = fb::CreateTensorDirect(
-        b, fb::ScalarType::FLOAT, 0, &sizes, &order, false, 0, alloc);
+    auto t = fb::CreateTensorDirect(b, fb::ScalarType::FLOAT, 0, &sizes, &order, false, 0, alloc);
     values.push_back(fb::CreateEValue(b, fb::KernelTypes::Tensor, t.Union()));
   }
   std::vector<flatbuffers::Offset<fb::Instruction>> instrs;
   std::vector<int32_t> args = {0, 1};
   for (int i = 0; i < n_instructions; ++i) {
-    instrs.push_back(fb::CreateInstruction(
-        b, fb::InstructionArguments::KernelCall,
-        fb::CreateKernelCallDirect(b, 0, &args).Union()));
+    instrs.push_back(fb::CreateInstruction(b, fb::InstructionArguments::KernelCall,
+                                           fb::CreateKernelCallDirect(b, 0, &args).Union()));
   }
   std::vector<int32_t> empty;
   std::vector<flatbuffers::Offset<fb::Chain>> chains = {
@@ -71,9 +69,8 @@ std::vector<uint8_t> make_program(int n_instructions) {
   std::vector<int32_t> outputs = {1};
   std::vector<int64_t> buffer_sizes = {0, 128};
   std::vector<flatbuffers::Offset<fb::BackendDelegate>> delegates;
-  auto plan = fb::CreateExecutionPlanDirect(
-      b, "forward", 0, &values, &inputs, &outputs, &chains, &ops, &delegates,
-      &buffer_sizes);
+  auto plan = fb::CreateExecutionPlanDirect(b, "forward", 0, &values, &inputs, &outputs, &chains,
+                                            &ops, &delegates, &buffer_sizes);
   std::vector<flatbuffers::Offset<fb::ExecutionPlan>> plans = {plan};
   auto prog = fb::CreateProgramDirect(b, 0, &plans);
   fb::FinishProgramBuffer(b, prog);
@@ -84,12 +81,12 @@ std::vector<uint8_t> make_program(int n_instructions) {
 // compiler cannot see through, like the Method's resolved kernel pointer.
 OpFunction volatile g_direct_fn = tiny_kernel;
 
-} // namespace
+}  // namespace
 
 int main(int argc, char** argv) {
   int n = 1000;
   int rounds = 41;
-  int reps = 200; // executes per timed sample
+  int reps = 200;  // executes per timed sample
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--quick")) {
       rounds = 7;
@@ -135,14 +132,16 @@ int main(int argc, char** argv) {
   executorch::aten::TensorImpl::SizesType sizes[1] = {1};
   executorch::aten::TensorImpl::DimOrderType order[1] = {0};
   executorch::aten::TensorImpl::StridesType strides[1] = {1};
-  executorch::aten::TensorImpl tx(executorch::aten::ScalarType::Float, 1, sizes, &x, order, strides);
-  executorch::aten::TensorImpl ty(executorch::aten::ScalarType::Float, 1, sizes, &y, order, strides);
+  executorch::aten::TensorImpl tx(executorch::aten::ScalarType::Float, 1, sizes, &x, order,
+                                  strides);
+  executorch::aten::TensorImpl ty(executorch::aten::ScalarType::Float, 1, sizes, &y, order,
+                                  strides);
   EValue ex{executorch::aten::Tensor(&tx)};
   EValue ey{executorch::aten::Tensor(&ty)};
   EValue* direct_args[2] = {&ex, &ey};
 
   std::vector<double> per_instr, per_call;
-  for (int r = 0; r < rounds + 1; ++r) { // round 0 warms up
+  for (int r = 0; r < rounds + 1; ++r) {  // round 0 warms up
     uint64_t t0 = bench::wall_ns();
     for (int k = 0; k < reps; ++k) {
       if (method->execute() != Error::Ok) {
@@ -165,8 +164,9 @@ int main(int argc, char** argv) {
   }
   const float result = method->get_output(0).toTensor().const_data_ptr<float>()[0];
   const double mi = bench::median(per_instr), mc = bench::median(per_call);
-  std::printf("dispatch_bench: chain of %d KernelCalls (bench::tiny.out), %d rounds x %d executes\n",
-              n, rounds, reps);
+  std::printf(
+      "dispatch_bench: chain of %d KernelCalls (bench::tiny.out), %d rounds x %d executes\n", n,
+      rounds, reps);
   std::printf("  Method::execute      %8.2f ns/instruction (median)\n", mi);
   std::printf("  direct call loop     %8.2f ns/call        (median)\n", mc);
   std::printf("  dispatch overhead    %8.2f ns/instruction (target <= 50)\n", mi - mc);

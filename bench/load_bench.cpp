@@ -40,17 +40,17 @@ using executorch::extension::MmapDataLoader;
 namespace {
 
 std::vector<uint8_t> make_pte(size_t total_bytes, int n_tensors) {
-  const size_t per = total_bytes / size_t(n_tensors) / 4 * 4; // bytes per tensor
+  const size_t per = total_bytes / size_t(n_tensors) / 4 * 4;  // bytes per tensor
   flatbuffers::FlatBufferBuilder b;
   std::vector<flatbuffers::Offset<fb::EValue>> values;
-  std::vector<uint64_t> offsets = {0}; // entry 0 reserved
+  std::vector<uint64_t> offsets = {0};  // entry 0 reserved
   std::vector<uint8_t> segment;
   std::vector<int32_t> outputs;
   for (int t = 0; t < n_tensors; ++t) {
     std::vector<int32_t> sizes = {int32_t(per / 4)};
     std::vector<uint8_t> order = {0};
-    auto tensor = fb::CreateTensorDirect(
-        b, fb::ScalarType::FLOAT, 0, &sizes, &order, false, uint32_t(t + 1));
+    auto tensor =
+        fb::CreateTensorDirect(b, fb::ScalarType::FLOAT, 0, &sizes, &order, false, uint32_t(t + 1));
     values.push_back(fb::CreateEValue(b, fb::KernelTypes::Tensor, tensor.Union()));
     outputs.push_back(t);
     offsets.push_back(segment.size());
@@ -70,15 +70,13 @@ std::vector<uint8_t> make_pte(size_t total_bytes, int n_tensors) {
   std::vector<flatbuffers::Offset<fb::BackendDelegate>> delegates;
   std::vector<int64_t> buffer_sizes = {0};
   std::vector<int32_t> inputs;
-  auto plan = fb::CreateExecutionPlanDirect(
-      b, "forward", 0, &values, &inputs, &outputs, &chains, &ops, &delegates,
-      &buffer_sizes);
+  auto plan = fb::CreateExecutionPlanDirect(b, "forward", 0, &values, &inputs, &outputs, &chains,
+                                            &ops, &delegates, &buffer_sizes);
   std::vector<flatbuffers::Offset<fb::ExecutionPlan>> plans = {plan};
   std::vector<flatbuffers::Offset<fb::DataSegment>> segs = {
       fb::CreateDataSegment(b, 0, segment.size())};
   auto constant_segment = fb::CreateSubsegmentOffsetsDirect(b, 0, &offsets);
-  auto prog = fb::CreateProgramDirect(
-      b, 0, &plans, nullptr, nullptr, &segs, constant_segment);
+  auto prog = fb::CreateProgramDirect(b, 0, &plans, nullptr, nullptr, &segs, constant_segment);
   fb::FinishProgramBuffer(b, prog);
   std::vector<uint8_t> flat(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
   return bench::with_segments(flat, segment);
@@ -101,7 +99,8 @@ bool in_file_mapping(const void* p, size_t n, const std::string& path) {
   std::string line;
   const uintptr_t a = reinterpret_cast<uintptr_t>(p);
   while (std::getline(f, line)) {
-    if (line.size() < path.size() || line.compare(line.size() - path.size(), path.size(), path) != 0) {
+    if (line.size() < path.size() ||
+        line.compare(line.size() - path.size(), path.size(), path) != 0) {
       continue;
     }
     unsigned long lo = 0, hi = 0;
@@ -112,7 +111,7 @@ bool in_file_mapping(const void* p, size_t n, const std::string& path) {
   return false;
 }
 
-} // namespace
+}  // namespace
 
 int main(int argc, char** argv) {
   size_t mb = 20;
@@ -131,7 +130,9 @@ int main(int argc, char** argv) {
     } else if (!std::strcmp(argv[i], "--keep") && i + 1 < argc) {
       keep = argv[++i];
     } else {
-      std::fprintf(stderr, "usage: %s [--quick] [--mb N] [--tensors K] [--rounds R] [--keep FILE]\n", argv[0]);
+      std::fprintf(stderr,
+                   "usage: %s [--quick] [--mb N] [--tensors K] [--rounds R] [--keep FILE]\n",
+                   argv[0]);
       return 2;
     }
   }

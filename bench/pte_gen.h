@@ -28,19 +28,20 @@ double median(std::vector<T> v) {
 }
 
 inline void put_u32(uint8_t* p, uint32_t v) {
-  for (int i = 0; i < 4; ++i) p[i] = uint8_t(v >> (8 * i));
+  for (int i = 0; i < 4; ++i)
+    p[i] = uint8_t(v >> (8 * i));
 }
 inline void put_u64(uint8_t* p, uint64_t v) {
-  for (int i = 0; i < 8; ++i) p[i] = uint8_t(v >> (8 * i));
+  for (int i = 0; i < 8; ++i)
+    p[i] = uint8_t(v >> (8 * i));
 }
 
 /// `flatbuffer` (root offset + "ET12" + body) with a 32-byte extended header inserted after
 /// byte 7, the segment area starting at the next multiple of `segment_alignment`, and
 /// `segment_data` there.
-inline std::vector<uint8_t> with_segments(
-    const std::vector<uint8_t>& flatbuffer,
-    const std::vector<uint8_t>& segment_data,
-    size_t segment_alignment = 4096) {
+inline std::vector<uint8_t> with_segments(const std::vector<uint8_t>& flatbuffer,
+                                          const std::vector<uint8_t>& segment_data,
+                                          size_t segment_alignment = 4096) {
   constexpr size_t kHeader = 32;
   const uint64_t program_size = flatbuffer.size() + kHeader;
   const uint64_t base =
@@ -48,7 +49,7 @@ inline std::vector<uint8_t> with_segments(
   std::vector<uint8_t> out(base + segment_data.size(), 0);
   std::memcpy(out.data(), flatbuffer.data(), 8);
   uint32_t root;
-  std::memcpy(&root, flatbuffer.data(), 4); // little-endian host
+  std::memcpy(&root, flatbuffer.data(), 4);  // little-endian host
   put_u32(out.data(), root + uint32_t(kHeader));
   std::memcpy(out.data() + 8, "eh00", 4);
   put_u32(out.data() + 12, 32);
@@ -62,4 +63,4 @@ inline std::vector<uint8_t> with_segments(
   return out;
 }
 
-} // namespace bench
+}  // namespace bench

@@ -44,23 +44,29 @@ float fma_peak_baseline_impl(int64_t iters, float x) {
 #if defined(__SSE2__)
   __m128 acc[12];
   const __m128 m = _mm_set1_ps(0.999999f), add = _mm_set1_ps(x);
-  for (int i = 0; i < 12; ++i) acc[i] = _mm_set1_ps(x + static_cast<float>(i));
+  for (int i = 0; i < 12; ++i)
+    acc[i] = _mm_set1_ps(x + static_cast<float>(i));
   for (int64_t it = 0; it < iters; ++it) {
 #pragma GCC unroll 12
-    for (int i = 0; i < 12; ++i) acc[i] = _mm_add_ps(_mm_mul_ps(acc[i], m), add);
+    for (int i = 0; i < 12; ++i)
+      acc[i] = _mm_add_ps(_mm_mul_ps(acc[i], m), add);
   }
   __m128 s = acc[0];
-  for (int i = 1; i < 12; ++i) s = _mm_add_ps(s, acc[i]);
+  for (int i = 1; i < 12; ++i)
+    s = _mm_add_ps(s, acc[i]);
   float out[4];
   _mm_storeu_ps(out, s);
   return out[0] + out[3];
 #else
   float acc[48];
-  for (int i = 0; i < 48; ++i) acc[i] = x + i;
+  for (int i = 0; i < 48; ++i)
+    acc[i] = x + i;
   for (int64_t it = 0; it < iters; ++it)
-    for (int i = 0; i < 48; ++i) acc[i] = acc[i] * 0.999999f + x;
+    for (int i = 0; i < 48; ++i)
+      acc[i] = acc[i] * 0.999999f + x;
   float s = 0;
-  for (int i = 0; i < 48; ++i) s += acc[i];
+  for (int i = 0; i < 48; ++i)
+    s += acc[i];
   return s;
 #endif
 }
@@ -74,9 +80,18 @@ double peak_gflops(Isa isa) {
   float r;
   int64_t flops;
   switch (isa) {
-    case Isa::kAvx512: r = fma_peak_avx512(iters, 1.0f); flops = kPeakFlopsAvx512; break;
-    case Isa::kAvx2: r = fma_peak_avx2(iters, 1.0f); flops = kPeakFlopsAvx2; break;
-    default: r = fma_peak_baseline_impl(iters, 1.0f); flops = kPeakFlopsBaseline; break;
+    case Isa::kAvx512:
+      r = fma_peak_avx512(iters, 1.0f);
+      flops = kPeakFlopsAvx512;
+      break;
+    case Isa::kAvx2:
+      r = fma_peak_avx2(iters, 1.0f);
+      flops = kPeakFlopsAvx2;
+      break;
+    default:
+      r = fma_peak_baseline_impl(iters, 1.0f);
+      flops = kPeakFlopsBaseline;
+      break;
   }
   double t = now_s() - t0;
   g_sink = r;
@@ -103,22 +118,28 @@ int main(int argc, char** argv) {
   int rounds = 7;
   const char* shapes = nullptr;
   for (int i = 1; i + 1 < argc; i += 2) {
-    if (std::strcmp(argv[i], "--size") == 0) size = std::atoll(argv[i + 1]);
-    if (std::strcmp(argv[i], "--rounds") == 0) rounds = std::atoi(argv[i + 1]);
-    if (std::strcmp(argv[i], "--shapes") == 0) shapes = argv[i + 1];
+    if (std::strcmp(argv[i], "--size") == 0)
+      size = std::atoll(argv[i + 1]);
+    if (std::strcmp(argv[i], "--rounds") == 0)
+      rounds = std::atoi(argv[i + 1]);
+    if (std::strcmp(argv[i], "--shapes") == 0)
+      shapes = argv[i + 1];
   }
   std::vector<Isa> isas;
-  for (int l = 0; l <= static_cast<int>(detected_isa()); ++l) isas.push_back(static_cast<Isa>(l));
-  std::printf("compute-core benchmark: 1 thread (thread CPU time), %d interleaved rounds, medians; "
-              "CPU best ISA: %s\n",
-              rounds, isa_name(detected_isa()));
+  for (int l = 0; l <= static_cast<int>(detected_isa()); ++l)
+    isas.push_back(static_cast<Isa>(l));
+  std::printf(
+      "compute-core benchmark: 1 thread (thread CPU time), %d interleaved rounds, medians; "
+      "CPU best ISA: %s\n",
+      rounds, isa_name(detected_isa()));
 
   std::mt19937 rng(42);
   const int64_t m = size, n = size, k = size;
   std::vector<float> a = random_vec(m * k, rng), b = random_vec(k * n, rng);
   std::vector<float> bt(n * k);
   for (int64_t p = 0; p < k; ++p)
-    for (int64_t j = 0; j < n; ++j) bt[j * k + p] = b[p * n + j];
+    for (int64_t j = 0; j < n; ++j)
+      bt[j * k + p] = b[p * n + j];
   std::vector<float> c(m * n), c_ref(m * n);
   std::vector<unsigned char> ws(sgemm_workspace_size(m, n, k) + 64);
   const double gflop = 2.0 * m * n * k * 1e-9;
@@ -146,26 +167,32 @@ int main(int argc, char** argv) {
     for (size_t i = 0; i < ni; ++i) {
       Isa isa = isas[i];
       peak[i].push_back(peak_gflops(isa));
-      nn[i].push_back(gflop / time_best_of_reps([&] {
-        sgemm_isa(isa, Trans::kNo, Trans::kNo, m, n, k, 1.0f, a.data(), k, b.data(), n, 0.0f,
-                  c.data(), n, ws.data(), ws.size());
-      }, 0.1));
-      nt[i].push_back(gflop / time_best_of_reps([&] {
-        sgemm_isa(isa, Trans::kNo, Trans::kYes, m, n, k, 1.0f, a.data(), k, bt.data(), k, 0.0f,
-                  c.data(), n, ws.data(), ws.size());
-      }, 0.1));
+      nn[i].push_back(gflop / time_best_of_reps(
+                                  [&] {
+                                    sgemm_isa(isa, Trans::kNo, Trans::kNo, m, n, k, 1.0f, a.data(),
+                                              k, b.data(), n, 0.0f, c.data(), n, ws.data(),
+                                              ws.size());
+                                  },
+                                  0.1));
+      nt[i].push_back(gflop / time_best_of_reps(
+                                  [&] {
+                                    sgemm_isa(isa, Trans::kNo, Trans::kYes, m, n, k, 1.0f, a.data(),
+                                              k, bt.data(), k, 0.0f, c.data(), n, ws.data(),
+                                              ws.size());
+                                  },
+                                  0.1));
     }
     if (r < 3) {  // the naive loop is slow: three rounds are enough for its median
-      naive.push_back(gflop / time_best_of_reps([&] {
-        naive_sgemm(m, n, k, a.data(), b.data(), c_ref.data());
-      }, 0.0));
+      naive.push_back(
+          gflop /
+          time_best_of_reps([&] { naive_sgemm(m, n, k, a.data(), b.data(), c_ref.data()); }, 0.0));
     }
   }
 
   const double best_peak = median(peak[ni - 1]);
   std::printf("\nSGEMM %lldx%lldx%lld (GFLOP/s)\n", (long long)m, (long long)n, (long long)k);
-  std::printf("  %-9s %10s %10s %8s %10s %8s %12s\n", "isa", "peak", "NN", "%peak", "NT",
-              "%peak", "NN %bestpeak");
+  std::printf("  %-9s %10s %10s %8s %10s %8s %12s\n", "isa", "peak", "NN", "%peak", "NT", "%peak",
+              "NN %bestpeak");
   for (size_t i = 0; i < ni; ++i) {
     double p = median(peak[i]), x = median(nn[i]), y = median(nt[i]);
     std::printf("  %-9s %10.1f %10.1f %7.1f%% %10.1f %7.1f%% %11.1f%%\n", isa_name(isas[i]), p, x,
@@ -177,12 +204,19 @@ int main(int argc, char** argv) {
 
   // Convolution shapes (batch 1): a 3x3 stem with stride 2, a pointwise 1x1, a depthwise 3x3
   // with stride 1 and 2, and a dense 3x3. Time per call in ms, GFLOP/s, at the best ISA level.
-  struct Case { const char* name; Conv2dParams p; };
-  auto mk = [](int64_t ci, int64_t hw, int64_t co, int64_t kk, int64_t s, int64_t pad,
-               int64_t g) {
+  struct Case {
+    const char* name;
     Conv2dParams p;
-    p.batch = 1; p.in_channels = ci; p.in_h = p.in_w = hw; p.out_channels = co;
-    p.kernel_h = p.kernel_w = kk; p.stride_h = p.stride_w = s; p.pad_h = p.pad_w = pad;
+  };
+  auto mk = [](int64_t ci, int64_t hw, int64_t co, int64_t kk, int64_t s, int64_t pad, int64_t g) {
+    Conv2dParams p;
+    p.batch = 1;
+    p.in_channels = ci;
+    p.in_h = p.in_w = hw;
+    p.out_channels = co;
+    p.kernel_h = p.kernel_w = kk;
+    p.stride_h = p.stride_w = s;
+    p.pad_h = p.pad_w = pad;
     p.groups = g;
     return p;
   };
@@ -204,16 +238,17 @@ int main(int argc, char** argv) {
     std::vector<float> bias = random_vec(p.out_channels, rng);
     std::vector<float> y(p.out_channels * oh * ow), y_ref(y.size());
     std::vector<unsigned char> cws(conv2d_workspace_size(p) + 64);
-    double flops = 2.0 * p.out_channels * oh * ow * (p.in_channels / p.groups) * p.kernel_h *
-                   p.kernel_w;
+    double flops =
+        2.0 * p.out_channels * oh * ow * (p.in_channels / p.groups) * p.kernel_h * p.kernel_w;
     std::vector<double> tb, tn;
     for (int r = 0; r < std::max(3, rounds / 2); ++r) {
-      tb.push_back(time_best_of_reps([&] {
-        conv2d_nchw(p, x.data(), w.data(), bias.data(), y.data(), cws.data(), cws.size());
-      }, 0.05));
-      tn.push_back(time_best_of_reps([&] {
-        naive_conv(p, x.data(), w.data(), bias.data(), y_ref.data());
-      }, 0.05));
+      tb.push_back(time_best_of_reps(
+          [&] {
+            conv2d_nchw(p, x.data(), w.data(), bias.data(), y.data(), cws.data(), cws.size());
+          },
+          0.05));
+      tn.push_back(time_best_of_reps(
+          [&] { naive_conv(p, x.data(), w.data(), bias.data(), y_ref.data()); }, 0.05));
     }
     double err = 0;
     for (size_t i = 0; i < y.size(); ++i)

@@ -25,9 +25,9 @@ using namespace compute_bench;
 namespace {
 
 struct Shape {
-  std::string kind;             // "gemm" or "conv"
-  std::vector<int64_t> nums;    // as written in the file
-  std::string text;             // the numbers, for the output line
+  std::string kind;           // "gemm" or "conv"
+  std::vector<int64_t> nums;  // as written in the file
+  std::string text;           // the numbers, for the output line
 };
 
 // Seconds per call: the batch size doubles until one batch takes batch_s, so a call of a few
@@ -36,29 +36,37 @@ template <typename F>
 int64_t calibrate(F&& f, double batch_s) {
   for (int64_t reps = 1;; reps *= 2) {
     double t0 = now_s();
-    for (int64_t i = 0; i < reps; ++i) f();
-    if (now_s() - t0 >= batch_s || reps >= (int64_t(1) << 30)) return reps;
+    for (int64_t i = 0; i < reps; ++i)
+      f();
+    if (now_s() - t0 >= batch_s || reps >= (int64_t(1) << 30))
+      return reps;
   }
 }
 
 template <typename F>
 double seconds_per_call(F&& f, int64_t reps) {
   double t0 = now_s();
-  for (int64_t i = 0; i < reps; ++i) f();
+  for (int64_t i = 0; i < reps; ++i)
+    f();
   return (now_s() - t0) / static_cast<double>(reps);
 }
 
 bool parse_line(const std::string& line, Shape* s) {
   std::string head = line.substr(0, line.find('|'));
   std::istringstream in(head);
-  if (!(in >> s->kind)) return false;
+  if (!(in >> s->kind))
+    return false;
   int64_t v;
-  while (in >> v) s->nums.push_back(v);
-  if (!in.eof()) return false;  // a token that is not a number
+  while (in >> v)
+    s->nums.push_back(v);
+  if (!in.eof())
+    return false;  // a token that is not a number
   for (int64_t x : s->nums) {
-    if (x < 0 || x > (int64_t(1) << 20)) return false;
+    if (x < 0 || x > (int64_t(1) << 20))
+      return false;
   }
-  for (int64_t x : s->nums) s->text += (s->text.empty() ? "" : " ") + std::to_string(x);
+  for (int64_t x : s->nums)
+    s->text += (s->text.empty() ? "" : " ") + std::to_string(x);
   return (s->kind == "gemm" && s->nums.size() == 3) || (s->kind == "conv" && s->nums.size() == 14);
 }
 
@@ -87,26 +95,42 @@ struct Prepared {
 bool prepare(const Shape& s, std::mt19937& rng, Prepared* out) {
   Prepared& q = *out;
   if (s.kind == "gemm") {
-    q.m = s.nums[0]; q.n = s.nums[1]; q.k = s.nums[2];
+    q.m = s.nums[0];
+    q.n = s.nums[1];
+    q.k = s.nums[2];
     q.a = random_vec(q.m * q.k, rng);
     q.b = random_vec(q.n * q.k, rng);  // W[N,K], nn.Linear's layout
     q.c.assign(q.m * q.n, 0.0f);
     q.flops = 2.0 * q.m * q.n * q.k;
     std::vector<float> wt(q.k * q.n), ref(q.m * q.n);
     for (int64_t j = 0; j < q.n; ++j)
-      for (int64_t p = 0; p < q.k; ++p) wt[p * q.n + j] = q.b[j * q.k + p];
+      for (int64_t p = 0; p < q.k; ++p)
+        wt[p * q.n + j] = q.b[j * q.k + p];
     q.call();
     naive_sgemm(q.m, q.n, q.k, q.a.data(), wt.data(), ref.data());
     for (size_t i = 0; i < ref.size(); ++i)
-      if (std::fabs(q.c[i] - ref[i]) > 1e-3f * std::sqrt(static_cast<float>(q.k))) return false;
+      if (std::fabs(q.c[i] - ref[i]) > 1e-3f * std::sqrt(static_cast<float>(q.k)))
+        return false;
     return true;
   }
   const std::vector<int64_t>& v = s.nums;
   Conv2dParams& p = q.p;
-  p.batch = v[0]; p.in_channels = v[1]; p.in_h = v[2]; p.in_w = v[3]; p.out_channels = v[4];
-  p.kernel_h = v[5]; p.kernel_w = v[6]; p.stride_h = v[7]; p.stride_w = v[8];
-  p.pad_h = v[9]; p.pad_w = v[10]; p.dilation_h = v[11]; p.dilation_w = v[12]; p.groups = v[13];
-  if (!conv2d_params_valid(p)) return false;
+  p.batch = v[0];
+  p.in_channels = v[1];
+  p.in_h = v[2];
+  p.in_w = v[3];
+  p.out_channels = v[4];
+  p.kernel_h = v[5];
+  p.kernel_w = v[6];
+  p.stride_h = v[7];
+  p.stride_w = v[8];
+  p.pad_h = v[9];
+  p.pad_w = v[10];
+  p.dilation_h = v[11];
+  p.dilation_w = v[12];
+  p.groups = v[13];
+  if (!conv2d_params_valid(p))
+    return false;
   q.conv = true;
   const int64_t oh = conv2d_out_h(p), ow = conv2d_out_w(p), cig = p.in_channels / p.groups;
   q.a = random_vec(p.batch * p.in_channels * p.in_h * p.in_w, rng);
@@ -119,7 +143,8 @@ bool prepare(const Shape& s, std::mt19937& rng, Prepared* out) {
   q.call();
   naive_conv(p, q.a.data(), q.b.data(), q.bias.data(), ref.data());
   for (size_t i = 0; i < ref.size(); ++i)
-    if (std::fabs(q.c[i] - ref[i]) > 1e-3f) return false;
+    if (std::fabs(q.c[i] - ref[i]) > 1e-3f)
+      return false;
   return true;
 }
 
@@ -134,7 +159,8 @@ int run_shape_file(const char* path, int rounds, double batch_s) {
   std::vector<Shape> shapes;
   std::string line;
   for (int lineno = 1; std::getline(f, line); ++lineno) {
-    if (line.empty() || line[0] == '#') continue;
+    if (line.empty() || line[0] == '#')
+      continue;
     Shape s;
     if (!parse_line(line, &s)) {
       std::fprintf(stderr, "%s:%d: not a gemm/conv shape line: %s\n", path, lineno, line.c_str());
@@ -157,9 +183,12 @@ int run_shape_file(const char* path, int rounds, double batch_s) {
   // Interleaved like the rest of the benchmark: every shape once per round, so a slow spell
   // of a shared machine hits all shapes alike instead of a few of them.
   for (int r = 0; r < rounds; ++r)
-    for (auto& q : ready) q->seconds.push_back(seconds_per_call([&q] { q->call(); }, q->reps));
-  std::printf("\nshapes from %s, best ISA (%s), %d interleaved rounds: us per call (GFLOP/s), "
-              "medians\n", path, isa_name(detected_isa()), rounds);
+    for (auto& q : ready)
+      q->seconds.push_back(seconds_per_call([&q] { q->call(); }, q->reps));
+  std::printf(
+      "\nshapes from %s, best ISA (%s), %d interleaved rounds: us per call (GFLOP/s), "
+      "medians\n",
+      path, isa_name(detected_isa()), rounds);
   for (size_t i = 0; i < ready.size(); ++i) {
     const double sec = median(ready[i]->seconds);
     std::printf("  [%2zu] %s %-40s %10.3f (%7.2f)\n", i, shapes[i].kind.c_str(),

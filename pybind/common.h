@@ -38,7 +38,9 @@ using ScalarType = ::executorch::aten::ScalarType;
 // Raised to Python as executorch_runtime.Error(what) with .code = ErrorCode(code).
 struct RuntimeFailure : std::exception {
   RuntimeFailure(rt::Error c, std::string w) : code(c), what_(std::move(w)) {}
-  const char* what() const noexcept override { return what_.c_str(); }
+  const char* what() const noexcept override {
+    return what_.c_str();
+  }
   rt::Error code;
   std::string what_;
 };
@@ -66,8 +68,7 @@ class LogCapture {
 // `what` with the runtime's log lines about it. For metadata the bindings hand to Python: a
 // malformed entry is an error to report, never a placeholder value or a skipped item.
 template <typename Call>
-auto value_or_raise(Call&& call, const std::string& what)
-    -> std::decay_t<decltype(call().get())> {
+auto value_or_raise(Call&& call, const std::string& what) -> std::decay_t<decltype(call().get())> {
   LogCapture log;
   auto result = call();
   if (!result.ok()) {

@@ -17,72 +17,119 @@ namespace etpy {
 
 const char* dtype_name(ScalarType t) {
   switch (t) {
-    case ScalarType::Byte: return "uint8";
-    case ScalarType::Char: return "int8";
-    case ScalarType::Short: return "int16";
-    case ScalarType::Int: return "int32";
-    case ScalarType::Long: return "int64";
-    case ScalarType::Half: return "float16";
-    case ScalarType::Float: return "float32";
-    case ScalarType::Double: return "float64";
-    case ScalarType::ComplexHalf: return "complex32";
-    case ScalarType::ComplexFloat: return "complex64";
-    case ScalarType::ComplexDouble: return "complex128";
-    case ScalarType::Bool: return "bool";
-    case ScalarType::QInt8: return "qint8";
-    case ScalarType::QUInt8: return "quint8";
-    case ScalarType::QInt32: return "qint32";
-    case ScalarType::BFloat16: return "bfloat16";
-    case ScalarType::QUInt4x2: return "quint4x2";
-    case ScalarType::QUInt2x4: return "quint2x4";
-    case ScalarType::Bits1x8: return "bits1x8";
-    case ScalarType::Bits2x4: return "bits2x4";
-    case ScalarType::Bits4x2: return "bits4x2";
-    case ScalarType::Bits8: return "bits8";
-    case ScalarType::Bits16: return "bits16";
-    case ScalarType::Float8_e5m2: return "float8_e5m2";
-    case ScalarType::Float8_e4m3fn: return "float8_e4m3fn";
-    case ScalarType::Float8_e5m2fnuz: return "float8_e5m2fnuz";
-    case ScalarType::Float8_e4m3fnuz: return "float8_e4m3fnuz";
-    case ScalarType::UInt16: return "uint16";
-    case ScalarType::UInt32: return "uint32";
-    case ScalarType::UInt64: return "uint64";
-    default: return "undefined";
+    case ScalarType::Byte:
+      return "uint8";
+    case ScalarType::Char:
+      return "int8";
+    case ScalarType::Short:
+      return "int16";
+    case ScalarType::Int:
+      return "int32";
+    case ScalarType::Long:
+      return "int64";
+    case ScalarType::Half:
+      return "float16";
+    case ScalarType::Float:
+      return "float32";
+    case ScalarType::Double:
+      return "float64";
+    case ScalarType::ComplexHalf:
+      return "complex32";
+    case ScalarType::ComplexFloat:
+      return "complex64";
+    case ScalarType::ComplexDouble:
+      return "complex128";
+    case ScalarType::Bool:
+      return "bool";
+    case ScalarType::QInt8:
+      return "qint8";
+    case ScalarType::QUInt8:
+      return "quint8";
+    case ScalarType::QInt32:
+      return "qint32";
+    case ScalarType::BFloat16:
+      return "bfloat16";
+    case ScalarType::QUInt4x2:
+      return "quint4x2";
+    case ScalarType::QUInt2x4:
+      return "quint2x4";
+    case ScalarType::Bits1x8:
+      return "bits1x8";
+    case ScalarType::Bits2x4:
+      return "bits2x4";
+    case ScalarType::Bits4x2:
+      return "bits4x2";
+    case ScalarType::Bits8:
+      return "bits8";
+    case ScalarType::Bits16:
+      return "bits16";
+    case ScalarType::Float8_e5m2:
+      return "float8_e5m2";
+    case ScalarType::Float8_e4m3fn:
+      return "float8_e4m3fn";
+    case ScalarType::Float8_e5m2fnuz:
+      return "float8_e5m2fnuz";
+    case ScalarType::Float8_e4m3fnuz:
+      return "float8_e4m3fnuz";
+    case ScalarType::UInt16:
+      return "uint16";
+    case ScalarType::UInt32:
+      return "uint32";
+    case ScalarType::UInt64:
+      return "uint64";
+    default:
+      return "undefined";
   }
 }
 
 int numpy_typenum(ScalarType t) {
   // NPY_TYPES values (stable numpy ABI); int64/uint64 are NPY_LONG/NPY_ULONG on LP64.
   switch (t) {
-    case ScalarType::Bool: return 0;
-    case ScalarType::Char: return 1;
-    case ScalarType::Byte: return 2;
-    case ScalarType::Short: return 3;
-    case ScalarType::UInt16: return 4;
-    case ScalarType::Int: return 5;
-    case ScalarType::UInt32: return 6;
-    case ScalarType::Long: return sizeof(long) == 8 ? 7 : 9;
-    case ScalarType::UInt64: return sizeof(long) == 8 ? 8 : 10;
-    case ScalarType::Float: return 11;
-    case ScalarType::Double: return 12;
-    case ScalarType::ComplexFloat: return 14;
-    case ScalarType::ComplexDouble: return 15;
-    case ScalarType::Half: return 23;
-    default: return -1;
+    case ScalarType::Bool:
+      return 0;
+    case ScalarType::Char:
+      return 1;
+    case ScalarType::Byte:
+      return 2;
+    case ScalarType::Short:
+      return 3;
+    case ScalarType::UInt16:
+      return 4;
+    case ScalarType::Int:
+      return 5;
+    case ScalarType::UInt32:
+      return 6;
+    case ScalarType::Long:
+      return sizeof(long) == 8 ? 7 : 9;
+    case ScalarType::UInt64:
+      return sizeof(long) == 8 ? 8 : 10;
+    case ScalarType::Float:
+      return 11;
+    case ScalarType::Double:
+      return 12;
+    case ScalarType::ComplexFloat:
+      return 14;
+    case ScalarType::ComplexDouble:
+      return 15;
+    case ScalarType::Half:
+      return 23;
+    default:
+      return -1;
   }
 }
 
 py::object numpy_dtype(ScalarType t, const std::string& what) {
   const int typenum = numpy_typenum(t);
   if (typenum < 0) {
-    fail(rt::Error::NotSupported, what + " has dtype " + dtype_name(t) +
-                                      ", which numpy cannot represent");
+    fail(rt::Error::NotSupported,
+         what + " has dtype " + dtype_name(t) + ", which numpy cannot represent");
   }
   return py::dtype(typenum);
 }
 
 size_t element_size(ScalarType t) {
-  if (static_cast<int>(t) < 0 || t >= ScalarType::Undefined) return 0;
+  if (static_cast<int>(t) < 0 || t >= ScalarType::Undefined)
+    return 0;
   return ::executorch::runtime::elementSize(t);
 }
 
@@ -92,35 +139,64 @@ namespace {
 bool from_numpy(char kind, ssize_t itemsize, ScalarType* out) {
   switch (kind) {
     case 'b':
-      if (itemsize == 1) { *out = ScalarType::Bool; return true; }
+      if (itemsize == 1) {
+        *out = ScalarType::Bool;
+        return true;
+      }
       return false;
     case 'i':
       switch (itemsize) {
-        case 1: *out = ScalarType::Char; return true;
-        case 2: *out = ScalarType::Short; return true;
-        case 4: *out = ScalarType::Int; return true;
-        case 8: *out = ScalarType::Long; return true;
+        case 1:
+          *out = ScalarType::Char;
+          return true;
+        case 2:
+          *out = ScalarType::Short;
+          return true;
+        case 4:
+          *out = ScalarType::Int;
+          return true;
+        case 8:
+          *out = ScalarType::Long;
+          return true;
       }
       return false;
     case 'u':
       switch (itemsize) {
-        case 1: *out = ScalarType::Byte; return true;
-        case 2: *out = ScalarType::UInt16; return true;
-        case 4: *out = ScalarType::UInt32; return true;
-        case 8: *out = ScalarType::UInt64; return true;
+        case 1:
+          *out = ScalarType::Byte;
+          return true;
+        case 2:
+          *out = ScalarType::UInt16;
+          return true;
+        case 4:
+          *out = ScalarType::UInt32;
+          return true;
+        case 8:
+          *out = ScalarType::UInt64;
+          return true;
       }
       return false;
     case 'f':
       switch (itemsize) {
-        case 2: *out = ScalarType::Half; return true;
-        case 4: *out = ScalarType::Float; return true;
-        case 8: *out = ScalarType::Double; return true;
+        case 2:
+          *out = ScalarType::Half;
+          return true;
+        case 4:
+          *out = ScalarType::Float;
+          return true;
+        case 8:
+          *out = ScalarType::Double;
+          return true;
       }
       return false;
     case 'c':
       switch (itemsize) {
-        case 8: *out = ScalarType::ComplexFloat; return true;
-        case 16: *out = ScalarType::ComplexDouble; return true;
+        case 8:
+          *out = ScalarType::ComplexFloat;
+          return true;
+        case 16:
+          *out = ScalarType::ComplexDouble;
+          return true;
       }
       return false;
   }
@@ -134,7 +210,8 @@ std::string shape_str(const T* s, size_t n) {
   for (size_t i = 0; i < n; ++i) {
     os << (i ? ", " : "") << s[i];
   }
-  if (n == 1) os << ',';
+  if (n == 1)
+    os << ',';
   os << ')';
   return os.str();
 }
@@ -177,17 +254,14 @@ void make_tensor(Prepared& p, const SlotInfo& slot, size_t idx, ScalarType given
   size_t numel = 1;
   for (size_t d = 0; d < ndim; ++d) {
     if (shape[d] < 0 || shape[d] > INT32_MAX) {
-      throw py::value_error(where + ": dimension " + std::to_string(shape[d]) +
-                            " out of range");
+      throw py::value_error(where + ": dimension " + std::to_string(shape[d]) + " out of range");
     }
     numel *= static_cast<size_t>(shape[d]);
   }
   const size_t nbytes = numel * element_size(given);
   if (nbytes > slot.nbytes) {
-    throw py::value_error(where + ": shape " + shape_str(shape, ndim) +
-                          " exceeds the bound " +
-                          shape_str(slot.sizes.data(), slot.sizes.size()) +
-                          " of this input");
+    throw py::value_error(where + ": shape " + shape_str(shape, ndim) + " exceeds the bound " +
+                          shape_str(slot.sizes.data(), slot.sizes.size()) + " of this input");
   }
   int64_t stride = 1;
   for (size_t d = ndim; d-- > 0;) {
@@ -200,9 +274,9 @@ void make_tensor(Prepared& p, const SlotInfo& slot, size_t idx, ScalarType given
                             " has too many elements for the runtime");
     }
   }
-  p.impl.reset(new ::executorch::aten::TensorImpl(
-      given, static_cast<ssize_t>(ndim), p.sizes.data(), const_cast<void*>(data),
-      p.dim_order.data(), p.strides.data()));
+  p.impl.reset(new ::executorch::aten::TensorImpl(given, static_cast<ssize_t>(ndim), p.sizes.data(),
+                                                  const_cast<void*>(data), p.dim_order.data(),
+                                                  p.strides.data()));
   p.value = rt::EValue(::executorch::aten::Tensor(p.impl.get()));
 }
 
@@ -217,11 +291,10 @@ void from_array(Prepared& p, const SlotInfo& slot, size_t idx, py::array arr) {
   const char order = dt.byteorder();
   if (order == '>') {
     throw py::type_error("input " + std::to_string(idx) + ": expected dtype " +
-                         dtype_name(slot.dtype) +
-                         " in native byte order, got a big-endian array");
+                         dtype_name(slot.dtype) + " in native byte order, got a big-endian array");
   }
-  constexpr int kNeed = py::detail::npy_api::NPY_ARRAY_C_CONTIGUOUS_ |
-                        py::detail::npy_api::NPY_ARRAY_ALIGNED_;
+  constexpr int kNeed =
+      py::detail::npy_api::NPY_ARRAY_C_CONTIGUOUS_ | py::detail::npy_api::NPY_ARRAY_ALIGNED_;
   if ((py::detail::array_proxy(arr.ptr())->flags & kNeed) != kNeed) {
     // Documented behaviour: non-contiguous, Fortran-order, negatively strided and
     // misaligned arrays are accepted through a contiguous, aligned copy. (np.require
@@ -233,10 +306,10 @@ void from_array(Prepared& p, const SlotInfo& slot, size_t idx, py::array arr) {
   std::array<int64_t, 32> shape{};
   if (ndim > 32) {
     throw py::value_error("input " + std::to_string(idx) + ": expected rank " +
-                          std::to_string(slot.sizes.size()) + ", got rank " +
-                          std::to_string(ndim));
+                          std::to_string(slot.sizes.size()) + ", got rank " + std::to_string(ndim));
   }
-  for (ssize_t d = 0; d < ndim; ++d) shape[d] = arr.shape(d);
+  for (ssize_t d = 0; d < ndim; ++d)
+    shape[d] = arr.shape(d);
   make_tensor(p, slot, idx, given, shape.data(), static_cast<size_t>(ndim), arr.data());
   p.keep = std::move(arr);
 }
@@ -257,11 +330,11 @@ void prepare_tensor(Prepared& p, const SlotInfo& slot, size_t idx, const py::han
     const bool is_bool = PyBool_Check(obj.ptr());
     const bool is_int = !is_bool && PyLong_Check(obj.ptr());
     const ScalarType e = slot.dtype;
-    const bool fits = !slot.sizes.empty() ? false
-                      : e == ScalarType::Bool ? is_bool
-                      : ::executorch::runtime::isFloatingType(e) ? !is_bool
+    const bool fits = !slot.sizes.empty()                               ? false
+                      : e == ScalarType::Bool                           ? is_bool
+                      : ::executorch::runtime::isFloatingType(e)        ? !is_bool
                       : ::executorch::runtime::isIntegralType(e, false) ? is_int
-                      : false;
+                                                                        : false;
     if (!fits) {
       throw py::type_error("input " + std::to_string(idx) + ": expected a tensor of dtype " +
                            dtype_name(e) + " and shape " +
@@ -290,18 +363,19 @@ void prepare(Prepared& p, const SlotInfo& slot, size_t idx, const py::handle& ob
       prepare_tensor(p, slot, idx, obj);
       return;
     case rt::Tag::Int: {
-      if (PyBool_Check(o) || is_numpy_bool_scalar(obj) || !PyIndex_Check(o) ||
-          PyFloat_Check(o)) {
+      if (PyBool_Check(o) || is_numpy_bool_scalar(obj) || !PyIndex_Check(o) || PyFloat_Check(o)) {
         throw py::type_error(where + ": expected an int, got " + type_name(obj));
       }
       py::object v = py::reinterpret_steal<py::object>(PyNumber_Index(o));
-      if (!v) throw py::error_already_set();
+      if (!v)
+        throw py::error_already_set();
       int overflow = 0;
       long long x = PyLong_AsLongLongAndOverflow(v.ptr(), &overflow);
       if (overflow != 0) {
         throw py::value_error(where + ": int value out of the int64 range");
       }
-      if (x == -1 && PyErr_Occurred()) throw py::error_already_set();
+      if (x == -1 && PyErr_Occurred())
+        throw py::error_already_set();
       p.value = rt::EValue(static_cast<int64_t>(x));
       return;
     }
@@ -351,14 +425,17 @@ std::string fixed_value(MethodState& st, size_t idx) {
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
   const rt::EValue& v = st.method->get_input(idx);
 #pragma GCC diagnostic pop
-  if (v.isInt()) return std::to_string(v.toInt());
-  if (v.isBool()) return v.toBool() ? "True" : "False";
+  if (v.isInt())
+    return std::to_string(v.toInt());
+  if (v.isBool())
+    return v.toBool() ? "True" : "False";
   if (v.isDouble()) {
     std::ostringstream os;
     os << v.toDouble();
     return os.str();
   }
-  if (v.isString()) return "'" + std::string(v.toString()) + "'";
+  if (v.isString())
+    return "'" + std::string(v.toString()) + "'";
   return "?";
 }
 
@@ -372,7 +449,8 @@ py::object tensor_to_numpy(const ::executorch::aten::Tensor& t, size_t idx) {
   for (ssize_t d = 0; d < ndim; ++d) {
     shape[d] = t.sizes()[d];
     strides[d] = static_cast<ssize_t>(t.strides()[d]) * elsize;
-    if (t.dim_order()[d] != d) contiguous = false;
+    if (t.dim_order()[d] != d)
+      contiguous = false;
   }
   py::array arr = contiguous ? py::array(dtype, shape) : py::array(dtype, shape, strides);
   const size_t n = t.nbytes();
@@ -400,28 +478,31 @@ py::object output_to_python(const rt::EValue& v, size_t idx) {
     }
     case rt::Tag::ListInt: {
       py::list l;
-      for (int64_t x : v.toIntList()) l.append(py::int_(x));
+      for (int64_t x : v.toIntList())
+        l.append(py::int_(x));
       return std::move(l);
     }
     case rt::Tag::ListDouble: {
       py::list l;
-      for (double x : v.toDoubleList()) l.append(py::float_(x));
+      for (double x : v.toDoubleList())
+        l.append(py::float_(x));
       return std::move(l);
     }
     case rt::Tag::ListBool: {
       py::list l;
-      for (bool x : v.toBoolList()) l.append(py::bool_(x));
+      for (bool x : v.toBoolList())
+        l.append(py::bool_(x));
       return std::move(l);
     }
     case rt::Tag::ListTensor: {
       py::list l;
-      for (const auto& t : v.toTensorList()) l.append(tensor_to_numpy(t, idx));
+      for (const auto& t : v.toTensorList())
+        l.append(tensor_to_numpy(t, idx));
       return std::move(l);
     }
     default:
-      fail(rt::Error::NotSupported,
-           "output " + std::to_string(idx) + " of kind " + rt::tag_to_string(v.tag) +
-               " cannot be returned to Python");
+      fail(rt::Error::NotSupported, "output " + std::to_string(idx) + " of kind " +
+                                        rt::tag_to_string(v.tag) + " cannot be returned to Python");
   }
 }
 
@@ -448,17 +529,16 @@ py::object fixed_input(MethodState& st, size_t idx) {
 }
 
 py::list run_method(MethodState& st, const py::handle& inputs) {
-  if (PyDict_Check(inputs.ptr()) || PyUnicode_Check(inputs.ptr()) ||
-      PyBytes_Check(inputs.ptr()) || !PySequence_Check(inputs.ptr())) {
+  if (PyDict_Check(inputs.ptr()) || PyUnicode_Check(inputs.ptr()) || PyBytes_Check(inputs.ptr()) ||
+      !PySequence_Check(inputs.ptr())) {
     throw py::type_error("inputs must be a list or tuple of values, got " + type_name(inputs));
   }
   py::sequence seq = py::reinterpret_borrow<py::sequence>(inputs);
   const size_t n = seq.size();
   const size_t expected = st.inputs.size();
   if (n != expected) {
-    throw py::value_error("method '" + st.name + "' takes " + std::to_string(expected) +
-                          " input" + (expected == 1 ? "" : "s") + ", got " +
-                          std::to_string(n));
+    throw py::value_error("method '" + st.name + "' takes " + std::to_string(expected) + " input" +
+                          (expected == 1 ? "" : "s") + ", got " + std::to_string(n));
   }
   std::unique_ptr<Prepared[]> prepared(new Prepared[n]);
   for (size_t i = 0; i < n; ++i) {
@@ -481,13 +561,14 @@ py::list run_method(MethodState& st, const py::handle& inputs) {
         const std::string detail = log.text();
         if (slot.tag == rt::Tag::Tensor) {
           const auto* impl = prepared[i].impl.get();
-          throw py::value_error(
-              where + ": expected shape " + shape_str(slot.sizes.data(), slot.sizes.size()) +
-              " (or one within its dynamic bound), got shape " + shape_str(impl->sizes().data(), impl->sizes().size()) +
-              " (" + rt::to_string(err) + (detail.empty() ? "" : ": " + detail) + ")");
+          throw py::value_error(where + ": expected shape " +
+                                shape_str(slot.sizes.data(), slot.sizes.size()) +
+                                " (or one within its dynamic bound), got shape " +
+                                shape_str(impl->sizes().data(), impl->sizes().size()) + " (" +
+                                rt::to_string(err) + (detail.empty() ? "" : ": " + detail) + ")");
         }
-        if (slot.tag == rt::Tag::Int || slot.tag == rt::Tag::Double ||
-            slot.tag == rt::Tag::Bool || slot.tag == rt::Tag::String) {
+        if (slot.tag == rt::Tag::Int || slot.tag == rt::Tag::Double || slot.tag == rt::Tag::Bool ||
+            slot.tag == rt::Tag::String) {
           throw py::value_error(where + ": this input was fixed at export to " +
                                 fixed_value(st, i) + ", got " +
                                 py::repr(seq[i]).cast<std::string>());

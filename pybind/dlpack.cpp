@@ -49,23 +49,33 @@ struct DLManagedTensorVersioned {
 constexpr int32_t kDLCPU = 1;
 constexpr int32_t kDLCUDAHost = 3;
 constexpr int32_t kDLCUDAManaged = 13;
-constexpr uint8_t kDLInt = 0, kDLUInt = 1, kDLFloat = 2, kDLBfloat = 4, kDLComplex = 5,
-                  kDLBool = 6;
+constexpr uint8_t kDLInt = 0, kDLUInt = 1, kDLFloat = 2, kDLBfloat = 4, kDLComplex = 5, kDLBool = 6;
 constexpr uint32_t kDLPackMajor = 1;
 
 const char* device_name(int32_t t) {
   switch (t) {
-    case 1: return "cpu";
-    case 2: return "cuda";
-    case 3: return "cuda_host";
-    case 4: return "opencl";
-    case 7: return "vulkan";
-    case 8: return "metal";
-    case 9: return "vpi";
-    case 10: return "rocm";
-    case 13: return "cuda_managed";
-    case 14: return "oneapi";
-    default: return "unknown";
+    case 1:
+      return "cpu";
+    case 2:
+      return "cuda";
+    case 3:
+      return "cuda_host";
+    case 4:
+      return "opencl";
+    case 7:
+      return "vulkan";
+    case 8:
+      return "metal";
+    case 9:
+      return "vpi";
+    case 10:
+      return "rocm";
+    case 13:
+      return "cuda_managed";
+    case 14:
+      return "oneapi";
+    default:
+      return "unknown";
   }
 }
 
@@ -76,38 +86,70 @@ bool to_scalar_type(DLDataType t, ScalarType* out) {
   switch (t.code) {
     case kDLInt:
       switch (t.bits) {
-        case 8: *out = ScalarType::Char; return true;
-        case 16: *out = ScalarType::Short; return true;
-        case 32: *out = ScalarType::Int; return true;
-        case 64: *out = ScalarType::Long; return true;
+        case 8:
+          *out = ScalarType::Char;
+          return true;
+        case 16:
+          *out = ScalarType::Short;
+          return true;
+        case 32:
+          *out = ScalarType::Int;
+          return true;
+        case 64:
+          *out = ScalarType::Long;
+          return true;
       }
       return false;
     case kDLUInt:
       switch (t.bits) {
-        case 8: *out = ScalarType::Byte; return true;
-        case 16: *out = ScalarType::UInt16; return true;
-        case 32: *out = ScalarType::UInt32; return true;
-        case 64: *out = ScalarType::UInt64; return true;
+        case 8:
+          *out = ScalarType::Byte;
+          return true;
+        case 16:
+          *out = ScalarType::UInt16;
+          return true;
+        case 32:
+          *out = ScalarType::UInt32;
+          return true;
+        case 64:
+          *out = ScalarType::UInt64;
+          return true;
       }
       return false;
     case kDLFloat:
       switch (t.bits) {
-        case 16: *out = ScalarType::Half; return true;
-        case 32: *out = ScalarType::Float; return true;
-        case 64: *out = ScalarType::Double; return true;
+        case 16:
+          *out = ScalarType::Half;
+          return true;
+        case 32:
+          *out = ScalarType::Float;
+          return true;
+        case 64:
+          *out = ScalarType::Double;
+          return true;
       }
       return false;
     case kDLBfloat:
-      if (t.bits == 16) { *out = ScalarType::BFloat16; return true; }
+      if (t.bits == 16) {
+        *out = ScalarType::BFloat16;
+        return true;
+      }
       return false;
     case kDLComplex:
       switch (t.bits) {
-        case 64: *out = ScalarType::ComplexFloat; return true;
-        case 128: *out = ScalarType::ComplexDouble; return true;
+        case 64:
+          *out = ScalarType::ComplexFloat;
+          return true;
+        case 128:
+          *out = ScalarType::ComplexDouble;
+          return true;
       }
       return false;
     case kDLBool:
-      if (t.bits == 8) { *out = ScalarType::Bool; return true; }
+      if (t.bits == 8) {
+        *out = ScalarType::Bool;
+        return true;
+      }
       return false;
   }
   return false;
@@ -124,13 +166,16 @@ void strided_copy(uint8_t* dst, const uint8_t* src, const std::vector<int64_t>& 
   }
   std::vector<int64_t> idx(nd, 0);
   size_t total = 1;
-  for (int64_t s : shape) total *= static_cast<size_t>(s);
+  for (int64_t s : shape)
+    total *= static_cast<size_t>(s);
   for (size_t n = 0; n < total; ++n) {
     int64_t off = 0;
-    for (size_t d = 0; d < nd; ++d) off += idx[d] * strides[d];
+    for (size_t d = 0; d < nd; ++d)
+      off += idx[d] * strides[d];
     std::memcpy(dst + n * elsize, src + off * static_cast<int64_t>(elsize), elsize);
     for (size_t d = nd; d-- > 0;) {
-      if (++idx[d] < shape[d]) break;
+      if (++idx[d] < shape[d])
+        break;
       idx[d] = 0;
     }
   }
@@ -148,10 +193,12 @@ void DLPackImport::release() {
   }
   if (versioned_) {
     auto* m = static_cast<DLManagedTensorVersioned*>(managed_);
-    if (m->deleter != nullptr) m->deleter(m);
+    if (m->deleter != nullptr)
+      m->deleter(m);
   } else {
     auto* m = static_cast<DLManagedTensor*>(managed_);
-    if (m->deleter != nullptr) m->deleter(m);
+    if (m->deleter != nullptr)
+      m->deleter(m);
   }
   managed_ = nullptr;
 }
@@ -173,7 +220,8 @@ void DLPackImport::import(const py::handle& obj, const std::string& where) {
     capsule = obj.attr("__dlpack__")(py::arg("max_version") = max_version);
   } catch (py::error_already_set& e) {
     // Producers older than DLPack 1.0 do not take max_version.
-    if (!e.matches(PyExc_TypeError)) throw;
+    if (!e.matches(PyExc_TypeError))
+      throw;
     capsule = obj.attr("__dlpack__")();
   }
   if (!PyCapsule_CheckExact(capsule.ptr())) {
@@ -184,7 +232,8 @@ void DLPackImport::import(const py::handle& obj, const std::string& where) {
   if (name != nullptr && std::strcmp(name, "dltensor_versioned") == 0) {
     auto* m = static_cast<DLManagedTensorVersioned*>(
         PyCapsule_GetPointer(capsule.ptr(), "dltensor_versioned"));
-    if (m == nullptr) throw py::error_already_set();
+    if (m == nullptr)
+      throw py::error_already_set();
     if (m->version.major != kDLPackMajor) {
       // Per the protocol the consumer must not touch a tensor of an unknown major version
       // beyond the version field; leave the capsule to its own destructor.
@@ -200,7 +249,8 @@ void DLPackImport::import(const py::handle& obj, const std::string& where) {
     t = &m->dl_tensor;
   } else if (name != nullptr && std::strcmp(name, "dltensor") == 0) {
     auto* m = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(capsule.ptr(), "dltensor"));
-    if (m == nullptr) throw py::error_already_set();
+    if (m == nullptr)
+      throw py::error_already_set();
     if (PyCapsule_SetName(capsule.ptr(), "used_dltensor") != 0) {
       throw py::error_already_set();
     }
@@ -253,11 +303,13 @@ void DLPackImport::import(const py::handle& obj, const std::string& where) {
   if (numel == 0) {
     data = base;
   } else if (compact && reinterpret_cast<uintptr_t>(base) % elsize == 0) {
-    if (base == nullptr) throw py::value_error(where + ": DLPack tensor has no data");
+    if (base == nullptr)
+      throw py::value_error(where + ": DLPack tensor has no data");
     data = base;
   } else {
     // Strided or misaligned (kernels load whole elements): a compact, aligned copy.
-    if (base == nullptr) throw py::value_error(where + ": DLPack tensor has no data");
+    if (base == nullptr)
+      throw py::value_error(where + ": DLPack tensor has no data");
     if (numel > SIZE_MAX / elsize) {
       throw py::value_error(where + ": the byte count overflows");
     }

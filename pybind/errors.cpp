@@ -16,14 +16,8 @@ PyObject* g_error_type = nullptr;  // executorch_runtime.Error (a new reference 
 thread_local std::string* t_capture = nullptr;
 rt::PalImpl::pal_emit_log_message_method g_previous_sink = nullptr;
 
-void log_sink(
-    et_timestamp_t timestamp,
-    et_pal_log_level_t level,
-    const char* filename,
-    const char* function,
-    size_t line,
-    const char* message,
-    size_t length) {
+void log_sink(et_timestamp_t timestamp, et_pal_log_level_t level, const char* filename,
+              const char* function, size_t line, const char* message, size_t length) {
   // Inside a binding call the error lines become part of the exception instead.
   if (t_capture != nullptr && (level == kError || level == kFatal)) {
     size_t n = length;

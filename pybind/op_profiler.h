@@ -37,7 +37,9 @@ class OpProfiler final : public ::executorch::runtime::EventTracer {
                                  ::executorch::runtime::DebugHandle handle) override {
     return start_profiling(name, ::executorch::runtime::kUnsetChainId, handle);
   }
-  void end_profiling_delegate(Entry e, const void*, size_t) override { end_profiling(e); }
+  void end_profiling_delegate(Entry e, const void*, size_t) override {
+    end_profiling(e);
+  }
   void log_profiling_delegate(const char*, ::executorch::runtime::DebugHandle, et_timestamp_t,
                               et_timestamp_t, const void*, size_t) override {}
   void end_profiling(Entry e) override {
@@ -47,11 +49,15 @@ class OpProfiler final : public ::executorch::runtime::EventTracer {
     row.total_ns += now_ns() - e.start_time;
   }
   void track_allocation(::executorch::runtime::AllocatorID, size_t) override {}
-  ::executorch::runtime::AllocatorID track_allocator(const char*) override { return 0; }
+  ::executorch::runtime::AllocatorID track_allocator(const char*) override {
+    return 0;
+  }
   void log_evalue(const ::executorch::runtime::EValue&,
                   ::executorch::runtime::LoggedEValueType) override {}
 
-  void reset() { rows_.clear(); }
+  void reset() {
+    rows_.clear();
+  }
 
   // Rows merged by operator name (several pointers can carry the same name).
   std::vector<Row> rows() const {
@@ -64,14 +70,16 @@ class OpProfiler final : public ::executorch::runtime::EventTracer {
       r.total_ns += kv.second.total_ns;
     }
     std::vector<Row> out;
-    for (auto& kv : merged) out.push_back(std::move(kv.second));
+    for (auto& kv : merged)
+      out.push_back(std::move(kv.second));
     return out;
   }
 
  private:
   static et_timestamp_t now_ns() {
     return static_cast<et_timestamp_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-        std::chrono::steady_clock::now().time_since_epoch()).count());
+                                           std::chrono::steady_clock::now().time_since_epoch())
+                                           .count());
   }
   std::unordered_map<const char*, Row> rows_;
 };

@@ -89,8 +89,8 @@ Verification parse_verification(const py::handle& v) {
   if (!py::isinstance(v, enum_type)) {
     throw py::type_error(
         "verification must be executorch_runtime.Verification.Minimal or "
-        ".InternalConsistency, got " + py::repr(v).cast<std::string>() + " (" +
-        Py_TYPE(v.ptr())->tp_name + ")");
+        ".InternalConsistency, got " +
+        py::repr(v).cast<std::string>() + " (" + Py_TYPE(v.ptr())->tp_name + ")");
   }
   return v.cast<Verification>();
 }
@@ -159,14 +159,13 @@ std::shared_ptr<ProgramState> load(const py::object& source, const py::object& v
     }
     std::memcpy(mem, view.buf, size);
     PyBuffer_Release(&view);
-    state->bytes = std::unique_ptr<uint8_t, void (*)(void*)>(static_cast<uint8_t*>(mem),
-                                                             &std::free);
+    state->bytes =
+        std::unique_ptr<uint8_t, void (*)(void*)>(static_cast<uint8_t*>(mem), &std::free);
     state->loader = std::make_unique<BufferDataLoader>(mem, size);
     state->origin = "<bytes>";
   } else {
-    throw py::type_error(
-        "load() takes a path (str or os.PathLike) or a bytes-like object, got " +
-        std::string(Py_TYPE(source.ptr())->tp_name));
+    throw py::type_error("load() takes a path (str or os.PathLike) or a bytes-like object, got " +
+                         std::string(Py_TYPE(source.ptr())->tp_name));
   }
   std::string dpath;
   if (!data_path.is_none()) {
@@ -212,7 +211,8 @@ std::vector<std::string> method_names(const ProgramState& p) {
 
 [[noreturn]] void no_such_method(const ProgramState& p, const std::string& name) {
   std::string known;
-  for (const auto& n : method_names(p)) known += (known.empty() ? "" : ", ") + n;
+  for (const auto& n : method_names(p))
+    known += (known.empty() ? "" : ", ") + n;
   throw py::key_error("no method named '" + name + "' in program '" + p.origin +
                       "' (methods: " + known + ")");
 }
@@ -230,8 +230,8 @@ rt::MethodMeta get_meta(const ProgramState& p, const std::string& name) {
 
 // Allocates `nbytes` (64-byte aligned) for `what` after reserving them in `budget`. Called
 // without the GIL; takes it to raise executorch_runtime.Error(MemoryAllocationFailed).
-void* allocate_within(MethodState& st, ::executorch::extension::MemoryBudget& budget,
-                      size_t nbytes, const std::string& what, const LogCapture& log) {
+void* allocate_within(MethodState& st, ::executorch::extension::MemoryBudget& budget, size_t nbytes,
+                      const std::string& what, const LogCapture& log) {
   const rt::Error err = budget.reserve(nbytes, what.c_str());
   void* buf = err == rt::Error::Ok ? st.buffer_allocator.allocate(nbytes, 64) : nullptr;
   if (buf == nullptr) {
@@ -276,7 +276,8 @@ std::shared_ptr<MethodState> load_method(const std::shared_ptr<ProgramState>& p,
     py::gil_scoped_release nogil;
     LogCapture log;
     const std::string what = "method '" + name + "'";
-    const rt::Error planned_err = budget.reserve_planned(meta, (what + ": planned buffers").c_str());
+    const rt::Error planned_err =
+        budget.reserve_planned(meta, (what + ": planned buffers").c_str());
     if (planned_err != rt::Error::Ok) {
       py::gil_scoped_acquire gil;
       fail(planned_err, "allocating the planned buffers of " + what, &log);
@@ -312,8 +313,8 @@ std::shared_ptr<MethodState> load_method(const std::shared_ptr<ProgramState>& p,
       if (s.tag == rt::Tag::Tensor && !s.memory_planned) {
         // Outputs without planned storage get a buffer of their bound size. An output the
         // runtime refuses (it aliases an input or a constant) keeps its own storage.
-        void* buf = allocate_within(*st, budget, s.nbytes,
-                                    what + ": output " + std::to_string(i), log);
+        void* buf =
+            allocate_within(*st, budget, s.nbytes, what + ": output " + std::to_string(i), log);
         LogCapture quiet;
         (void)st->method->set_output_data_ptr(buf, s.nbytes, i);
       }
@@ -325,18 +326,21 @@ std::shared_ptr<MethodState> load_method(const std::shared_ptr<ProgramState>& p,
 
 py::tuple to_tuple(const std::vector<int32_t>& v) {
   py::tuple t(v.size());
-  for (size_t i = 0; i < v.size(); ++i) t[i] = py::int_(v[i]);
+  for (size_t i = 0; i < v.size(); ++i)
+    t[i] = py::int_(v[i]);
   return t;
 }
 
 py::tuple to_tuple(const std::vector<uint8_t>& v) {
   py::tuple t(v.size());
-  for (size_t i = 0; i < v.size(); ++i) t[i] = py::int_(v[i]);
+  for (size_t i = 0; i < v.size(); ++i)
+    t[i] = py::int_(v[i]);
   return t;
 }
 
 std::string info_repr(const TensorInfo& t) {
-  if (t.kind != "Tensor") return "TensorInfo(kind='" + t.kind + "')";
+  if (t.kind != "Tensor")
+    return "TensorInfo(kind='" + t.kind + "')";
   std::string shape = py::repr(to_tuple(t.slot.sizes)).cast<std::string>();
   return "TensorInfo(kind='Tensor', dtype=" + std::string(dtype_name(t.slot.dtype)) +
          ", shape=" + shape + ", nbytes=" + std::to_string(t.slot.nbytes) +
@@ -357,23 +361,26 @@ void bind_program(py::module_& m) {
                          "dtype, shape (the upper bound for dynamic shapes), dim order, "
                          "size in bytes and whether the program planned its memory.")
       .def_property_readonly("kind", [](const TensorInfo& t) { return t.kind; })
-      .def_property_readonly("dtype",
-                             [](const TensorInfo& t) -> py::object {
-                               if (t.kind != "Tensor") return py::none();
-                               return numpy_dtype(t.slot.dtype,
-                                                  t.name.empty() ? "this tensor"
-                                                                 : "tensor '" + t.name + "'");
-                             },
-                             "numpy.dtype of a tensor (None for other kinds); "
-                             "executorch_runtime.Error (NotSupported) for a dtype numpy lacks, "
-                             "such as bfloat16: scalar_type has it.")
-      .def_property_readonly("scalar_type",
-                             [](const TensorInfo& t) -> py::object {
-                               if (t.kind != "Tensor") return py::none();
-                               return py::int_(static_cast<int>(t.slot.dtype));
-                             },
-                             "The runtime's ScalarType of a tensor as an int (6 is Float; None "
-                             "for other kinds), defined for every dtype.")
+      .def_property_readonly(
+          "dtype",
+          [](const TensorInfo& t) -> py::object {
+            if (t.kind != "Tensor")
+              return py::none();
+            return numpy_dtype(t.slot.dtype,
+                               t.name.empty() ? "this tensor" : "tensor '" + t.name + "'");
+          },
+          "numpy.dtype of a tensor (None for other kinds); "
+          "executorch_runtime.Error (NotSupported) for a dtype numpy lacks, "
+          "such as bfloat16: scalar_type has it.")
+      .def_property_readonly(
+          "scalar_type",
+          [](const TensorInfo& t) -> py::object {
+            if (t.kind != "Tensor")
+              return py::none();
+            return py::int_(static_cast<int>(t.slot.dtype));
+          },
+          "The runtime's ScalarType of a tensor as an int (6 is Float; None "
+          "for other kinds), defined for every dtype.")
       .def_property_readonly("shape", [](const TensorInfo& t) { return to_tuple(t.slot.sizes); })
       .def_property_readonly("dim_order",
                              [](const TensorInfo& t) { return to_tuple(t.slot.dim_order); })
@@ -383,45 +390,49 @@ void bind_program(py::module_& m) {
       .def_property_readonly("name", [](const TensorInfo& t) { return t.name; })
       .def("__repr__", &info_repr);
 
-  py::class_<MethodMetaView>(m, "MethodMeta", "What a method takes and returns, and the "
-                                              "memory it plans; available without loading it.")
-      .def_property_readonly("name", [](const MethodMetaView& v) { return std::string(v.meta.name()); })
-      .def_property_readonly("inputs", [](const MethodMetaView& v) { return describe_slots(v.meta, Io::Input); })
-      .def_property_readonly("outputs", [](const MethodMetaView& v) { return describe_slots(v.meta, Io::Output); })
+  py::class_<MethodMetaView>(m, "MethodMeta",
+                             "What a method takes and returns, and the "
+                             "memory it plans; available without loading it.")
+      .def_property_readonly("name",
+                             [](const MethodMetaView& v) { return std::string(v.meta.name()); })
+      .def_property_readonly(
+          "inputs", [](const MethodMetaView& v) { return describe_slots(v.meta, Io::Input); })
+      .def_property_readonly(
+          "outputs", [](const MethodMetaView& v) { return describe_slots(v.meta, Io::Output); })
       .def_property_readonly("attributes",
                              [](const MethodMetaView& v) {
                                std::vector<TensorInfo> a;
                                for (size_t i = 0; i < v.meta.num_attributes(); ++i) {
-                                 const rt::TensorInfo t = value_or_raise(
-                                     [&] { return v.meta.attribute_tensor_meta(i); },
-                                     "attribute " + std::to_string(i) + " of method '" +
-                                         v.meta.name() + "'");
+                                 const rt::TensorInfo t =
+                                     value_or_raise([&] { return v.meta.attribute_tensor_meta(i); },
+                                                    "attribute " + std::to_string(i) +
+                                                        " of method '" + v.meta.name() + "'");
                                  a.push_back(describe(rt::Tag::Tensor, &t));
                                }
                                return a;
                              })
-      .def_property_readonly("planned_buffer_sizes",
-                             [](const MethodMetaView& v) {
-                               std::vector<int64_t> s;
-                               for (size_t i = 0; i < v.meta.num_memory_planned_buffers(); ++i) {
-                                 s.push_back(value_or_raise(
-                                     [&] { return v.meta.memory_planned_buffer_size(i); },
-                                     "size of planned buffer " + std::to_string(i) +
-                                         " of method '" + v.meta.name() + "'"));
-                               }
-                               return py::tuple(py::cast(s));
-                             })
-      .def_property_readonly("backends",
-                             [](const MethodMetaView& v) {
-                               std::vector<std::string> b;
-                               for (size_t i = 0; i < v.meta.num_backends(); ++i) {
-                                 b.emplace_back(value_or_raise(
-                                     [&] { return v.meta.get_backend_name(i); },
-                                     "backend " + std::to_string(i) + " of method '" +
-                                         v.meta.name() + "'"));
-                               }
-                               return b;
-                             })
+      .def_property_readonly(
+          "planned_buffer_sizes",
+          [](const MethodMetaView& v) {
+            std::vector<int64_t> s;
+            for (size_t i = 0; i < v.meta.num_memory_planned_buffers(); ++i) {
+              s.push_back(value_or_raise([&] { return v.meta.memory_planned_buffer_size(i); },
+                                         "size of planned buffer " + std::to_string(i) +
+                                             " of method '" + v.meta.name() + "'"));
+            }
+            return py::tuple(py::cast(s));
+          })
+      .def_property_readonly(
+          "backends",
+          [](const MethodMetaView& v) {
+            std::vector<std::string> b;
+            for (size_t i = 0; i < v.meta.num_backends(); ++i) {
+              b.emplace_back(value_or_raise(
+                  [&] { return v.meta.get_backend_name(i); },
+                  "backend " + std::to_string(i) + " of method '" + v.meta.name() + "'"));
+            }
+            return b;
+          })
       .def_property_readonly("num_instructions",
                              [](const MethodMetaView& v) {
 #pragma GCC diagnostic push
@@ -432,10 +443,12 @@ void bind_program(py::module_& m) {
       .def("__repr__", [](const MethodMetaView& v) {
         std::string s = "MethodMeta(name='" + std::string(v.meta.name()) + "', inputs=[";
         auto in = describe_slots(v.meta, Io::Input);
-        for (size_t i = 0; i < in.size(); ++i) s += (i ? ", " : "") + info_repr(in[i]);
+        for (size_t i = 0; i < in.size(); ++i)
+          s += (i ? ", " : "") + info_repr(in[i]);
         s += "], outputs=[";
         auto out = describe_slots(v.meta, Io::Output);
-        for (size_t i = 0; i < out.size(); ++i) s += (i ? ", " : "") + info_repr(out[i]);
+        for (size_t i = 0; i < out.size(); ++i)
+          s += (i ? ", " : "") + info_repr(out[i]);
         return s + "])";
       });
 
@@ -448,29 +461,32 @@ void bind_program(py::module_& m) {
                              [](const MethodState& s) {
                                return MethodMetaView{s.program, s.method->method_meta()};
                              })
-      .def("execute", [](MethodState& s, const py::object& inputs) { return run_method(s, inputs); },
-           py::arg("inputs") = py::tuple(),
-           "Runs the method on a sequence of inputs; returns the outputs as a list.")
-      .def("__call__", [](MethodState& s, const py::args& args) { return run_method(s, args); },
-           "method(*inputs): runs the method; returns the outputs as a list.")
-      .def("profile_results",
-           [](MethodState& s) {
-             if (!s.profiler) {
-               throw py::value_error("method '" + s.name +
-                                     "' was not loaded with profile=True");
-             }
-             std::lock_guard<std::mutex> lock(s.mu);
-             py::list rows;
-             for (const auto& r : s.profiler->rows()) {
-               rows.append(py::make_tuple(r.name, r.calls, r.total_ns));
-             }
-             return rows;
-           },
-           "Per-operator (name, calls, total_ns) since load or the last reset_profile().")
+      .def(
+          "execute", [](MethodState& s, const py::object& inputs) { return run_method(s, inputs); },
+          py::arg("inputs") = py::tuple(),
+          "Runs the method on a sequence of inputs; returns the outputs as a list.")
+      .def(
+          "__call__", [](MethodState& s, const py::args& args) { return run_method(s, args); },
+          "method(*inputs): runs the method; returns the outputs as a list.")
+      .def(
+          "profile_results",
+          [](MethodState& s) {
+            if (!s.profiler) {
+              throw py::value_error("method '" + s.name + "' was not loaded with profile=True");
+            }
+            std::lock_guard<std::mutex> lock(s.mu);
+            py::list rows;
+            for (const auto& r : s.profiler->rows()) {
+              rows.append(py::make_tuple(r.name, r.calls, r.total_ns));
+            }
+            return rows;
+          },
+          "Per-operator (name, calls, total_ns) since load or the last reset_profile().")
       .def("reset_profile",
            [](MethodState& s) {
              std::lock_guard<std::mutex> lock(s.mu);
-             if (s.profiler) s.profiler->reset();
+             if (s.profiler)
+               s.profiler->reset();
            })
       .def("_fixed_input", &fixed_input, py::arg("index"),
            "The value a non-tensor input was fixed to at export (None for tensors).")
@@ -480,13 +496,15 @@ void bind_program(py::module_& m) {
 
   py::class_<ProgramState, std::shared_ptr<ProgramState>>(
       m, "Program", "A loaded .pte program. Methods and metas keep it alive.")
-      .def_property_readonly("method_names",
-                             [](const ProgramState& p) { return py::tuple(py::cast(method_names(p))); })
-      .def("method_meta",
-           [](const std::shared_ptr<ProgramState>& p, const std::string& name) {
-             return MethodMetaView{p, get_meta(*p, name)};
-           },
-           py::arg("name"))
+      .def_property_readonly(
+          "method_names",
+          [](const ProgramState& p) { return py::tuple(py::cast(method_names(p))); })
+      .def(
+          "method_meta",
+          [](const std::shared_ptr<ProgramState>& p, const std::string& name) {
+            return MethodMetaView{p, get_meta(*p, name)};
+          },
+          py::arg("name"))
       .def("load_method", &load_method, py::arg("name") = "forward", py::kw_only(),
            py::arg("profile") = false, py::arg("max_memory") = py::none(),
            "load_method(name='forward', *, profile=False, max_memory=None) -> Method. "
@@ -494,17 +512,19 @@ void bind_program(py::module_& m) {
            "buffers plus storage for unplanned outputs); None means half of physical memory. "
            "A method over the cap raises Error(MemoryAllocationFailed) before allocating.")
       .def("num_methods", [](const ProgramState& p) { return p.program->num_methods(); })
-      .def("get_method_name",
-           [](const ProgramState& p, size_t i) {
-             auto n = p.program->get_method_name(i);
-             if (!n.ok()) throw py::index_error("method index " + std::to_string(i) + " out of range");
-             return std::string(n.get());
-           },
-           py::arg("index"))
+      .def(
+          "get_method_name",
+          [](const ProgramState& p, size_t i) {
+            auto n = p.program->get_method_name(i);
+            if (!n.ok())
+              throw py::index_error("method index " + std::to_string(i) + " out of range");
+            return std::string(n.get());
+          },
+          py::arg("index"))
       .def_property_readonly("origin", [](const ProgramState& p) { return p.origin; })
       .def("__repr__", [](const ProgramState& p) {
-        return "<executorch_runtime.Program '" + p.origin + "' methods=" +
-               py::repr(py::cast(method_names(p))).cast<std::string>() + ">";
+        return "<executorch_runtime.Program '" + p.origin +
+               "' methods=" + py::repr(py::cast(method_names(p))).cast<std::string>() + ">";
       });
 
   m.def("load", &load, py::arg("source"), py::kw_only(),

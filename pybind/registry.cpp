@@ -35,7 +35,8 @@ py::list operators() {
   py::list out;
   std::set<std::string> seen;
   for (const rt::Kernel& k : rt::get_registered_kernels()) {
-    if (k.name_ != nullptr && seen.insert(k.name_).second) out.append(py::str(k.name_));
+    if (k.name_ != nullptr && seen.insert(k.name_).second)
+      out.append(py::str(k.name_));
   }
   return out;
 }

@@ -108,16 +108,19 @@ bool descr_type(const std::string& d, ScalarType* t) {
       {"<i8", ScalarType::Long},  {"<i4", ScalarType::Int},    {"<i2", ScalarType::Short},
       {"|i1", ScalarType::Char},  {"|u1", ScalarType::Byte},   {"|b1", ScalarType::Bool}};
   auto it = m.find(d);
-  if (it == m.end()) return false;
+  if (it == m.end())
+    return false;
   *t = it->second;
   return true;
 }
 
 Npy read_npy(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
-  if (!f) die("cannot open " + path);
+  if (!f)
+    die("cannot open " + path);
   std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-  if (bytes.size() < 10 || bytes.compare(0, 6, "\x93NUMPY") != 0) die("not an .npy file: " + path);
+  if (bytes.size() < 10 || bytes.compare(0, 6, "\x93NUMPY") != 0)
+    die("not an .npy file: " + path);
   const unsigned char* b = reinterpret_cast<const unsigned char*>(bytes.data());
   size_t hlen, hoff;
   if (b[6] == 1) {
@@ -130,7 +133,8 @@ Npy read_npy(const std::string& path) {
   std::string h = bytes.substr(hoff, hlen);
   auto field = [&](const char* key) {
     size_t p = h.find(key);
-    if (p == std::string::npos) die("npy header without " + std::string(key) + ": " + path);
+    if (p == std::string::npos)
+      die("npy header without " + std::string(key) + ": " + path);
     return h.substr(p + std::strlen(key));
   };
   std::string d = field("'descr':");
@@ -146,12 +150,14 @@ Npy read_npy(const std::string& path) {
   std::string tok;
   size_t numel = 1;
   while (std::getline(ss, tok, ',')) {
-    if (tok.find_first_not_of(" ") == std::string::npos) continue;
+    if (tok.find_first_not_of(" ") == std::string::npos)
+      continue;
     n.shape.push_back(static_cast<executorch::aten::SizesType>(std::atol(tok.c_str())));
     numel *= static_cast<size_t>(n.shape.back());
   }
   size_t nbytes = numel * executorch::runtime::elementSize(n.type);
-  if (bytes.size() < hoff + hlen + nbytes) die("truncated npy: " + path);
+  if (bytes.size() < hoff + hlen + nbytes)
+    die("truncated npy: " + path);
   n.data.assign(bytes.begin() + hoff + hlen, bytes.begin() + hoff + hlen + nbytes);
   return n;
 }
@@ -164,7 +170,8 @@ struct Spec {
 };
 
 Spec parse_spec(const std::string& s) {
-  if (s.size() < 2 || s[1] != ':') die("bad value spec " + s);
+  if (s.size() < 2 || s[1] != ':')
+    die("bad value spec " + s);
   return {s[0], s.substr(2)};
 }
 
@@ -178,15 +185,22 @@ OwnedValue make_value(const Spec& s) {
   switch (s.kind) {
     case 't': {
       Npy n = read_npy(s.text);
-      v.tensor = executorch::extension::make_tensor_ptr(std::move(n.shape), std::move(n.data),
-                                                       n.type);
+      v.tensor =
+          executorch::extension::make_tensor_ptr(std::move(n.shape), std::move(n.data), n.type);
       v.value = EValue(*v.tensor);
       break;
     }
-    case 'i': v.value = EValue(static_cast<int64_t>(std::atoll(s.text.c_str()))); break;
-    case 'd': v.value = EValue(std::atof(s.text.c_str())); break;
-    case 'b': v.value = EValue(s.text == "1" || s.text == "true" || s.text == "True"); break;
-    default: die("bad value spec kind " + std::string(1, s.kind));
+    case 'i':
+      v.value = EValue(static_cast<int64_t>(std::atoll(s.text.c_str())));
+      break;
+    case 'd':
+      v.value = EValue(std::atof(s.text.c_str()));
+      break;
+    case 'b':
+      v.value = EValue(s.text == "1" || s.text == "true" || s.text == "True");
+      break;
+    default:
+      die("bad value spec kind " + std::string(1, s.kind));
   }
   return v;
 }
@@ -198,7 +212,8 @@ bool compare(const EValue& out, const Spec& g, double atol, double rtol, double*
     bool ok = (g.kind == 'i' && out.isInt() && out.toInt() == std::atoll(g.text.c_str())) ||
               (g.kind == 'd' && out.isDouble() && out.toDouble() == std::atof(g.text.c_str())) ||
               (g.kind == 'b' && out.isBool() && out.toBool() == (g.text == "1"));
-    if (!ok) *note = "prim output differs";
+    if (!ok)
+      *note = "prim output differs";
     return ok;
   }
   if (!out.isTensor()) {
@@ -228,17 +243,22 @@ bool compare(const EValue& out, const Spec& g, double atol, double rtol, double*
         a = t.const_data_ptr<double>()[i];
         e = reinterpret_cast<const double*>(n.data.data())[i];
       }
-      if (std::isnan(a) && std::isnan(e)) continue;
+      if (std::isnan(a) && std::isnan(e))
+        continue;
       double err = std::fabs(a - e);
       *max_err = std::max(*max_err, err);
-      if (!(err <= atol + rtol * std::fabs(e))) ok = false;
+      if (!(err <= atol + rtol * std::fabs(e)))
+        ok = false;
     }
-    if (!ok) *note = "values outside tolerance";
+    if (!ok)
+      *note = "values outside tolerance";
     return ok;
   }
-  if (n.type == ScalarType::Half) return true;  // not compared here (the kernel tests do)
+  if (n.type == ScalarType::Half)
+    return true;  // not compared here (the kernel tests do)
   bool ok = std::memcmp(t.const_data_ptr(), n.data.data(), n.data.size()) == 0;
-  if (!ok) *note = "integer/bool values differ";
+  if (!ok)
+    *note = "integer/bool values differ";
   return ok;
 }
 
@@ -279,12 +299,15 @@ class CollectingTracer : public executorch::runtime::EventTracer {
     add(events[name ? name : "?"], static_cast<int64_t>(end - start));
   }
   void end_profiling(executorch::runtime::EventTracerEntry e) override {
-    if (e.event_id == 0) return;
+    if (e.event_id == 0)
+      return;
     add(*reinterpret_cast<Agg*>(static_cast<intptr_t>(e.event_id)),
         now_ns() - static_cast<int64_t>(e.start_time));
   }
   void track_allocation(executorch::runtime::AllocatorID, size_t) override {}
-  executorch::runtime::AllocatorID track_allocator(const char*) override { return 0; }
+  executorch::runtime::AllocatorID track_allocator(const char*) override {
+    return 0;
+  }
   void log_evalue(const EValue&, executorch::runtime::LoggedEValueType) override {}
 
  private:
@@ -312,10 +335,12 @@ std::unique_ptr<Module> open_module(const std::string& pte, const std::string& d
 std::vector<TensorPtr> provide_unplanned_outputs(Module& module, const std::string& method) {
   std::vector<TensorPtr> out_buffers;
   auto meta = module.method_meta(method);
-  if (!meta.ok()) return out_buffers;
+  if (!meta.ok())
+    return out_buffers;
   for (size_t i = 0; i < meta->num_outputs(); ++i) {
     auto ti = meta->output_tensor_meta(i);
-    if (!ti.ok() || ti->is_memory_planned()) continue;
+    if (!ti.ok() || ti->is_memory_planned())
+      continue;
     std::vector<executorch::aten::SizesType> sizes(ti->sizes().begin(), ti->sizes().end());
     out_buffers.push_back(executorch::extension::make_tensor_ptr(
         std::move(sizes), std::vector<uint8_t>(ti->nbytes()), ti->scalar_type()));
@@ -334,19 +359,29 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&]() -> std::string {
-      if (i + 1 >= argc) die("missing value after " + a);
+      if (i + 1 >= argc)
+        die("missing value after " + a);
       return argv[++i];
     };
-    if (a == "--pte") pte = next();
-    else if (a == "--data") data = next();
-    else if (a == "--method") method = next();
-    else if (a == "--input") inputs.push_back(parse_spec(next()));
-    else if (a == "--golden") goldens.push_back(parse_spec(next()));
-    else if (a == "--atol") atol = std::atof(next().c_str());
-    else if (a == "--rtol") rtol = std::atof(next().c_str());
-    else die("unknown argument " + a);
+    if (a == "--pte")
+      pte = next();
+    else if (a == "--data")
+      data = next();
+    else if (a == "--method")
+      method = next();
+    else if (a == "--input")
+      inputs.push_back(parse_spec(next()));
+    else if (a == "--golden")
+      goldens.push_back(parse_spec(next()));
+    else if (a == "--atol")
+      atol = std::atof(next().c_str());
+    else if (a == "--rtol")
+      rtol = std::atof(next().c_str());
+    else
+      die("unknown argument " + a);
   }
-  if (pte.empty()) die("--pte is required");
+  if (pte.empty())
+    die("--pte is required");
   const long rss_before = proc_status_kb("VmRSS");
 
   // Load: file to first method ready. The measured Module has no EventTracer: with one attached
@@ -364,8 +399,10 @@ int main(int argc, char** argv) {
 
   std::vector<OwnedValue> owned;
   std::vector<EValue> values;
-  for (const Spec& s : inputs) owned.push_back(make_value(s));
-  for (auto& o : owned) values.push_back(o.value);
+  for (const Spec& s : inputs)
+    owned.push_back(make_value(s));
+  for (auto& o : owned)
+    values.push_back(o.value);
 
   t0 = now_ms();
   c0 = cpu_ms();
@@ -381,7 +418,8 @@ int main(int argc, char** argv) {
   double max_err = 0;
   if (!goldens.empty()) {
     bool ok = res->size() == goldens.size();
-    if (!ok) note = "output count differs";
+    if (!ok)
+      note = "output count differs";
     for (size_t i = 0; ok && i < goldens.size(); ++i)
       ok = compare((*res)[i], goldens[i], atol, rtol, &max_err, &note);
     correct = ok ? "true" : "false";
@@ -390,7 +428,8 @@ int main(int argc, char** argv) {
       "{\"ok\": true, \"load_ms\": %.6f, \"load_cpu_ms\": %.6f, \"first_ms\": %.6f, "
       "\"first_cpu_ms\": %.6f, \"correct\": %s, \"max_abs_err\": %.3g, \"note\": \"%s\", "
       "\"rss_before_load_kb\": %ld}\n",
-      load_ms, load_cpu_ms, first_ms, first_cpu_ms, correct.c_str(), max_err, json_escape(note).c_str(), rss_before);
+      load_ms, load_cpu_ms, first_ms, first_cpu_ms, correct.c_str(), max_err,
+      json_escape(note).c_str(), rss_before);
   std::fflush(stdout);
 
   std::string line;
@@ -423,10 +462,12 @@ int main(int argc, char** argv) {
       std::unique_ptr<Module> profiled = open_module(pte, data, std::move(traced));
       bool failed = profiled->load_method(method) != executorch::runtime::Error::Ok;
       std::vector<TensorPtr> profiled_outputs;
-      if (!failed) profiled_outputs = provide_unplanned_outputs(*profiled, method);
+      if (!failed)
+        profiled_outputs = provide_unplanned_outputs(*profiled, method);
       failed = failed || !profiled->execute(method, values).ok();
       tracer->events.clear();
-      for (long k = 0; k < n && !failed; ++k) failed = !profiled->execute(method, values).ok();
+      for (long k = 0; k < n && !failed; ++k)
+        failed = !profiled->execute(method, values).ok();
       if (failed || n <= 0) {
         std::printf("{\"error\": \"execute failed during profile\"}\n");
       } else {

@@ -38,8 +38,7 @@ class BackendExecutionContext final {
    * allocator or it is exhausted.
    */
   void* allocate(
-      size_t size,
-      size_t alignment = MemoryAllocator::kDefaultAlignment) {
+      size_t size, size_t alignment = MemoryAllocator::kDefaultAlignment) {
     if (temp_allocator_ == nullptr) {
       return nullptr;
     }
@@ -60,11 +59,11 @@ class BackendExecutionContext final {
   const char* method_name_ = nullptr;
 };
 
-} // namespace runtime
-} // namespace executorch
+}  // namespace runtime
+}  // namespace executorch
 
 namespace torch {
 namespace executor {
 using ::executorch::runtime::BackendExecutionContext;
-} // namespace executor
-} // namespace torch
+}  // namespace executor
+}  // namespace torch

@@ -109,11 +109,11 @@ class BackendInitContext final {
   Span<const BackendOption> runtime_specs_;
 };
 
-} // namespace runtime
-} // namespace executorch
+}  // namespace runtime
+}  // namespace executorch
 
 namespace torch {
 namespace executor {
 using ::executorch::runtime::BackendInitContext;
-} // namespace executor
-} // namespace torch
+}  // namespace executor
+}  // namespace torch

@@ -13,11 +13,11 @@ class BackendOptionContext final {
   explicit BackendOptionContext() {}
 };
 
-} // namespace runtime
-} // namespace executorch
+}  // namespace runtime
+}  // namespace executorch
 
 namespace torch {
 namespace executor {
 using ::executorch::runtime::BackendOptionContext;
-} // namespace executor
-} // namespace torch
+}  // namespace executor
+}  // namespace torch

@@ -111,8 +111,7 @@ class LoadBackendOptionsMap final {
    * object, and strcmp on them trips -Wstringop-overread under -fsanitize.)
    */
   static bool id_equals(
-      const char (&stored)[kMaxBackendIdLength],
-      const char* backend_id) {
+      const char (&stored)[kMaxBackendIdLength], const char* backend_id) {
     for (size_t k = 0; k < kMaxBackendIdLength; ++k) {
       if (stored[k] != backend_id[k]) {
         return false;
@@ -140,11 +139,11 @@ class LoadBackendOptionsMap final {
   size_t size_ = 0;
 };
 
-} // namespace runtime
-} // namespace executorch
+}  // namespace runtime
+}  // namespace executorch
 
 namespace torch {
 namespace executor {
 using ::executorch::runtime::LoadBackendOptionsMap;
-} // namespace executor
-} // namespace torch
+}  // namespace executor
+}  // namespace torch

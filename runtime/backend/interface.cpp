@@ -38,7 +38,7 @@ std::mutex backend_write_lock;
 std::atomic<size_t> num_backends{0};
 Backend backends[kMaxRegisteredBackends];
 
-} // namespace
+}  // namespace
 
 Error register_backend(const Backend& backend) {
   if (backend.name == nullptr || backend.backend == nullptr) {
@@ -93,8 +93,7 @@ Result<const char*> get_backend_name(size_t index) {
 }
 
 Error set_option(
-    const char* backend_name,
-    const Span<BackendOption> backend_options) {
+    const char* backend_name, const Span<BackendOption> backend_options) {
   BackendInterface* backend = get_backend_class(backend_name);
   if (backend == nullptr) {
     return Error::NotFound;
@@ -103,7 +102,8 @@ Error set_option(
   return backend->set_option(context, backend_options);
 }
 
-Error get_option(const char* backend_name, Span<BackendOption> backend_options) {
+Error get_option(
+    const char* backend_name, Span<BackendOption> backend_options) {
   BackendInterface* backend = get_backend_class(backend_name);
   if (backend == nullptr) {
     return Error::NotFound;
@@ -112,5 +112,5 @@ Error get_option(const char* backend_name, Span<BackendOption> backend_options) 
   return backend->get_option(context, backend_options);
 }
 
-} // namespace runtime
-} // namespace executorch
+}  // namespace runtime
+}  // namespace executorch

@@ -144,21 +144,19 @@ ET_API Result<const char*> get_backend_name(size_t index);
  * @retval Error::NotFound no backend has this name.
  * @returns otherwise whatever the backend returns.
  */
-ET_API Error set_option(
-    const char* backend_name,
-    const Span<BackendOption> backend_options);
+ET_API Error
+set_option(const char* backend_name, const Span<BackendOption> backend_options);
 
 /**
  * Lets a registered backend fill in options through its get_option().
  * @retval Error::NotFound no backend has this name.
  * @returns otherwise whatever the backend returns.
  */
-ET_API Error get_option(
-    const char* backend_name,
-    Span<BackendOption> backend_options);
+ET_API Error
+get_option(const char* backend_name, Span<BackendOption> backend_options);
 
-} // namespace runtime
-} // namespace executorch
+}  // namespace runtime
+}  // namespace executorch
 
 namespace torch {
 namespace executor {
@@ -169,5 +167,5 @@ using ::executorch::runtime::get_backend_class;
 using ::executorch::runtime::register_backend;
 using ::executorch::runtime::SizedBuffer;
 using PyTorchBackendInterface = ::executorch::runtime::BackendInterface;
-} // namespace executor
-} // namespace torch
+}  // namespace executor
+}  // namespace torch

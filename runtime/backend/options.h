@@ -114,9 +114,8 @@ class BackendOptions {
         continue;
       }
       if constexpr (std::is_same_v<T, const char*>) {
-        const auto* text =
-            std::get_if<std::array<char, kMaxOptionValueLength>>(
-                &options_[i].value);
+        const auto* text = std::get_if<std::array<char, kMaxOptionValueLength>>(
+            &options_[i].value);
         if (text == nullptr) {
           return Error::InvalidArgument;
         }
@@ -153,12 +152,12 @@ class BackendOptions {
   size_t size_ = 0;
 };
 
-} // namespace runtime
-} // namespace executorch
+}  // namespace runtime
+}  // namespace executorch
 
 namespace torch {
 namespace executor {
 using ::executorch::runtime::BackendOption;
 using ::executorch::runtime::BackendOptions;
-} // namespace executor
-} // namespace torch
+}  // namespace executor
+}  // namespace torch

@@ -40,7 +40,8 @@ class ArrayRef final {
       : data_(arr.data()), length_(N) {}
 
   template <size_t N>
-  /* implicit */ constexpr ArrayRef(const T (&arr)[N]) : data_(arr), length_(N) {}
+  /* implicit */ constexpr ArrayRef(const T (&arr)[N])
+      : data_(arr), length_(N) {}
 
   constexpr iterator begin() const {
     return data_;
@@ -101,7 +102,8 @@ class ArrayRef final {
 
   /* Everything from element `n` on. */
   ArrayRef<T> slice(size_t n) const {
-    ET_CHECK_MSG(n <= length_, "slice(%zu) out of range for size %zu", n, length_);
+    ET_CHECK_MSG(
+        n <= length_, "slice(%zu) out of range for size %zu", n, length_);
     return slice(n, length_ - n);
   }
 
@@ -161,13 +163,13 @@ bool operator!=(ArrayRef<T> a, ArrayRef<T> b) {
 
 using IntArrayRef = ArrayRef<int64_t>;
 
-} // namespace runtime
-} // namespace executorch
+}  // namespace runtime
+}  // namespace executorch
 
 namespace torch {
 namespace executor {
 using ::executorch::runtime::ArrayRef;
 using ::executorch::runtime::IntArrayRef;
 using ::executorch::runtime::makeArrayRef;
-} // namespace executor
-} // namespace torch
+}  // namespace executor
+}  // namespace torch

@@ -19,11 +19,11 @@ class ET_API DataLoader {
   /* What a load is for, so a loader may treat kinds of data differently. */
   struct SegmentInfo {
     enum class Type {
-      Program, // The program flatbuffer itself.
-      Constant, // Constant tensor data.
-      Backend, // A delegate's payload; descriptor is the backend id.
-      Mutable, // Initial values of mutable state.
-      External, // Data named from outside the program; descriptor is the key.
+      Program,   // The program flatbuffer itself.
+      Constant,  // Constant tensor data.
+      Backend,   // A delegate's payload; descriptor is the backend id.
+      Mutable,   // Initial values of mutable state.
+      External,  // Data named from outside the program; descriptor is the key.
     };
 
     Type segment_type;
@@ -48,8 +48,8 @@ class ET_API DataLoader {
    * loader's own memory or be a fresh allocation; either way its Free()
    * releases it.
    */
-  ET_NODISCARD virtual Result<FreeableBuffer>
-  load(size_t offset, size_t size, const SegmentInfo& segment_info) const = 0;
+  ET_NODISCARD virtual Result<FreeableBuffer> load(
+      size_t offset, size_t size, const SegmentInfo& segment_info) const = 0;
 
   /*
    * Copies `size` bytes starting at `offset` into `buffer`. Loaders that
@@ -72,11 +72,11 @@ class ET_API DataLoader {
   ET_NODISCARD virtual Result<size_t> size() const = 0;
 };
 
-} // namespace runtime
-} // namespace executorch
+}  // namespace runtime
+}  // namespace executorch
 
 namespace torch {
 namespace executor {
 using ::executorch::runtime::DataLoader;
-} // namespace executor
-} // namespace torch
+}  // namespace executor
+}  // namespace torch

@@ -42,5 +42,5 @@ BoxedEvalueList<OptionalTensor>::get() const {
   return r.get();
 }
 
-} // namespace runtime
-} // namespace executorch
+}  // namespace runtime
+}  // namespace executorch

@@ -73,8 +73,9 @@ ET_API executorch::aten::ArrayRef<std::optional<executorch::aten::Tensor>>
 BoxedEvalueList<std::optional<executorch::aten::Tensor>>::get() const;
 
 template <>
-ET_API Result<executorch::aten::ArrayRef<std::optional<executorch::aten::Tensor>>>
-BoxedEvalueList<std::optional<executorch::aten::Tensor>>::tryGet() const;
+ET_API
+    Result<executorch::aten::ArrayRef<std::optional<executorch::aten::Tensor>>>
+    BoxedEvalueList<std::optional<executorch::aten::Tensor>>::tryGet() const;
 
 namespace internal {
 
@@ -96,7 +97,7 @@ struct evalue_to_ref_overload_return<executorch::aten::Tensor> {
   using type = executorch::aten::Tensor&;
 };
 
-} // namespace internal
+}  // namespace internal
 
 struct EValue {
   union Payload {
@@ -235,8 +236,7 @@ struct EValue {
     payload.copyable_union.as_tensor_list_ptr = t;
   }
 
-  explicit EValue(
-      BoxedEvalueList<std::optional<executorch::aten::Tensor>>* t)
+  explicit EValue(BoxedEvalueList<std::optional<executorch::aten::Tensor>>* t)
       : tag(Tag::ListOptionalTensor) {
     payload.copyable_union.as_list_optional_tensor_ptr = t;
   }
@@ -331,14 +331,16 @@ struct EValue {
   }
 
   executorch::aten::ArrayRef<int64_t> toIntList() const {
-    ET_CHECK_MSG(isIntList(), "EValue is not an int list (tag %u)", tag_value());
+    ET_CHECK_MSG(
+        isIntList(), "EValue is not an int list (tag %u)", tag_value());
     const auto* l = payload.copyable_union.as_int_list_ptr;
     ET_CHECK_MSG(l != nullptr, "EValue int list has no storage");
     return l->get();
   }
 
   executorch::aten::ArrayRef<bool> toBoolList() const {
-    ET_CHECK_MSG(isBoolList(), "EValue is not a bool list (tag %u)", tag_value());
+    ET_CHECK_MSG(
+        isBoolList(), "EValue is not a bool list (tag %u)", tag_value());
     const auto* l = payload.copyable_union.as_bool_list_ptr;
     ET_CHECK_MSG(l != nullptr, "EValue bool list has no storage");
     return *l;
@@ -546,26 +548,26 @@ struct EValue {
 };
 
 // to<T>() specializations: one line per supported T.
-#define ET_INTERNAL_EVALUE_DEFINE_TO(T, method_name, try_method_name)     \
-  template <>                                                             \
-  inline T EValue::to<T>() && {                                           \
-    return static_cast<T>(std::move(*this).method_name());                \
-  }                                                                       \
-  template <>                                                             \
-  inline internal::evalue_to_const_ref_overload_return<T>::type           \
-  EValue::to<T>() const& {                                                \
-    typedef internal::evalue_to_const_ref_overload_return<T>::type        \
-        return_type;                                                      \
-    return static_cast<return_type>(this->method_name());                 \
-  }                                                                       \
-  template <>                                                             \
-  inline internal::evalue_to_ref_overload_return<T>::type EValue::to<T>() & { \
-    typedef internal::evalue_to_ref_overload_return<T>::type return_type; \
-    return static_cast<return_type>(this->method_name());                 \
-  }                                                                       \
-  template <>                                                             \
-  inline Result<T> EValue::tryTo<T>() const {                             \
-    return this->try_method_name();                                       \
+#define ET_INTERNAL_EVALUE_DEFINE_TO(T, method_name, try_method_name)        \
+  template <>                                                                \
+  inline T EValue::to<T>()&& {                                               \
+    return static_cast<T>(std::move(*this).method_name());                   \
+  }                                                                          \
+  template <>                                                                \
+  inline internal::evalue_to_const_ref_overload_return<T>::type              \
+  EValue::to<T>() const& {                                                   \
+    typedef internal::evalue_to_const_ref_overload_return<T>::type           \
+        return_type;                                                         \
+    return static_cast<return_type>(this->method_name());                    \
+  }                                                                          \
+  template <>                                                                \
+  inline internal::evalue_to_ref_overload_return<T>::type EValue::to<T>()& { \
+    typedef internal::evalue_to_ref_overload_return<T>::type return_type;    \
+    return static_cast<return_type>(this->method_name());                    \
+  }                                                                          \
+  template <>                                                                \
+  inline Result<T> EValue::tryTo<T>() const {                                \
+    return this->try_method_name();                                          \
   }
 
 ET_INTERNAL_EVALUE_DEFINE_TO(executorch::aten::Scalar, toScalar, tryToScalar)
@@ -574,28 +576,18 @@ ET_INTERNAL_EVALUE_DEFINE_TO(bool, toBool, tryToBool)
 ET_INTERNAL_EVALUE_DEFINE_TO(double, toDouble, tryToDouble)
 ET_INTERNAL_EVALUE_DEFINE_TO(std::string_view, toString, tryToString)
 ET_INTERNAL_EVALUE_DEFINE_TO(
-    executorch::aten::ScalarType,
-    toScalarType,
-    tryToScalarType)
+    executorch::aten::ScalarType, toScalarType, tryToScalarType)
 ET_INTERNAL_EVALUE_DEFINE_TO(
-    executorch::aten::MemoryFormat,
-    toMemoryFormat,
-    tryToMemoryFormat)
+    executorch::aten::MemoryFormat, toMemoryFormat, tryToMemoryFormat)
 ET_INTERNAL_EVALUE_DEFINE_TO(executorch::aten::Layout, toLayout, tryToLayout)
 ET_INTERNAL_EVALUE_DEFINE_TO(executorch::aten::Device, toDevice, tryToDevice)
 ET_INTERNAL_EVALUE_DEFINE_TO(executorch::aten::Tensor, toTensor, tryToTensor)
 ET_INTERNAL_EVALUE_DEFINE_TO(
-    executorch::aten::ArrayRef<int64_t>,
-    toIntList,
-    tryToIntList)
+    executorch::aten::ArrayRef<int64_t>, toIntList, tryToIntList)
 ET_INTERNAL_EVALUE_DEFINE_TO(
-    executorch::aten::ArrayRef<double>,
-    toDoubleList,
-    tryToDoubleList)
+    executorch::aten::ArrayRef<double>, toDoubleList, tryToDoubleList)
 ET_INTERNAL_EVALUE_DEFINE_TO(
-    executorch::aten::ArrayRef<bool>,
-    toBoolList,
-    tryToBoolList)
+    executorch::aten::ArrayRef<bool>, toBoolList, tryToBoolList)
 ET_INTERNAL_EVALUE_DEFINE_TO(
     executorch::aten::ArrayRef<executorch::aten::Tensor>,
     toTensorList,
@@ -606,22 +598,22 @@ ET_INTERNAL_EVALUE_DEFINE_TO(
     tryToListOptionalTensor)
 
 // Optional arguments: to<std::optional<X>>() is toOptional<X>().
-#define ET_INTERNAL_EVALUE_DEFINE_TO_OPTIONAL(T)                          \
-  template <>                                                             \
-  inline std::optional<T> EValue::to<std::optional<T>>() && {             \
-    return this->toOptional<T>();                                         \
-  }                                                                       \
-  template <>                                                             \
-  inline std::optional<T> EValue::to<std::optional<T>>() const& {         \
-    return this->toOptional<T>();                                         \
-  }                                                                       \
-  template <>                                                             \
-  inline std::optional<T> EValue::to<std::optional<T>>() & {              \
-    return this->toOptional<T>();                                         \
-  }                                                                       \
-  template <>                                                             \
+#define ET_INTERNAL_EVALUE_DEFINE_TO_OPTIONAL(T)                            \
+  template <>                                                               \
+  inline std::optional<T> EValue::to<std::optional<T>>()&& {                \
+    return this->toOptional<T>();                                           \
+  }                                                                         \
+  template <>                                                               \
+  inline std::optional<T> EValue::to<std::optional<T>>() const& {           \
+    return this->toOptional<T>();                                           \
+  }                                                                         \
+  template <>                                                               \
+  inline std::optional<T> EValue::to<std::optional<T>>()& {                 \
+    return this->toOptional<T>();                                           \
+  }                                                                         \
+  template <>                                                               \
   inline Result<std::optional<T>> EValue::tryTo<std::optional<T>>() const { \
-    return this->tryToOptional<T>();                                      \
+    return this->tryToOptional<T>();                                        \
   }
 
 ET_INTERNAL_EVALUE_DEFINE_TO_OPTIONAL(executorch::aten::Scalar)
@@ -675,12 +667,12 @@ executorch::aten::ArrayRef<T> BoxedEvalueList<T>::get() const {
   return r.get();
 }
 
-} // namespace runtime
-} // namespace executorch
+}  // namespace runtime
+}  // namespace executorch
 
 namespace torch {
 namespace executor {
 using ::executorch::runtime::BoxedEvalueList;
 using ::executorch::runtime::EValue;
-} // namespace executor
-} // namespace torch
+}  // namespace executor
+}  // namespace torch

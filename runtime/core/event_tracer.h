@@ -31,7 +31,11 @@ enum class DelegateDebugIdType { kNone, kInt, kStr };
 enum class LoggedEValueType { kIntermediateOutput = 0, kProgramOutput = 1 };
 
 // Ordered by increasing verbosity; comparisons rely on the order.
-enum class EventTracerDebugLogLevel { kNoLogging, kProgramOutputs, kIntermediateOutputs };
+enum class EventTracerDebugLogLevel {
+  kNoLogging,
+  kProgramOutputs,
+  kIntermediateOutputs
+};
 enum class EventTracerProfilingLevel { kProfileMethodOnly, kProfileAllEvents };
 
 struct EventTracerEntry {
@@ -52,8 +56,7 @@ class ET_API EventTracer {
       ChainID chain_id = kUnsetChainId,
       DebugHandle debug_handle = kUnsetDebugHandle) = 0;
   virtual EventTracerEntry start_profiling_delegate(
-      const char* name,
-      DebugHandle delegate_debug_index) = 0;
+      const char* name, DebugHandle delegate_debug_index) = 0;
   virtual void end_profiling_delegate(
       EventTracerEntry event_tracer_entry,
       const void* metadata = nullptr,
@@ -68,7 +71,8 @@ class ET_API EventTracer {
   virtual void end_profiling(EventTracerEntry prof_entry) = 0;
   virtual void track_allocation(AllocatorID id, size_t size) = 0;
   virtual AllocatorID track_allocator(const char* name) = 0;
-  virtual void log_evalue(const EValue& evalue, LoggedEValueType evalue_type) = 0;
+  virtual void log_evalue(
+      const EValue& evalue, LoggedEValueType evalue_type) = 0;
 
   // Chain and debug handle of the instruction being executed, set by the Method before
   // each kernel call so tracers can attribute events without extra arguments.
@@ -76,13 +80,19 @@ class ET_API EventTracer {
     chain_id_ = chain_id;
     debug_handle_ = debug_handle;
   }
-  ChainID current_chain_id() const { return chain_id_; }
-  DebugHandle current_debug_handle() const { return debug_handle_; }
+  ChainID current_chain_id() const {
+    return chain_id_;
+  }
+  DebugHandle current_debug_handle() const {
+    return debug_handle_;
+  }
 
   void set_event_tracer_debug_level(EventTracerDebugLogLevel level) {
     debug_level_ = level;
   }
-  EventTracerDebugLogLevel event_tracer_debug_level() const { return debug_level_; }
+  EventTracerDebugLogLevel event_tracer_debug_level() const {
+    return debug_level_;
+  }
 
   void set_event_tracer_profiling_level(EventTracerProfilingLevel level) {
     profiling_level_ = level;
@@ -91,8 +101,12 @@ class ET_API EventTracer {
     return profiling_level_;
   }
 
-  void set_bundled_input_index(int index) { bundled_input_index_ = index; }
-  int bundled_input_index() const { return bundled_input_index_; }
+  void set_bundled_input_index(int index) {
+    bundled_input_index_ = index;
+  }
+  int bundled_input_index() const {
+    return bundled_input_index_;
+  }
 
  protected:
   ChainID chain_id_ = kUnsetChainId;
@@ -103,12 +117,12 @@ class ET_API EventTracer {
   int bundled_input_index_ = kUnsetBundledInputIndex;
 };
 
-} // namespace runtime
-} // namespace executorch
+}  // namespace runtime
+}  // namespace executorch
 
 namespace torch {
 namespace executor {
 using ::executorch::runtime::EventTracer;
 using ::executorch::runtime::EventTracerEntry;
-} // namespace executor
-} // namespace torch
+}  // namespace executor
+}  // namespace torch

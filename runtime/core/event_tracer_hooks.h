@@ -13,7 +13,8 @@ namespace internal {
 // Profiles one scope (an operator call, a delegate call) when a tracer is present.
 class EventTracerProfileOpScope final {
  public:
-  EventTracerProfileOpScope(EventTracer* tracer, const char* name) : tracer_(tracer) {
+  EventTracerProfileOpScope(EventTracer* tracer, const char* name)
+      : tracer_(tracer) {
     if (tracer_ != nullptr) {
       entry_ = tracer_->start_profiling(name);
     }
@@ -24,7 +25,8 @@ class EventTracerProfileOpScope final {
     }
   }
   EventTracerProfileOpScope(const EventTracerProfileOpScope&) = delete;
-  EventTracerProfileOpScope& operator=(const EventTracerProfileOpScope&) = delete;
+  EventTracerProfileOpScope& operator=(const EventTracerProfileOpScope&) =
+      delete;
 
  private:
   EventTracer* tracer_;
@@ -34,7 +36,8 @@ class EventTracerProfileOpScope final {
 // Same shape, for profiling a whole method execution or load phase.
 using EventTracerProfileMethodScope = EventTracerProfileOpScope;
 
-inline void event_tracer_create_event_block(EventTracer* tracer, const char* name) {
+inline void event_tracer_create_event_block(
+    EventTracer* tracer, const char* name) {
   if (tracer != nullptr) {
     tracer->create_event_block(name);
   }
@@ -48,19 +51,20 @@ inline void event_tracer_set_chain_debug_handle(
 }
 
 inline void event_tracer_log_evalue(EventTracer* tracer, const EValue& value) {
-  if (tracer != nullptr &&
-      tracer->event_tracer_debug_level() >= EventTracerDebugLogLevel::kIntermediateOutputs) {
+  if (tracer != nullptr && tracer->event_tracer_debug_level() >=
+                               EventTracerDebugLogLevel::kIntermediateOutputs) {
     tracer->log_evalue(value, LoggedEValueType::kIntermediateOutput);
   }
 }
 
-inline void event_tracer_log_evalue_output(EventTracer* tracer, const EValue& value) {
-  if (tracer != nullptr &&
-      tracer->event_tracer_debug_level() >= EventTracerDebugLogLevel::kProgramOutputs) {
+inline void event_tracer_log_evalue_output(
+    EventTracer* tracer, const EValue& value) {
+  if (tracer != nullptr && tracer->event_tracer_debug_level() >=
+                               EventTracerDebugLogLevel::kProgramOutputs) {
     tracer->log_evalue(value, LoggedEValueType::kProgramOutput);
   }
 }
 
-} // namespace internal
-} // namespace runtime
-} // namespace executorch
+}  // namespace internal
+}  // namespace runtime
+}  // namespace executorch

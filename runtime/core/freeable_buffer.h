@@ -23,8 +23,11 @@ class FreeableBuffer final {
 
   /* An empty buffer; Free() does nothing. */
   FreeableBuffer() noexcept
-      : free_fn_(nullptr), free_uint64_fn_(nullptr), kind_(Kind::Pointer),
-        free_fn_context_(nullptr), size_(0) {
+      : free_fn_(nullptr),
+        free_uint64_fn_(nullptr),
+        kind_(Kind::Pointer),
+        free_fn_context_(nullptr),
+        size_(0) {
     data_.ptr = nullptr;
   }
 
@@ -34,8 +37,11 @@ class FreeableBuffer final {
       size_t size,
       FreeFn free_fn,
       void* free_fn_context = nullptr) noexcept
-      : free_fn_(free_fn), free_uint64_fn_(nullptr), kind_(Kind::Pointer),
-        free_fn_context_(free_fn_context), size_(size) {
+      : free_fn_(free_fn),
+        free_uint64_fn_(nullptr),
+        kind_(Kind::Pointer),
+        free_fn_context_(free_fn_context),
+        size_(size) {
     data_.ptr = data;
   }
 
@@ -44,16 +50,22 @@ class FreeableBuffer final {
       size_t size,
       FreeUInt64Fn free_fn,
       void* free_fn_context = nullptr) noexcept
-      : free_fn_(nullptr), free_uint64_fn_(free_fn), kind_(Kind::UInt64),
-        free_fn_context_(free_fn_context), size_(size) {
+      : free_fn_(nullptr),
+        free_uint64_fn_(free_fn),
+        kind_(Kind::UInt64),
+        free_fn_context_(free_fn_context),
+        size_(size) {
     data_.u64 = data_uint64;
   }
 
   /* Takes over rhs's buffer; rhs becomes empty. */
   FreeableBuffer(FreeableBuffer&& rhs) noexcept
-      : free_fn_(rhs.free_fn_), free_uint64_fn_(rhs.free_uint64_fn_),
-        kind_(rhs.kind_), free_fn_context_(rhs.free_fn_context_),
-        size_(rhs.size_), data_(rhs.data_) {
+      : free_fn_(rhs.free_fn_),
+        free_uint64_fn_(rhs.free_uint64_fn_),
+        kind_(rhs.kind_),
+        free_fn_context_(rhs.free_fn_context_),
+        size_(rhs.size_),
+        data_(rhs.data_) {
     rhs.clear();
   }
 
@@ -141,11 +153,11 @@ class FreeableBuffer final {
   } data_;
 };
 
-} // namespace runtime
-} // namespace executorch
+}  // namespace runtime
+}  // namespace executorch
 
 namespace torch {
 namespace executor {
 using ::executorch::runtime::FreeableBuffer;
-} // namespace executor
-} // namespace torch
+}  // namespace executor
+}  // namespace torch

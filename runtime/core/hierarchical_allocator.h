@@ -27,8 +27,7 @@ class HierarchicalAllocator final {
 
   /* As above, with the device each buffer lives on (same length). */
   HierarchicalAllocator(
-      Span<Span<uint8_t>> buffers,
-      Span<const etensor::Device> buffer_devices)
+      Span<Span<uint8_t>> buffers, Span<const etensor::Device> buffer_devices)
       : buffers_(buffers), devices_(buffer_devices) {}
 
   /*
@@ -37,8 +36,7 @@ class HierarchicalAllocator final {
    * kSpanArraySize of them are supported.
    */
   ET_DEPRECATED HierarchicalAllocator(
-      uint32_t n_allocators,
-      MemoryAllocator* allocators)
+      uint32_t n_allocators, MemoryAllocator* allocators)
       : buffers_(to_spans(n_allocators, allocators, span_array_)) {}
 
   // Copies must not keep pointing into the source's internal span array.
@@ -60,8 +58,8 @@ class HierarchicalAllocator final {
    * InvalidArgument for an unknown buffer id; MemoryAllocationFailed if the
    * range does not fit in that buffer.
    */
-  ET_NODISCARD Result<void*>
-  get_offset_address(uint32_t memory_id, size_t offset, size_t size) {
+  ET_NODISCARD Result<void*> get_offset_address(
+      uint32_t memory_id, size_t offset, size_t size) {
     ET_CHECK_OR_RETURN_ERROR(
         memory_id < buffers_.size(),
         InvalidArgument,
@@ -131,11 +129,11 @@ class HierarchicalAllocator final {
   Span<const etensor::Device> devices_;
 };
 
-} // namespace runtime
-} // namespace executorch
+}  // namespace runtime
+}  // namespace executorch
 
 namespace torch {
 namespace executor {
 using ::executorch::runtime::HierarchicalAllocator;
-} // namespace executor
-} // namespace torch
+}  // namespace executor
+}  // namespace torch

@@ -50,7 +50,8 @@ class ET_API MemoryAllocator {
     // pointer (which would be undefined behaviour).
     const uintptr_t cur = reinterpret_cast<uintptr_t>(cur_);
     const uintptr_t end = reinterpret_cast<uintptr_t>(end_);
-    const uintptr_t aligned = (cur + (alignment - 1)) & ~(uintptr_t)(alignment - 1);
+    const uintptr_t aligned =
+        (cur + (alignment - 1)) & ~(uintptr_t)(alignment - 1);
     if (aligned < cur || aligned > end || size > end - aligned) {
       ET_LOG(
           Error,
@@ -75,7 +76,11 @@ class ET_API MemoryAllocator {
   template <typename T>
   T* allocateList(size_t size, size_t alignment = alignof(T)) {
     if (size != 0 && sizeof(T) > SIZE_MAX / size) {
-      ET_LOG(Error, "List of %zu elements of %zu bytes overflows", size, sizeof(T));
+      ET_LOG(
+          Error,
+          "List of %zu elements of %zu bytes overflows",
+          size,
+          sizeof(T));
       return nullptr;
     }
     return static_cast<T*>(allocate(size * sizeof(T), alignment));
@@ -114,7 +119,8 @@ class ET_API MemoryAllocator {
   /* Rounds `ptr` up to a multiple of `alignment` (a power of two). */
   static uint8_t* alignPointer(void* ptr, size_t alignment) {
     const uintptr_t addr = reinterpret_cast<uintptr_t>(ptr);
-    const uintptr_t aligned = (addr + (alignment - 1)) & ~(uintptr_t)(alignment - 1);
+    const uintptr_t aligned =
+        (addr + (alignment - 1)) & ~(uintptr_t)(alignment - 1);
     return reinterpret_cast<uint8_t*>(aligned);
   }
 
@@ -130,11 +136,11 @@ class ET_API MemoryAllocator {
   int32_t prof_id_ = -1;
 };
 
-} // namespace runtime
-} // namespace executorch
+}  // namespace runtime
+}  // namespace executorch
 
 namespace torch {
 namespace executor {
 using ::executorch::runtime::MemoryAllocator;
-} // namespace executor
-} // namespace torch
+}  // namespace executor
+}  // namespace torch

@@ -30,8 +30,8 @@ class ET_API NamedDataMap {
       std::string_view key) const = 0;
 
   /* Copies the bytes under `key` into `buffer` of `size` bytes. */
-  ET_NODISCARD virtual Error
-  load_data_into(std::string_view key, void* buffer, size_t size) const = 0;
+  ET_NODISCARD virtual Error load_data_into(
+      std::string_view key, void* buffer, size_t size) const = 0;
 
   /* Number of keys. */
   ET_NODISCARD virtual Result<uint32_t> get_num_keys() const = 0;
@@ -40,5 +40,5 @@ class ET_API NamedDataMap {
   ET_NODISCARD virtual Result<const char*> get_key(uint32_t index) const = 0;
 };
 
-} // namespace ET_RUNTIME_NAMESPACE
-} // namespace executorch
+}  // namespace ET_RUNTIME_NAMESPACE
+}  // namespace executorch

@@ -30,11 +30,13 @@ class Result final {
    * stays truthful.
    */
   /* implicit */ Result(Error error)
-      : error_(error == Error::Ok ? Error::Internal : error), has_value_(false) {}
+      : error_(error == Error::Ok ? Error::Internal : error),
+        has_value_(false) {}
 
   /* implicit */ Result(const T& val) : value_(val), has_value_(true) {}
 
-  /* implicit */ Result(Stored&& val) : value_(std::move(val)), has_value_(true) {}
+  /* implicit */ Result(Stored&& val)
+      : value_(std::move(val)), has_value_(true) {}
 
   Result(Result&& rhs) noexcept : has_value_(rhs.has_value_) {
     if (has_value_) {
@@ -101,14 +103,14 @@ class Result final {
   bool has_value_;
 };
 
-} // namespace runtime
-} // namespace executorch
+}  // namespace runtime
+}  // namespace executorch
 
 namespace torch {
 namespace executor {
 using ::executorch::runtime::Result;
-} // namespace executor
-} // namespace torch
+}  // namespace executor
+}  // namespace torch
 
 /*
  * ET_UNWRAP(result) or ET_UNWRAP(result, format, ...): evaluates to the
@@ -118,54 +120,53 @@ using ::executorch::runtime::Result;
  */
 #define ET_UNWRAP(...) ET_INTERNAL_UNWRAP(__VA_ARGS__)
 
-#define ET_INTERNAL_UNWRAP(...)                  \
-  ET_INTERNAL_CHECK_OK_SELECT(                   \
-      __VA_ARGS__,                               \
-      ET_INTERNAL_UNWRAP_MSG,                    \
-      ET_INTERNAL_UNWRAP_MSG,                    \
-      ET_INTERNAL_UNWRAP_MSG,                    \
-      ET_INTERNAL_UNWRAP_MSG,                    \
-      ET_INTERNAL_UNWRAP_MSG,                    \
-      ET_INTERNAL_UNWRAP_MSG,                    \
-      ET_INTERNAL_UNWRAP_MSG,                    \
-      ET_INTERNAL_UNWRAP_MSG,                    \
-      ET_INTERNAL_UNWRAP_MSG,                    \
-      ET_INTERNAL_UNWRAP_PLAIN,                  \
-      unused)                                    \
+#define ET_INTERNAL_UNWRAP(...) \
+  ET_INTERNAL_CHECK_OK_SELECT(  \
+      __VA_ARGS__,              \
+      ET_INTERNAL_UNWRAP_MSG,   \
+      ET_INTERNAL_UNWRAP_MSG,   \
+      ET_INTERNAL_UNWRAP_MSG,   \
+      ET_INTERNAL_UNWRAP_MSG,   \
+      ET_INTERNAL_UNWRAP_MSG,   \
+      ET_INTERNAL_UNWRAP_MSG,   \
+      ET_INTERNAL_UNWRAP_MSG,   \
+      ET_INTERNAL_UNWRAP_MSG,   \
+      ET_INTERNAL_UNWRAP_MSG,   \
+      ET_INTERNAL_UNWRAP_PLAIN, \
+      unused)                   \
   (__VA_ARGS__)
 
-#define ET_INTERNAL_UNWRAP_PLAIN(_result)                        \
-  ({                                                             \
-    auto _et_result = (_result);                                 \
-    if (!_et_result.ok()) {                                      \
-      return _et_result.error();                                 \
-    }                                                            \
-    std::move(*_et_result);                                      \
+#define ET_INTERNAL_UNWRAP_PLAIN(_result) \
+  ({                                      \
+    auto _et_result = (_result);          \
+    if (!_et_result.ok()) {               \
+      return _et_result.error();          \
+    }                                     \
+    std::move(*_et_result);               \
   })
 
-#define ET_INTERNAL_UNWRAP_MSG(_result, _format, ...)            \
-  ({                                                             \
-    auto _et_result = (_result);                                 \
-    if (!_et_result.ok()) {                                      \
-      ET_LOG(Error, _format, ##__VA_ARGS__);                     \
-      return _et_result.error();                                 \
-    }                                                            \
-    std::move(*_et_result);                                      \
+#define ET_INTERNAL_UNWRAP_MSG(_result, _format, ...) \
+  ({                                                  \
+    auto _et_result = (_result);                      \
+    if (!_et_result.ok()) {                           \
+      ET_LOG(Error, _format, ##__VA_ARGS__);          \
+      return _et_result.error();                      \
+    }                                                 \
+    std::move(*_et_result);                           \
   })
 
 /*
  * ET_UNWRAP_UNIQUE(result): like ET_UNWRAP for a Result<T> whose value
  * should end up owned by a std::unique_ptr<T>.
  */
-#define ET_UNWRAP_UNIQUE(_result)                                        \
-  ({                                                                     \
-    auto _et_unique_result = (_result);                                  \
-    if (!_et_unique_result.ok()) {                                       \
-      return _et_unique_result.error();                                  \
-    }                                                                    \
-    std::make_unique<                                                    \
-        std::remove_reference_t<decltype(*_et_unique_result)>>(          \
-        std::move(*_et_unique_result));                                  \
+#define ET_UNWRAP_UNIQUE(_result)                                            \
+  ({                                                                         \
+    auto _et_unique_result = (_result);                                      \
+    if (!_et_unique_result.ok()) {                                           \
+      return _et_unique_result.error();                                      \
+    }                                                                        \
+    std::make_unique<std::remove_reference_t<decltype(*_et_unique_result)>>( \
+        std::move(*_et_unique_result));                                      \
   })
 
 /*
@@ -174,20 +175,20 @@ using ::executorch::runtime::Result;
  * declaration such as `auto x`), or returns the error. Works without GNU
  * statement expressions.
  */
-#define ET_ASSIGN_OR_RETURN(_lhs, ...)                               \
-  ET_INTERNAL_CHECK_OK_SELECT(                                       \
-      __VA_ARGS__,                                                   \
-      ET_INTERNAL_ASSIGN_OR_RETURN_MSG,                              \
-      ET_INTERNAL_ASSIGN_OR_RETURN_MSG,                              \
-      ET_INTERNAL_ASSIGN_OR_RETURN_MSG,                              \
-      ET_INTERNAL_ASSIGN_OR_RETURN_MSG,                              \
-      ET_INTERNAL_ASSIGN_OR_RETURN_MSG,                              \
-      ET_INTERNAL_ASSIGN_OR_RETURN_MSG,                              \
-      ET_INTERNAL_ASSIGN_OR_RETURN_MSG,                              \
-      ET_INTERNAL_ASSIGN_OR_RETURN_MSG,                              \
-      ET_INTERNAL_ASSIGN_OR_RETURN_MSG,                              \
-      ET_INTERNAL_ASSIGN_OR_RETURN_PLAIN,                            \
-      unused)                                                        \
+#define ET_ASSIGN_OR_RETURN(_lhs, ...)    \
+  ET_INTERNAL_CHECK_OK_SELECT(            \
+      __VA_ARGS__,                        \
+      ET_INTERNAL_ASSIGN_OR_RETURN_MSG,   \
+      ET_INTERNAL_ASSIGN_OR_RETURN_MSG,   \
+      ET_INTERNAL_ASSIGN_OR_RETURN_MSG,   \
+      ET_INTERNAL_ASSIGN_OR_RETURN_MSG,   \
+      ET_INTERNAL_ASSIGN_OR_RETURN_MSG,   \
+      ET_INTERNAL_ASSIGN_OR_RETURN_MSG,   \
+      ET_INTERNAL_ASSIGN_OR_RETURN_MSG,   \
+      ET_INTERNAL_ASSIGN_OR_RETURN_MSG,   \
+      ET_INTERNAL_ASSIGN_OR_RETURN_MSG,   \
+      ET_INTERNAL_ASSIGN_OR_RETURN_PLAIN, \
+      unused)                             \
   (ET_INTERNAL_CONCAT(_et_assign_result_, __LINE__), _lhs, __VA_ARGS__)
 
 #define ET_INTERNAL_CONCAT_IMPL(_a, _b) _a##_b
@@ -201,9 +202,9 @@ using ::executorch::runtime::Result;
   _lhs = std::move(*_tmp)
 
 #define ET_INTERNAL_ASSIGN_OR_RETURN_MSG(_tmp, _lhs, _result, _format, ...) \
-  auto _tmp = (_result);                                                   \
-  if (!_tmp.ok()) {                                                        \
-    ET_LOG(Error, _format, ##__VA_ARGS__);                                 \
-    return _tmp.error();                                                   \
-  }                                                                        \
+  auto _tmp = (_result);                                                    \
+  if (!_tmp.ok()) {                                                         \
+    ET_LOG(Error, _format, ##__VA_ARGS__);                                  \
+    return _tmp.error();                                                    \
+  }                                                                         \
   _lhs = std::move(*_tmp)

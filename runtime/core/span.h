@@ -25,7 +25,8 @@ class Span final {
   }
 
   /* From a [begin, end) range. */
-  Span(T* begin, T* end) : data_(begin), length_(static_cast<size_t>(end - begin)) {}
+  Span(T* begin, T* end)
+      : data_(begin), length_(static_cast<size_t>(end - begin)) {}
 
   /* A whole C array. */
   template <size_t N>
@@ -53,7 +54,8 @@ class Span final {
 
   /* Unchecked in release builds, like operator[] on a C array. */
   T& operator[](size_t index) const {
-    ET_DCHECK_MSG(index < length_, "index %zu out of range %zu", index, length_);
+    ET_DCHECK_MSG(
+        index < length_, "index %zu out of range %zu", index, length_);
     return data_[index];
   }
 
@@ -62,11 +64,11 @@ class Span final {
   size_t length_;
 };
 
-} // namespace runtime
-} // namespace executorch
+}  // namespace runtime
+}  // namespace executorch
 
 namespace torch {
 namespace executor {
 using ::executorch::runtime::Span;
-} // namespace executor
-} // namespace torch
+}  // namespace executor
+}  // namespace torch

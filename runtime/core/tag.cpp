@@ -24,5 +24,5 @@ size_t tag_to_string(Tag tag, char* buffer, size_t buffer_size) {
   return length;
 }
 
-} // namespace runtime
-} // namespace executorch
+}  // namespace runtime
+}  // namespace executorch

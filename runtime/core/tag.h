@@ -53,7 +53,7 @@ inline const char* tag_to_string(Tag tag) {
   }
   return "Unknown";
 }
-#endif // ET_ENABLE_ENUM_STRINGS
+#endif  // ET_ENABLE_ENUM_STRINGS
 
 /*
  * Writes the tag's name into `buffer` (NUL-terminated, truncated to fit).
@@ -67,11 +67,11 @@ inline bool isPrimitiveType(Tag tag) {
   return tag == Tag::Int || tag == Tag::Double || tag == Tag::Bool;
 }
 
-} // namespace runtime
-} // namespace executorch
+}  // namespace runtime
+}  // namespace executorch
 
 namespace torch {
 namespace executor {
 using ::executorch::runtime::Tag;
-} // namespace executor
-} // namespace torch
+}  // namespace executor
+}  // namespace torch

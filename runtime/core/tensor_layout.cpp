@@ -39,5 +39,5 @@ Result<const TensorLayout> TensorLayout::create(
   return TensorLayout(sizes, dim_order, scalar_type, nbytes);
 }
 
-} // namespace ET_RUNTIME_NAMESPACE
-} // namespace executorch
+}  // namespace ET_RUNTIME_NAMESPACE
+}  // namespace executorch

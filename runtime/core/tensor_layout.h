@@ -60,5 +60,5 @@ class ET_API TensorLayout final {
   size_t nbytes_;
 };
 
-} // namespace ET_RUNTIME_NAMESPACE
-} // namespace executorch
+}  // namespace ET_RUNTIME_NAMESPACE
+}  // namespace executorch

@@ -9,16 +9,16 @@ namespace executorch {
 namespace runtime {
 
 enum class TensorShapeDynamism : uint8_t {
-  STATIC = 0, // Shape never changes; resizing to a different shape fails.
-  DYNAMIC_BOUND = 1, // Any shape whose element count fits the original.
-  DYNAMIC_UNBOUND = 2, // Any shape (treated like DYNAMIC_BOUND here).
+  STATIC = 0,  // Shape never changes; resizing to a different shape fails.
+  DYNAMIC_BOUND = 1,    // Any shape whose element count fits the original.
+  DYNAMIC_UNBOUND = 2,  // Any shape (treated like DYNAMIC_BOUND here).
 };
 
-} // namespace runtime
-} // namespace executorch
+}  // namespace runtime
+}  // namespace executorch
 
 namespace torch {
 namespace executor {
 using ::executorch::runtime::TensorShapeDynamism;
-} // namespace executor
-} // namespace torch
+}  // namespace executor
+}  // namespace torch

@@ -45,9 +45,7 @@ class MemoryManager final {
       MemoryAllocator* runtime_allocator,
       MemoryAllocator* temporary_allocator)
       : MemoryManager(
-            runtime_allocator,
-            non_constant_allocator,
-            temporary_allocator) {}
+            runtime_allocator, non_constant_allocator, temporary_allocator) {}
 
   MemoryAllocator* method_allocator() const {
     return method_allocator_;
@@ -64,8 +62,8 @@ class MemoryManager final {
   /* Devices of the planned buffers (empty when all are on the CPU). */
   Span<const etensor::Device> planned_buffer_devices() const {
     return planned_memory_ != nullptr
-        ? planned_memory_->planned_buffer_devices()
-        : Span<const etensor::Device>();
+               ? planned_memory_->planned_buffer_devices()
+               : Span<const etensor::Device>();
   }
 
   /* True if any planned buffer lives on a non-CPU device. */
@@ -84,11 +82,11 @@ class MemoryManager final {
   MemoryAllocator* temp_allocator_;
 };
 
-} // namespace runtime
-} // namespace executorch
+}  // namespace runtime
+}  // namespace executorch
 
 namespace torch {
 namespace executor {
 using ::executorch::runtime::MemoryManager;
-} // namespace executor
-} // namespace torch
+}  // namespace executor
+}  // namespace torch

@@ -48,8 +48,8 @@ Error make_delegate_data_map(
   const NamedDataMap* pte = pte_map.ok() ? pte_map.get() : nullptr;
   *out = user_map;
   if (pte != nullptr && user_map != nullptr) {
-    auto* slot = internal::allocate_array<internal::MergedDataMap>(
-        method_allocator, 1);
+    auto* slot =
+        internal::allocate_array<internal::MergedDataMap>(method_allocator, 1);
     if (slot == nullptr) {
       return Error::MemoryAllocationFailed;
     }
@@ -137,7 +137,7 @@ Error init_delegates(
   return Error::Ok;
 }
 
-} // namespace
+}  // namespace
 
 Method::Method(
     const Program* program,
@@ -306,5 +306,5 @@ Error Method::init(
   return Error::Ok;
 }
 
-} // namespace runtime
-} // namespace executorch
+}  // namespace runtime
+}  // namespace executorch

@@ -48,7 +48,7 @@ struct Chain;
 struct ExecutionPlan;
 struct EValue;
 struct Program;
-} // namespace executorch_flatbuffer
+}  // namespace executorch_flatbuffer
 
 namespace executorch {
 namespace runtime {
@@ -62,7 +62,7 @@ class BackendDelegate;
 struct Chain;
 struct ExternalConstant;
 class MergedDataMap;
-} // namespace internal
+}  // namespace internal
 
 /// The argument list of one instruction: pointers into the value table.
 using InstructionArgs = Span<EValue*>;
@@ -275,14 +275,14 @@ class ET_API Method final {
   InitializationState init_state_;
 };
 
-} // namespace runtime
-} // namespace executorch
+}  // namespace runtime
+}  // namespace executorch
 
 namespace torch {
 namespace executor {
 using ::executorch::runtime::Method;
-} // namespace executor
-} // namespace torch
+}  // namespace executor
+}  // namespace torch
 
 #ifdef __GNUC__
 #pragma GCC diagnostic pop

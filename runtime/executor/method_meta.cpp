@@ -78,7 +78,7 @@ Result<const fb::EValue*> io_value(
   return plan->values()->Get(static_cast<flatbuffers::uoffset_t>(vi));
 }
 
-} // namespace
+}  // namespace
 
 // ---- TensorInfo ----
 
@@ -200,7 +200,7 @@ const fb::Tensor* attribute_tensor(const fb::EValue* v) {
   return t;
 }
 
-} // namespace
+}  // namespace
 
 // ---- MethodMeta ----
 
@@ -234,8 +234,9 @@ Result<TensorInfo> MethodMeta::input_tensor_meta(size_t index) const {
       "input %zu is not a tensor (tag %u)",
       index,
       static_cast<unsigned>(tag.get()));
-  const auto* t =
-      io_value(s_plan_, s_plan_->inputs(), "input", index).get()->val_as_Tensor();
+  const auto* t = io_value(s_plan_, s_plan_->inputs(), "input", index)
+                      .get()
+                      ->val_as_Tensor();
   Error err = check_tensor(t, "input", index);
   if (err != Error::Ok) {
     return err;
@@ -312,7 +313,8 @@ Result<TensorInfo> MethodMeta::attribute_tensor_meta(size_t index) const {
     }
     ++count;
   }
-  ET_LOG(Error, "attribute index %zu out of range (%zu attributes)", index, count);
+  ET_LOG(
+      Error, "attribute index %zu out of range (%zu attributes)", index, count);
   return Error::InvalidArgument;
 }
 
@@ -419,5 +421,5 @@ size_t MethodMeta::num_instructions() const {
   return total;
 }
 
-} // namespace ET_RUNTIME_NAMESPACE
-} // namespace executorch
+}  // namespace ET_RUNTIME_NAMESPACE
+}  // namespace executorch

@@ -20,13 +20,13 @@
 
 namespace executorch_flatbuffer {
 struct ExecutionPlan;
-} // namespace executorch_flatbuffer
+}  // namespace executorch_flatbuffer
 
 namespace executorch {
 namespace ET_RUNTIME_NAMESPACE {
 namespace testing {
 class TensorInfoTestFriend;
-} // namespace testing
+}  // namespace testing
 
 /// Shape, memory order, dtype and size of one serialized tensor.
 class ET_API TensorInfo final {
@@ -129,12 +129,12 @@ class ET_API MethodMeta final {
   const executorch_flatbuffer::ExecutionPlan* s_plan_;
 };
 
-} // namespace ET_RUNTIME_NAMESPACE
-} // namespace executorch
+}  // namespace ET_RUNTIME_NAMESPACE
+}  // namespace executorch
 
 namespace torch {
 namespace executor {
 using ::executorch::ET_RUNTIME_NAMESPACE::MethodMeta;
 using ::executorch::ET_RUNTIME_NAMESPACE::TensorInfo;
-} // namespace executor
-} // namespace torch
+}  // namespace executor
+}  // namespace torch

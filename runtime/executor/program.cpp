@@ -98,12 +98,13 @@ Result<FreeableBuffer> load_constant_segment(
       program,
       DataLoader::SegmentInfo(DataLoader::SegmentInfo::Type::Constant, seg));
   if (!cs.ok()) {
-    ET_LOG(Error, "cannot load the constant segment (segments[%" PRIu32 "])", seg);
+    ET_LOG(
+        Error, "cannot load the constant segment (segments[%" PRIu32 "])", seg);
   }
   return cs;
 }
 
-} // namespace
+}  // namespace
 
 Result<Program> Program::load(DataLoader* loader, Verification verification) {
   EXECUTORCH_SCOPE_PROF("Program::load");
@@ -184,8 +185,7 @@ Result<Program> Program::load(DataLoader* loader, Verification verification) {
 }
 
 Result<const void*> Program::get_constant_buffer_data(
-    size_t buffer_idx,
-    size_t nbytes) const {
+    size_t buffer_idx, size_t nbytes) const {
   const fb::Program* program = internal_program_;
   if (uses_constant_segment(program)) {
     const auto* offsets = program->constant_segment()->offsets();
@@ -201,7 +201,8 @@ Result<const void*> Program::get_constant_buffer_data(
     ET_CHECK_OR_RETURN_ERROR(
         range_within(off, nbytes, seg_size),
         InvalidArgument,
-        "constant %zu: offset %" PRIu64 " + nbytes %zu exceeds the constant "
+        "constant %zu: offset %" PRIu64
+        " + nbytes %zu exceeds the constant "
         "segment (%zu bytes)",
         buffer_idx,
         off,
@@ -318,7 +319,8 @@ Result<const char*> Program::get_output_flattening_encoding(
       plan->container_meta_type() != nullptr &&
           plan->container_meta_type()->encoded_out_str() != nullptr,
       InvalidProgram,
-      "execution_plan[%" PRId64 "].container_meta_type.encoded_out_str is "
+      "execution_plan[%" PRId64
+      "].container_meta_type.encoded_out_str is "
       "missing",
       index);
   return plan->container_meta_type()->encoded_out_str()->c_str();
@@ -339,9 +341,7 @@ Program::HeaderStatus Program::check_header(const void* data, size_t size) {
 }
 
 Error Program::get_backend_delegate_data(
-    size_t index,
-    const void** out_data,
-    size_t* out_size) const {
+    size_t index, const void** out_data, size_t* out_size) const {
   const auto* bdd = internal_program_->backend_delegate_data();
   ET_CHECK_OR_RETURN_ERROR(
       index < vsize(bdd),
@@ -354,7 +354,8 @@ Error Program::get_backend_delegate_data(
       InvalidArgument,
       "get_backend_delegate_data: null output pointer");
   // Entries and their data were checked at load.
-  const auto* blob = bdd->Get(static_cast<flatbuffers::uoffset_t>(index))->data();
+  const auto* blob =
+      bdd->Get(static_cast<flatbuffers::uoffset_t>(index))->data();
   *out_data = blob->data();
   *out_size = blob->size();
   return Error::Ok;
@@ -404,7 +405,8 @@ Error Program::load_mutable_subsegment_into(
   ET_CHECK_OR_RETURN_ERROR(
       range_within(off, size, seg->size()),
       InvalidArgument,
-      "mutable_data_segments[%zu].offsets[%zu] %" PRIu64 " + size %zu "
+      "mutable_data_segments[%zu].offsets[%zu] %" PRIu64
+      " + size %zu "
       "exceeds segment %" PRIu32 " (%" PRIu64 " bytes)",
       mutable_data_segments_index,
       offset_index,
@@ -427,5 +429,5 @@ Error Program::load_mutable_subsegment_into(
       buffer);
 }
 
-} // namespace ET_RUNTIME_NAMESPACE
-} // namespace executorch
+}  // namespace ET_RUNTIME_NAMESPACE
+}  // namespace executorch

@@ -29,13 +29,13 @@
 
 namespace executorch_flatbuffer {
 struct Program;
-} // namespace executorch_flatbuffer
+}  // namespace executorch_flatbuffer
 
 namespace executorch {
 namespace ET_RUNTIME_NAMESPACE {
 namespace internal {
 struct ProgramAccess;
-} // namespace internal
+}  // namespace internal
 
 class ET_API Program final {
  public:
@@ -64,12 +64,10 @@ class ET_API Program final {
    * Errors of the loader (AccessFailed, ...) are returned as they are.
    */
   ET_NODISCARD static Result<Program> load(
-      DataLoader* loader,
-      Verification verification = Verification::Minimal);
+      DataLoader* loader, Verification verification = Verification::Minimal);
 
   ET_DEPRECATED ET_NODISCARD static Result<Program> Load(
-      DataLoader* loader,
-      Verification verification = Verification::Minimal) {
+      DataLoader* loader, Verification verification = Verification::Minimal) {
     return load(loader, verification);
   }
 
@@ -82,8 +80,8 @@ class ET_API Program final {
    *
    * @retval Error::InvalidArgument index or size out of range.
    */
-  Result<const void*> get_constant_buffer_data(size_t buffer_idx, size_t nbytes)
-      const;
+  Result<const void*> get_constant_buffer_data(
+      size_t buffer_idx, size_t nbytes) const;
 
   /// The program's own named data (key -> segment); NotFound if it has none.
   Result<const NamedDataMap*> get_named_data_map() const;
@@ -140,9 +138,7 @@ class ET_API Program final {
    * buffer; never freed). NotFound when out of range.
    */
   Error get_backend_delegate_data(
-      size_t index,
-      const void** out_data,
-      size_t* out_size) const;
+      size_t index, const void** out_data, size_t* out_size) const;
 
   /**
    * Loads Program.segments[segment_info.segment_index] through the loader.
@@ -197,11 +193,11 @@ class ET_API Program final {
   Verification verification_;
 };
 
-} // namespace ET_RUNTIME_NAMESPACE
-} // namespace executorch
+}  // namespace ET_RUNTIME_NAMESPACE
+}  // namespace executorch
 
 namespace torch {
 namespace executor {
 using ::executorch::ET_RUNTIME_NAMESPACE::Program;
-} // namespace executor
-} // namespace torch
+}  // namespace executor
+}  // namespace torch

@@ -54,7 +54,8 @@ Result<FreeableBuffer> PteDataMap::get_data(std::string_view key) const {
     }
     const auto* k = entry->key();
     if (k->size() != key.size() ||
-        (key.size() != 0 && std::memcmp(k->data(), key.data(), key.size()) != 0)) {
+        (key.size() != 0 &&
+         std::memcmp(k->data(), key.data(), key.size()) != 0)) {
       continue;
     }
     const uint32_t seg = entry->segment_index();
@@ -78,7 +79,8 @@ Result<FreeableBuffer> PteDataMap::get_data(std::string_view key) const {
     size_t start_sz = 0;
     size_t size_sz = 0;
     ET_CHECK_OR_RETURN_ERROR(
-        detail::checked_add<uint64_t>(segment_base_offset_, ds->offset(), &start) &&
+        detail::checked_add<uint64_t>(
+            segment_base_offset_, ds->offset(), &start) &&
             detail::checked_cast(start, &start_sz) &&
             detail::checked_cast(ds->size(), &size_sz),
         InvalidProgram,
@@ -113,6 +115,6 @@ Result<const char*> PteDataMap::get_key(uint32_t index) const {
   return entry->key()->c_str();
 }
 
-} // namespace internal
-} // namespace ET_RUNTIME_NAMESPACE
-} // namespace executorch
+}  // namespace internal
+}  // namespace ET_RUNTIME_NAMESPACE
+}  // namespace executorch

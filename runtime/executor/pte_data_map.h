@@ -19,7 +19,7 @@
 
 namespace executorch_flatbuffer {
 struct Program;
-} // namespace executorch_flatbuffer
+}  // namespace executorch_flatbuffer
 
 namespace executorch {
 namespace ET_RUNTIME_NAMESPACE {
@@ -43,9 +43,7 @@ class ET_API PteDataMap final : public NamedDataMap {
   ET_NODISCARD Result<FreeableBuffer> get_data(
       std::string_view key) const override;
   ET_NODISCARD Error load_data_into(
-      std::string_view key,
-      void* buffer,
-      size_t size) const override;
+      std::string_view key, void* buffer, size_t size) const override;
   ET_NODISCARD Result<uint32_t> get_num_keys() const override;
   ET_NODISCARD Result<const char*> get_key(uint32_t index) const override;
 
@@ -70,6 +68,6 @@ class ET_API PteDataMap final : public NamedDataMap {
   const executorch_flatbuffer::Program* program_;
 };
 
-} // namespace internal
-} // namespace ET_RUNTIME_NAMESPACE
-} // namespace executorch
+}  // namespace internal
+}  // namespace ET_RUNTIME_NAMESPACE
+}  // namespace executorch

@@ -7,14 +7,14 @@
  */
 #pragma once
 
-#include <executorch/runtime/core/evalue.h> // IWYU pragma: export
-#include <executorch/runtime/core/exec_aten/exec_aten.h> // IWYU pragma: export
-#include <executorch/runtime/core/exec_aten/util/dim_order_util.h> // IWYU pragma: export
-#include <executorch/runtime/core/exec_aten/util/scalar_type_util.h> // IWYU pragma: export
-#include <executorch/runtime/core/exec_aten/util/tensor_util.h> // IWYU pragma: export
-#include <executorch/runtime/kernel/kernel_runtime_context.h> // IWYU pragma: export
-#include <executorch/runtime/kernel/operator_registry.h> // IWYU pragma: export
-#include <executorch/runtime/platform/log.h> // IWYU pragma: export
+#include <executorch/runtime/core/evalue.h>               // IWYU pragma: export
+#include <executorch/runtime/core/exec_aten/exec_aten.h>  // IWYU pragma: export
+#include <executorch/runtime/core/exec_aten/util/dim_order_util.h>  // IWYU pragma: export
+#include <executorch/runtime/core/exec_aten/util/scalar_type_util.h>  // IWYU pragma: export
+#include <executorch/runtime/core/exec_aten/util/tensor_util.h>  // IWYU pragma: export
+#include <executorch/runtime/kernel/kernel_runtime_context.h>  // IWYU pragma: export
+#include <executorch/runtime/kernel/operator_registry.h>  // IWYU pragma: export
+#include <executorch/runtime/platform/log.h>              // IWYU pragma: export
 
 /*
  * ET_DEFINE_OPERATOR_NAME(var, "name") defines a compile-time operator name

@@ -69,8 +69,7 @@ class KernelRuntimeContext {
    * @retval Error::MemoryAllocationFailed the allocator could not serve it.
    */
   Result<void*> allocate_temp(
-      size_t size,
-      size_t alignment = MemoryAllocator::kDefaultAlignment) {
+      size_t size, size_t alignment = MemoryAllocator::kDefaultAlignment) {
     if (temp_allocator_ == nullptr) {
       return Error::NotFound;
     }
@@ -88,18 +87,18 @@ class KernelRuntimeContext {
   uint64_t read_only_args_ = 0;
 };
 
-} // namespace runtime
-} // namespace executorch
+}  // namespace runtime
+}  // namespace executorch
 
 namespace torch {
 namespace executor {
 using ::executorch::runtime::KernelRuntimeContext;
 using RuntimeContext = ::executorch::runtime::KernelRuntimeContext;
-} // namespace executor
-} // namespace torch
+}  // namespace executor
+}  // namespace torch
 
 namespace executorch {
 namespace aten {
 using RuntimeContext = ::executorch::runtime::KernelRuntimeContext;
-} // namespace aten
-} // namespace executorch
+}  // namespace aten
+}  // namespace executorch

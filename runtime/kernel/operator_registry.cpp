@@ -220,20 +220,18 @@ const char* key_text(const Kernel& k) {
   return k.kernel_key_.is_fallback() ? "<fallback>" : k.kernel_key_.data();
 }
 
-} // namespace
+}  // namespace
 
 namespace internal {
 
 Error make_kernel_key_string(
-    Span<const TensorMeta> key,
-    char* buf,
-    size_t buf_size) {
+    Span<const TensorMeta> key, char* buf, size_t buf_size) {
   if (buf == nullptr || buf_size == 0) {
     return Error::InvalidArgument;
   }
   size_t pos = 0;
   Error err = emit_kernel_key(key, [&](char c) {
-    if (pos + 1 >= buf_size) { // keep room for the NUL
+    if (pos + 1 >= buf_size) {  // keep room for the NUL
       return false;
     }
     buf[pos++] = c;
@@ -247,7 +245,7 @@ Error make_kernel_key_string(
   return Error::Ok;
 }
 
-} // namespace internal
+}  // namespace internal
 
 Error register_kernels(const Span<const Kernel> batch) {
   // Validate the batch on its own before taking the lock.
@@ -310,14 +308,12 @@ Error register_kernels(const Span<const Kernel> batch) {
 }
 
 bool registry_has_op_function(
-    const char* name,
-    Span<const TensorMeta> meta_list) {
+    const char* name, Span<const TensorMeta> meta_list) {
   return lookup(name, meta_list, Span<const Kernel>(), false).ok();
 }
 
 Result<OpFunction> get_op_function_from_registry(
-    const char* name,
-    Span<const TensorMeta> meta_list) {
+    const char* name, Span<const TensorMeta> meta_list) {
   return lookup(name, meta_list, Span<const Kernel>(), true);
 }
 
@@ -333,5 +329,5 @@ Span<const Kernel> get_registered_kernels() {
       kernels, num_kernels.load(std::memory_order_acquire));
 }
 
-} // namespace runtime
-} // namespace executorch
+}  // namespace runtime
+}  // namespace executorch

@@ -185,15 +185,14 @@ constexpr size_t kKernelKeyBufSize = 659;
 ET_API Error
 make_kernel_key_string(Span<const TensorMeta> key, char* buf, size_t buf_size);
 
-} // namespace internal
+}  // namespace internal
 
 /**
  * Whether get_op_function_from_registry(name, meta_list) would succeed.
  * Logs nothing.
  */
 ET_API bool registry_has_op_function(
-    const char* name,
-    Span<const TensorMeta> meta_list = {});
+    const char* name, Span<const TensorMeta> meta_list = {});
 
 /**
  * Resolves an operator: the kernel registered under `name` with exactly the
@@ -204,8 +203,7 @@ ET_API bool registry_has_op_function(
  *     cannot be part of a key (see make_kernel_key_string).
  */
 ET_API Result<OpFunction> get_op_function_from_registry(
-    const char* name,
-    Span<const TensorMeta> meta_list = {});
+    const char* name, Span<const TensorMeta> meta_list = {});
 
 /**
  * Like the two-argument form, but resolves within `kernel_list` (a
@@ -244,8 +242,8 @@ ET_NODISCARD inline Error register_kernel(const Kernel& kernel) {
   return register_kernels(Span<const Kernel>(&kernel, 1));
 }
 
-} // namespace runtime
-} // namespace executorch
+}  // namespace runtime
+}  // namespace executorch
 
 namespace torch {
 namespace executor {
@@ -291,5 +289,5 @@ inline ::executorch::runtime::ArrayRef<Kernel> get_kernels() {
   return ::executorch::runtime::ArrayRef<Kernel>(
       kernels.data(), kernels.size());
 }
-} // namespace executor
-} // namespace torch
+}  // namespace executor
+}  // namespace torch

@@ -9,5 +9,5 @@ void runtime_abort() {
   pal_abort();
 }
 
-} // namespace runtime
-} // namespace executorch
+}  // namespace runtime
+}  // namespace executorch

@@ -13,11 +13,11 @@ namespace runtime {
 /* Stops the program through the PAL abort hook. Never returns. */
 ET_API ET_NORETURN void runtime_abort();
 
-} // namespace runtime
-} // namespace executorch
+}  // namespace runtime
+}  // namespace executorch
 
 namespace torch {
 namespace executor {
 using ::executorch::runtime::runtime_abort;
-} // namespace executor
-} // namespace torch
+}  // namespace executor
+}  // namespace torch

@@ -82,8 +82,7 @@
 #define ET_SHORT_FILENAME __FILE_NAME__
 #elif defined(__has_builtin)
 #if __has_builtin(__builtin_strrchr)
-#define ET_SHORT_FILENAME \
-  (__builtin_strrchr("/" __FILE__, '/') + 1)
+#define ET_SHORT_FILENAME (__builtin_strrchr("/" __FILE__, '/') + 1)
 #endif
 #endif
 #ifndef ET_SHORT_FILENAME

@@ -31,7 +31,7 @@ et_pal_log_level_t to_pal_level(LogLevel level) {
   return kUnknown;
 }
 
-} // namespace
+}  // namespace
 
 et_timestamp_t get_log_timestamp() {
   return pal_current_ticks();
@@ -47,14 +47,15 @@ void vlogf(
     va_list args) {
 #if ET_LOG_ENABLED
   char buf[kMaxLogMessageLength];
-  int written = vsnprintf(buf, sizeof(buf), format != nullptr ? format : "", args);
+  int written =
+      vsnprintf(buf, sizeof(buf), format != nullptr ? format : "", args);
   size_t length = 0;
   if (written < 0) {
-    buf[0] = '\0'; // Encoding error: emit an empty message rather than junk.
+    buf[0] = '\0';  // Encoding error: emit an empty message rather than junk.
   } else {
     length = static_cast<size_t>(written);
     if (length >= sizeof(buf)) {
-      length = sizeof(buf) - 1; // vsnprintf truncated and terminated.
+      length = sizeof(buf) - 1;  // vsnprintf truncated and terminated.
     }
   }
   pal_emit_log_message(
@@ -70,6 +71,6 @@ void vlogf(
 #endif
 }
 
-} // namespace internal
-} // namespace runtime
-} // namespace executorch
+}  // namespace internal
+}  // namespace runtime
+}  // namespace executorch

@@ -7,7 +7,7 @@
  */
 #pragma once
 
-#include <cinttypes> // PRIu32 and friends, which clients use in ET_LOG formats.
+#include <cinttypes>  // PRIu32 and friends, which clients use in ET_LOG formats.
 #include <cstdarg>
 #include <cstddef>
 #include <cstdint>
@@ -27,10 +27,10 @@ namespace executorch {
 namespace runtime {
 
 enum class LogLevel : uint8_t {
-  Debug, // Detail useful while developing; off by default.
-  Info, // Normal progress messages.
-  Error, // Something failed; execution may continue.
-  Fatal, // Something failed; the runtime is about to abort.
+  Debug,  // Detail useful while developing; off by default.
+  Info,   // Normal progress messages.
+  Error,  // Something failed; execution may continue.
+  Fatal,  // Something failed; the runtime is about to abort.
   NumLevels,
 };
 
@@ -77,51 +77,52 @@ inline void logf(
 #endif
 }
 
-} // namespace internal
-} // namespace runtime
-} // namespace executorch
+}  // namespace internal
+}  // namespace runtime
+}  // namespace executorch
 
 namespace torch {
 namespace executor {
 using ::executorch::runtime::LogLevel;
-} // namespace executor
-} // namespace torch
+}  // namespace executor
+}  // namespace torch
 
 #if ET_LOG_ENABLED
 
-#define ET_LOG(_level, _format, ...)                                        \
-  do {                                                                      \
-    const auto _et_log_level = ::executorch::runtime::LogLevel::_level;     \
-    if (static_cast<uint32_t>(_et_log_level) >=                             \
-        static_cast<uint32_t>(                                              \
-            ::executorch::runtime::LogLevel::ET_MIN_LOG_LEVEL)) {           \
-      const auto _et_log_ts =                                               \
-          ::executorch::runtime::internal::get_log_timestamp();             \
-      ::executorch::runtime::internal::logf(                                \
-          _et_log_level,                                                    \
-          _et_log_ts,                                                       \
-          ET_SHORT_FILENAME,                                                \
-          ET_FUNCTION,                                                      \
-          ET_LINE,                                                          \
-          _format,                                                          \
-          ##__VA_ARGS__);                                                   \
-    }                                                                       \
+#define ET_LOG(_level, _format, ...)                                    \
+  do {                                                                  \
+    const auto _et_log_level = ::executorch::runtime::LogLevel::_level; \
+    if (static_cast<uint32_t>(_et_log_level) >=                         \
+        static_cast<uint32_t>(                                          \
+            ::executorch::runtime::LogLevel::ET_MIN_LOG_LEVEL)) {       \
+      const auto _et_log_ts =                                           \
+          ::executorch::runtime::internal::get_log_timestamp();         \
+      ::executorch::runtime::internal::logf(                            \
+          _et_log_level,                                                \
+          _et_log_ts,                                                   \
+          ET_SHORT_FILENAME,                                            \
+          ET_FUNCTION,                                                  \
+          ET_LINE,                                                      \
+          _format,                                                      \
+          ##__VA_ARGS__);                                               \
+    }                                                                   \
   } while (0)
 
-#else // ET_LOG_ENABLED
+#else  // ET_LOG_ENABLED
 
 // Still "uses" the level name so a typo is caught in every configuration.
-#define ET_LOG(_level, _format, ...)                              \
-  do {                                                            \
-    (void)::executorch::runtime::LogLevel::_level;                \
+#define ET_LOG(_level, _format, ...)               \
+  do {                                             \
+    (void)::executorch::runtime::LogLevel::_level; \
   } while (0)
 
-#endif // ET_LOG_ENABLED
+#endif  // ET_LOG_ENABLED
 
 /* Logs at Error level when `_condition` is false; does not return. */
 #define ET_CHECK_OR_LOG_ERROR(_condition, _format, ...)                      \
   do {                                                                       \
     if (!(_condition)) {                                                     \
-      ET_LOG(Error, "Check failed (%s): " _format, #_condition, ##__VA_ARGS__); \
+      ET_LOG(                                                                \
+          Error, "Check failed (%s): " _format, #_condition, ##__VA_ARGS__); \
     }                                                                        \
   } while (0)

@@ -29,11 +29,10 @@ const PalImpl* current() {
   return g_current_pal.load(std::memory_order_acquire);
 }
 
-} // namespace
+}  // namespace
 
 PalImpl PalImpl::create(
-    pal_emit_log_message_method emit_log_message,
-    const char* source_filename) {
+    pal_emit_log_message_method emit_log_message, const char* source_filename) {
   PalImpl impl;
   impl.emit_log_message = emit_log_message;
   impl.source_filename = source_filename;
@@ -127,8 +126,8 @@ et_timestamp_t pal_current_ticks() {
 et_tick_ratio_t pal_ticks_to_ns_multiplier() {
   const PalImpl* impl = current();
   return impl->ticks_to_ns_multiplier != nullptr
-      ? impl->ticks_to_ns_multiplier()
-      : et_pal_ticks_to_ns_multiplier();
+             ? impl->ticks_to_ns_multiplier()
+             : et_pal_ticks_to_ns_multiplier();
 }
 
 void pal_emit_log_message(
@@ -164,5 +163,5 @@ void pal_free(void* ptr) {
   }
 }
 
-} // namespace runtime
-} // namespace executorch
+}  // namespace runtime
+}  // namespace executorch

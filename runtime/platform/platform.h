@@ -152,7 +152,7 @@ ET_API void pal_emit_log_message(
 ET_API void* pal_allocate(size_t size);
 ET_API void pal_free(void* ptr);
 
-} // namespace runtime
-} // namespace executorch
+}  // namespace runtime
+}  // namespace executorch
 
 #endif /* __cplusplus */

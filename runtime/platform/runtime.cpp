@@ -12,5 +12,5 @@ void runtime_init() {
   std::call_once(once, [] { pal_init(); });
 }
 
-} // namespace runtime
-} // namespace executorch
+}  // namespace runtime
+}  // namespace executorch

@@ -18,11 +18,11 @@ namespace runtime {
  */
 ET_API void runtime_init();
 
-} // namespace runtime
-} // namespace executorch
+}  // namespace runtime
+}  // namespace executorch
 
 namespace torch {
 namespace executor {
 using ::executorch::runtime::runtime_init;
-} // namespace executor
-} // namespace torch
+}  // namespace executor
+}  // namespace torch

@@ -26,15 +26,16 @@ namespace {
 const std::vector<uint8_t>& consumer_program() {
   static const std::vector<uint8_t> bytes = [] {
     const char* dir = std::getenv("ET_ZOO_DIR");
-    const std::string path = std::string(dir != nullptr ? dir : ET_FUZZ_ZOO_DIR) +
-        "/external_constants.pte";
+    const std::string path =
+        std::string(dir != nullptr ? dir : ET_FUZZ_ZOO_DIR) + "/external_constants.pte";
     std::ifstream f(path, std::ios::binary);
-    return std::vector<uint8_t>(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+    return std::vector<uint8_t>(std::istreambuf_iterator<char>(f),
+                                std::istreambuf_iterator<char>());
   }();
   return bytes;
 }
 
-} // namespace
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   fuzz::quiet_logs();
@@ -60,7 +61,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (blob.ok()) {
       volatile uint8_t sink = 0;
       const uint8_t* bytes = static_cast<const uint8_t*>(blob->data());
-      for (size_t b = 0; bytes != nullptr && b < blob->size(); ++b) sink = sink ^ bytes[b];
+      for (size_t b = 0; bytes != nullptr && b < blob->size(); ++b)
+        sink = sink ^ bytes[b];
     }
   }
 

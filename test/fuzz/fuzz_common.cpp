@@ -26,8 +26,8 @@ using executorch::runtime::Tag;
 
 namespace {
 
-void drop_log(
-    et_timestamp_t, et_pal_log_level_t, const char*, const char*, size_t, const char*, size_t) {}
+void drop_log(et_timestamp_t, et_pal_log_level_t, const char*, const char*, size_t, const char*,
+              size_t) {}
 
 // A pool allocated once per process and reused by every input (a fresh 16 MiB per run would
 // dominate the time of small programs under ASan).
@@ -55,28 +55,54 @@ void fill_as(void* data, size_t numel, bool integral) {
 // floats in [-2, 2).
 void fill(ScalarType dtype, void* data, size_t numel) {
   switch (dtype) {
-    case ScalarType::Float: fill_as<float>(data, numel, false); break;
-    case ScalarType::Double: fill_as<double>(data, numel, false); break;
-    case ScalarType::Half: fill_as<executorch::aten::Half>(data, numel, false); break;
-    case ScalarType::BFloat16: fill_as<executorch::aten::BFloat16>(data, numel, false); break;
-    case ScalarType::Byte: fill_as<uint8_t>(data, numel, true); break;
-    case ScalarType::Char: fill_as<int8_t>(data, numel, true); break;
-    case ScalarType::Short: fill_as<int16_t>(data, numel, true); break;
-    case ScalarType::Int: fill_as<int32_t>(data, numel, true); break;
-    case ScalarType::Long: fill_as<int64_t>(data, numel, true); break;
-    case ScalarType::UInt16: fill_as<uint16_t>(data, numel, true); break;
-    case ScalarType::UInt32: fill_as<uint32_t>(data, numel, true); break;
-    case ScalarType::UInt64: fill_as<uint64_t>(data, numel, true); break;
+    case ScalarType::Float:
+      fill_as<float>(data, numel, false);
+      break;
+    case ScalarType::Double:
+      fill_as<double>(data, numel, false);
+      break;
+    case ScalarType::Half:
+      fill_as<executorch::aten::Half>(data, numel, false);
+      break;
+    case ScalarType::BFloat16:
+      fill_as<executorch::aten::BFloat16>(data, numel, false);
+      break;
+    case ScalarType::Byte:
+      fill_as<uint8_t>(data, numel, true);
+      break;
+    case ScalarType::Char:
+      fill_as<int8_t>(data, numel, true);
+      break;
+    case ScalarType::Short:
+      fill_as<int16_t>(data, numel, true);
+      break;
+    case ScalarType::Int:
+      fill_as<int32_t>(data, numel, true);
+      break;
+    case ScalarType::Long:
+      fill_as<int64_t>(data, numel, true);
+      break;
+    case ScalarType::UInt16:
+      fill_as<uint16_t>(data, numel, true);
+      break;
+    case ScalarType::UInt32:
+      fill_as<uint32_t>(data, numel, true);
+      break;
+    case ScalarType::UInt64:
+      fill_as<uint64_t>(data, numel, true);
+      break;
     case ScalarType::Bool: {
       bool* out = static_cast<bool*>(data);
-      for (size_t i = 0; i < numel; ++i) out[i] = (i % 3) == 1;
+      for (size_t i = 0; i < numel; ++i)
+        out[i] = (i % 3) == 1;
       break;
     }
-    default: break; // zero bytes (already cleared)
+    default:
+      break;  // zero bytes (already cleared)
   }
 }
 
-} // namespace
+}  // namespace
 
 void quiet_logs() {
   static const bool once = [] {
@@ -105,8 +131,8 @@ AlignedInput::AlignedInput(const uint8_t* data, size_t size)
   }
 }
 
-std::unique_ptr<LoadedMethod> load_method(
-    const Program& program, const char* name, const executorch::runtime::NamedDataMap* data_map) {
+std::unique_ptr<LoadedMethod> load_method(const Program& program, const char* name,
+                                          const executorch::runtime::NamedDataMap* data_map) {
   auto l = std::make_unique<LoadedMethod>();
   Result<MethodMeta> meta = program.method_meta(name);
   if (!meta.ok()) {
@@ -125,10 +151,10 @@ std::unique_ptr<LoadedMethod> load_method(
   for (auto& b : l->planned) {
     l->planned_spans.emplace_back(b.data(), b.size());
   }
-  l->method_allocator = std::make_unique<MemoryAllocator>(
-      static_cast<uint32_t>(kMethodPoolBytes), pool(0, kMethodPoolBytes));
-  l->temp_allocator = std::make_unique<MemoryAllocator>(
-      static_cast<uint32_t>(kTempPoolBytes), pool(1, kTempPoolBytes));
+  l->method_allocator = std::make_unique<MemoryAllocator>(static_cast<uint32_t>(kMethodPoolBytes),
+                                                          pool(0, kMethodPoolBytes));
+  l->temp_allocator = std::make_unique<MemoryAllocator>(static_cast<uint32_t>(kTempPoolBytes),
+                                                        pool(1, kTempPoolBytes));
   l->planned_memory = std::make_unique<HierarchicalAllocator>(
       Span<Span<uint8_t>>(l->planned_spans.data(), l->planned_spans.size()));
   l->memory_manager = std::make_unique<MemoryManager>(
@@ -143,10 +169,11 @@ std::unique_ptr<LoadedMethod> load_method(
 void walk_method_meta(const MethodMeta& meta) {
   volatile size_t sink = 0;
   auto walk_info = [&](const Result<executorch::runtime::TensorInfo>& info) {
-    if (!info.ok()) return;
+    if (!info.ok())
+      return;
     sink = sink + info->sizes().size() + info->dim_order().size() + info->nbytes() +
-        info->name().size() + static_cast<size_t>(info->scalar_type()) +
-        info->is_memory_planned();
+           info->name().size() + static_cast<size_t>(info->scalar_type()) +
+           info->is_memory_planned();
   };
   for (size_t i = 0; i <= meta.num_inputs(); ++i) {
     (void)meta.input_tag(i);
@@ -170,7 +197,7 @@ void walk_method_meta(const MethodMeta& meta) {
     }
   }
 #pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations" // experimental, still read
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"  // experimental, still read
   sink = sink + meta.num_instructions();
 #pragma GCC diagnostic pop
 }
@@ -206,18 +233,15 @@ bool SynthesizedInputs::set(Method& method) {
     buffers_.emplace_back(info->nbytes() / sizeof(std::max_align_t) + 1);
     void* data = buffers_.back().data();
     const size_t element = executorch::runtime::isValid(info->scalar_type())
-        ? executorch::runtime::elementSize(info->scalar_type())
-        : 0;
+                               ? executorch::runtime::elementSize(info->scalar_type())
+                               : 0;
     if (element != 0) {
       fill(info->scalar_type(), data, info->nbytes() / element);
     }
     std::vector<int32_t>& sizes = sizes_.back();
     std::vector<uint8_t>& order = dim_orders_.back();
     impls_.push_back(std::make_unique<TensorImpl>(
-        info->scalar_type(),
-        static_cast<ssize_t>(sizes.size()),
-        sizes.data(),
-        data,
+        info->scalar_type(), static_cast<ssize_t>(sizes.size()), sizes.data(), data,
         order.size() == sizes.size() ? order.data() : nullptr));
     if (method.set_input(EValue(executorch::aten::Tensor(impls_.back().get())), i) != Error::Ok) {
       return false;
@@ -250,4 +274,4 @@ bool SynthesizedInputs::set_unplanned_outputs(Method& method) {
   return true;
 }
 
-} // namespace fuzz
+}  // namespace fuzz

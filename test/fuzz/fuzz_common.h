@@ -38,8 +38,12 @@ bool tracing();
 class AlignedInput {
  public:
   AlignedInput(const uint8_t* data, size_t size);
-  const uint8_t* data() const { return reinterpret_cast<const uint8_t*>(storage_.data()); }
-  size_t size() const { return size_; }
+  const uint8_t* data() const {
+    return reinterpret_cast<const uint8_t*>(storage_.data());
+  }
+  size_t size() const {
+    return size_;
+  }
 
  private:
   std::vector<std::max_align_t> storage_;
@@ -59,8 +63,7 @@ struct LoadedMethod {
 };
 
 std::unique_ptr<LoadedMethod> load_method(
-    const executorch::runtime::Program& program,
-    const char* name,
+    const executorch::runtime::Program& program, const char* name,
     const executorch::runtime::NamedDataMap* data_map = nullptr);
 
 // Reads every accessor of the method's metadata (each index the meta reports, and one past).
@@ -87,4 +90,4 @@ class SynthesizedInputs {
 // Tensor bytes above which synthesized inputs are refused.
 constexpr size_t kMaxInputBytes = size_t{16} << 20;
 
-} // namespace fuzz
+}  // namespace fuzz

@@ -30,7 +30,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     std::unique_ptr<fuzz::LoadedMethod> loaded = fuzz::load_method(program.get(), name.get());
     if (!loaded->method) {
-      if (fuzz::tracing()) std::fprintf(stderr, "method_execute: %s not loaded\n", name.get());
+      if (fuzz::tracing())
+        std::fprintf(stderr, "method_execute: %s not loaded\n", name.get());
       continue;
     }
     fuzz::SynthesizedInputs inputs;
@@ -51,10 +52,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // Touch every byte of every tensor output, so a bad data pointer or size shows here.
     volatile uint8_t sink = 0;
     for (const EValue& out : outputs) {
-      if (!out.isTensor()) continue;
+      if (!out.isTensor())
+        continue;
       const auto& t = out.toTensor();
       const uint8_t* bytes = static_cast<const uint8_t*>(t.const_data_ptr());
-      for (size_t b = 0; bytes != nullptr && b < t.nbytes(); ++b) sink = sink ^ bytes[b];
+      for (size_t b = 0; bytes != nullptr && b < t.nbytes(); ++b)
+        sink = sink ^ bytes[b];
     }
   }
   return 0;

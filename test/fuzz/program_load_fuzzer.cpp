@@ -44,7 +44,7 @@ void exercise(const fuzz::AlignedInput& input, Program::Verification verificatio
   }
 }
 
-} // namespace
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   fuzz::quiet_logs();

@@ -21,7 +21,8 @@ PyObject* g_fuzz_one = nullptr;
 
 [[noreturn]] void die(const char* what) {
   std::fprintf(stderr, "python_call_fuzzer: %s\n", what);
-  if (PyErr_Occurred()) PyErr_Print();
+  if (PyErr_Occurred())
+    PyErr_Print();
   std::abort();
 }
 
@@ -35,14 +36,17 @@ std::string env_or(const char* name, const char* fallback) {
 // it without searching for a shared object.
 void register_extension() {
   PyObject* init = PyInit__C();
-  if (init == nullptr) die("PyInit__C failed");
+  if (init == nullptr)
+    die("PyInit__C failed");
   PyObject* module = init;
   if (PyObject_TypeCheck(init, &PyModuleDef_Type)) {
     PyObject* machinery = PyImport_ImportModule("importlib.machinery");
-    if (machinery == nullptr) die("importlib.machinery");
-    PyObject* spec = PyObject_CallMethod(
-        machinery, "ModuleSpec", "sO", "executorch_runtime._C", Py_None);
-    if (spec == nullptr) die("ModuleSpec");
+    if (machinery == nullptr)
+      die("importlib.machinery");
+    PyObject* spec =
+        PyObject_CallMethod(machinery, "ModuleSpec", "sO", "executorch_runtime._C", Py_None);
+    if (spec == nullptr)
+      die("ModuleSpec");
     PyModuleDef* def = reinterpret_cast<PyModuleDef*>(init);
     module = PyModule_FromDefAndSpec(def, spec);
     // importlib sets __spec__ before running the exec slots, and pybind11's exec reads it.
@@ -54,10 +58,11 @@ void register_extension() {
     Py_DECREF(machinery);
   }
   PyObject* modules = PyImport_GetModuleDict();
-  if (PyDict_SetItemString(modules, "executorch_runtime._C", module) != 0) die("sys.modules");
+  if (PyDict_SetItemString(modules, "executorch_runtime._C", module) != 0)
+    die("sys.modules");
 }
 
-} // namespace
+}  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   Py_InitializeEx(0);
@@ -65,24 +70,31 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   const std::string source_dir = env_or("ET_FUZZ_SOURCE_DIR", ET_FUZZ_SOURCE_DIR);
   const std::string setup =
       "import sys\n"
-      "sys.path[:0] = ['" + source_dir + "/pybind', '" + source_dir + "/test/fuzz']\n"
+      "sys.path[:0] = ['" +
+      source_dir + "/pybind', '" + source_dir +
+      "/test/fuzz']\n"
       "import python_call_fuzzer\n"
-      "python_call_fuzzer.setup('" + env_or("ET_ZOO_DIR", ET_FUZZ_ZOO_DIR) + "')\n";
-  if (PyRun_SimpleString(setup.c_str()) != 0) die("setup failed");
+      "python_call_fuzzer.setup('" +
+      env_or("ET_ZOO_DIR", ET_FUZZ_ZOO_DIR) + "')\n";
+  if (PyRun_SimpleString(setup.c_str()) != 0)
+    die("setup failed");
   PyObject* driver = PyImport_ImportModule("python_call_fuzzer");
-  if (driver == nullptr) die("import python_call_fuzzer");
+  if (driver == nullptr)
+    die("import python_call_fuzzer");
   g_fuzz_one = PyObject_GetAttrString(driver, "fuzz_one");
-  if (g_fuzz_one == nullptr) die("python_call_fuzzer.fuzz_one");
+  if (g_fuzz_one == nullptr)
+    die("python_call_fuzzer.fuzz_one");
   Py_DECREF(driver);
   return 0;
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  PyObject* bytes = PyBytes_FromStringAndSize(reinterpret_cast<const char*>(data),
-                                              static_cast<Py_ssize_t>(size));
+  PyObject* bytes =
+      PyBytes_FromStringAndSize(reinterpret_cast<const char*>(data), static_cast<Py_ssize_t>(size));
   PyObject* result = PyObject_CallOneArg(g_fuzz_one, bytes);
   Py_DECREF(bytes);
-  if (result == nullptr) die("unexpected Python exception");
+  if (result == nullptr)
+    die("unexpected Python exception");
   Py_DECREF(result);
   return 0;
 }

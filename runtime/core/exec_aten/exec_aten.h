@@ -86,8 +86,8 @@ using std::string_view;
 using ::executorch::runtime::etensor::compute_numel;
 using ::executorch::runtime::etensor::safe_numel;
 
-} // namespace aten
-} // namespace executorch
+}  // namespace aten
+}  // namespace executorch
 
 /* Deprecated older name of executorch::aten. */
 namespace exec_aten = ::executorch::aten;
@@ -95,5 +95,5 @@ namespace exec_aten = ::executorch::aten;
 namespace torch {
 namespace executor {
 using TensorList = ::executorch::aten::TensorList;
-} // namespace executor
-} // namespace torch
+}  // namespace executor
+}  // namespace torch

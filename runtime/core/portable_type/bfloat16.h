@@ -18,7 +18,7 @@ namespace internal {
 inline uint16_t float_to_bf16_bits(float f) {
   const uint32_t bits = float_bits(f);
   if ((bits & 0x7FFFFFFFu) > 0x7F800000u) {
-    return 0x7FC0; // Rounding could turn a NaN into inf; use a quiet NaN.
+    return 0x7FC0;  // Rounding could turn a NaN into inf; use a quiet NaN.
   }
   const uint32_t bias = 0x7FFFu + ((bits >> 16) & 1u);
   return static_cast<uint16_t>((bits + bias) >> 16);
@@ -28,7 +28,7 @@ inline float bf16_bits_to_float(uint16_t b) {
   return bits_float(static_cast<uint32_t>(b) << 16);
 }
 
-} // namespace internal
+}  // namespace internal
 
 struct alignas(2) BFloat16 {
   uint16_t x;
@@ -40,7 +40,8 @@ struct alignas(2) BFloat16 {
 
   BFloat16() = default;
   constexpr BFloat16(uint16_t bits, from_bits_t) : x(bits) {}
-  /* implicit */ BFloat16(float value) : x(internal::float_to_bf16_bits(value)) {}
+  /* implicit */ BFloat16(float value)
+      : x(internal::float_to_bf16_bits(value)) {}
   /* implicit */ operator float() const {
     return internal::bf16_bits_to_float(x);
   }
@@ -48,9 +49,9 @@ struct alignas(2) BFloat16 {
 
 ET_INTERNAL_DEFINE_REDUCED_FLOAT_OPS(BFloat16)
 
-} // namespace etensor
-} // namespace runtime
-} // namespace executorch
+}  // namespace etensor
+}  // namespace runtime
+}  // namespace executorch
 
 namespace std {
 
@@ -106,10 +107,10 @@ class numeric_limits<::executorch::runtime::etensor::BFloat16> {
   }
 };
 
-} // namespace std
+}  // namespace std
 
 namespace torch {
 namespace executor {
 using ::executorch::runtime::etensor::BFloat16;
-} // namespace executor
-} // namespace torch
+}  // namespace executor
+}  // namespace torch

@@ -26,9 +26,9 @@ ET_INTERNAL_DEFINE_BITS_TYPE(bits16, uint16_t, 2)
 
 #undef ET_INTERNAL_DEFINE_BITS_TYPE
 
-} // namespace etensor
-} // namespace runtime
-} // namespace executorch
+}  // namespace etensor
+}  // namespace runtime
+}  // namespace executorch
 
 namespace torch {
 namespace executor {
@@ -37,5 +37,5 @@ using ::executorch::runtime::etensor::bits1x8;
 using ::executorch::runtime::etensor::bits2x4;
 using ::executorch::runtime::etensor::bits4x2;
 using ::executorch::runtime::etensor::bits8;
-} // namespace executor
-} // namespace torch
+}  // namespace executor
+}  // namespace torch

@@ -44,12 +44,12 @@ struct alignas(4) complex<Half> {
   }
 };
 
-} // namespace etensor
-} // namespace runtime
-} // namespace executorch
+}  // namespace etensor
+}  // namespace runtime
+}  // namespace executorch
 
 namespace torch {
 namespace executor {
 using ::executorch::runtime::etensor::complex;
-} // namespace executor
-} // namespace torch
+}  // namespace executor
+}  // namespace torch

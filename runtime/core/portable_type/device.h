@@ -49,14 +49,14 @@ struct Device final {
   DeviceIndex index_;
 };
 
-} // namespace etensor
-} // namespace runtime
-} // namespace executorch
+}  // namespace etensor
+}  // namespace runtime
+}  // namespace executorch
 
 namespace torch {
 namespace executor {
 using ::executorch::runtime::etensor::Device;
 using ::executorch::runtime::etensor::DeviceIndex;
 using ::executorch::runtime::etensor::DeviceType;
-} // namespace executor
-} // namespace torch
+}  // namespace executor
+}  // namespace torch

@@ -32,7 +32,8 @@ inline float fp16_bits_to_float(uint16_t h) {
   const uint32_t mantissa = h & 0x3FFu;
   if (exponent == 0) {
     // Zero or subnormal: value = mantissa * 2^-24, exact in float.
-    const float magnitude = static_cast<float>(mantissa) * 5.9604644775390625e-8f;
+    const float magnitude =
+        static_cast<float>(mantissa) * 5.9604644775390625e-8f;
     return sign != 0 ? -magnitude : magnitude;
   }
   if (exponent == 0x1F) {
@@ -48,7 +49,8 @@ inline uint16_t float_to_fp16_bits(float f) {
   uint32_t magnitude = bits & 0x7FFFFFFFu;
   if (magnitude >= 0x7F800000u) {
     // Inf stays inf; any NaN becomes a quiet NaN.
-    return static_cast<uint16_t>(sign | (magnitude > 0x7F800000u ? 0x7E00u : 0x7C00u));
+    return static_cast<uint16_t>(
+        sign | (magnitude > 0x7F800000u ? 0x7E00u : 0x7C00u));
   }
   if (magnitude >= 0x477FF000u) {
     // At or above 65520 the nearest half is infinity.
@@ -66,7 +68,7 @@ inline uint16_t float_to_fp16_bits(float f) {
   return static_cast<uint16_t>(sign | (magnitude >> 13));
 }
 
-} // namespace internal
+}  // namespace internal
 
 struct alignas(2) Half {
   uint16_t x;
@@ -88,74 +90,74 @@ struct alignas(2) Half {
  * Arithmetic mirrors c10::Half: Half with Half or an integer stays Half,
  * Half with float/double widens to that type.
  */
-#define ET_INTERNAL_DEFINE_REDUCED_FLOAT_OPS(T)                               \
-  inline T operator+(const T& a, const T& b) {                                \
-    return static_cast<float>(a) + static_cast<float>(b);                     \
-  }                                                                           \
-  inline T operator-(const T& a, const T& b) {                                \
-    return static_cast<float>(a) - static_cast<float>(b);                     \
-  }                                                                           \
-  inline T operator*(const T& a, const T& b) {                                \
-    return static_cast<float>(a) * static_cast<float>(b);                     \
-  }                                                                           \
-  inline T operator/(const T& a, const T& b) {                                \
-    return static_cast<float>(a) / static_cast<float>(b);                     \
-  }                                                                           \
-  inline T operator-(const T& a) {                                            \
-    return -static_cast<float>(a);                                            \
-  }                                                                           \
-  inline T& operator+=(T& a, const T& b) {                                    \
-    a = a + b;                                                                \
-    return a;                                                                 \
-  }                                                                           \
-  inline T& operator-=(T& a, const T& b) {                                    \
-    a = a - b;                                                                \
-    return a;                                                                 \
-  }                                                                           \
-  inline T& operator*=(T& a, const T& b) {                                    \
-    a = a * b;                                                                \
-    return a;                                                                 \
-  }                                                                           \
-  inline T& operator/=(T& a, const T& b) {                                    \
-    a = a / b;                                                                \
-    return a;                                                                 \
-  }                                                                           \
-  ET_INTERNAL_REDUCED_FLOAT_MIXED(T, float, float)                            \
-  ET_INTERNAL_REDUCED_FLOAT_MIXED(T, double, double)                          \
-  ET_INTERNAL_REDUCED_FLOAT_MIXED(T, int, T)                                  \
+#define ET_INTERNAL_DEFINE_REDUCED_FLOAT_OPS(T)           \
+  inline T operator+(const T& a, const T& b) {            \
+    return static_cast<float>(a) + static_cast<float>(b); \
+  }                                                       \
+  inline T operator-(const T& a, const T& b) {            \
+    return static_cast<float>(a) - static_cast<float>(b); \
+  }                                                       \
+  inline T operator*(const T& a, const T& b) {            \
+    return static_cast<float>(a) * static_cast<float>(b); \
+  }                                                       \
+  inline T operator/(const T& a, const T& b) {            \
+    return static_cast<float>(a) / static_cast<float>(b); \
+  }                                                       \
+  inline T operator-(const T& a) {                        \
+    return -static_cast<float>(a);                        \
+  }                                                       \
+  inline T& operator+=(T& a, const T& b) {                \
+    a = a + b;                                            \
+    return a;                                             \
+  }                                                       \
+  inline T& operator-=(T& a, const T& b) {                \
+    a = a - b;                                            \
+    return a;                                             \
+  }                                                       \
+  inline T& operator*=(T& a, const T& b) {                \
+    a = a * b;                                            \
+    return a;                                             \
+  }                                                       \
+  inline T& operator/=(T& a, const T& b) {                \
+    a = a / b;                                            \
+    return a;                                             \
+  }                                                       \
+  ET_INTERNAL_REDUCED_FLOAT_MIXED(T, float, float)        \
+  ET_INTERNAL_REDUCED_FLOAT_MIXED(T, double, double)      \
+  ET_INTERNAL_REDUCED_FLOAT_MIXED(T, int, T)              \
   ET_INTERNAL_REDUCED_FLOAT_MIXED(T, int64_t, T)
 
-#define ET_INTERNAL_REDUCED_FLOAT_MIXED(T, U, R)                  \
-  inline R operator+(T a, U b) {                                  \
-    return static_cast<R>(static_cast<float>(a) + b);             \
-  }                                                               \
-  inline R operator-(T a, U b) {                                  \
-    return static_cast<R>(static_cast<float>(a) - b);             \
-  }                                                               \
-  inline R operator*(T a, U b) {                                  \
-    return static_cast<R>(static_cast<float>(a) * b);             \
-  }                                                               \
-  inline R operator/(T a, U b) {                                  \
-    return static_cast<R>(static_cast<float>(a) / b);             \
-  }                                                               \
-  inline R operator+(U a, T b) {                                  \
-    return static_cast<R>(a + static_cast<float>(b));             \
-  }                                                               \
-  inline R operator-(U a, T b) {                                  \
-    return static_cast<R>(a - static_cast<float>(b));             \
-  }                                                               \
-  inline R operator*(U a, T b) {                                  \
-    return static_cast<R>(a * static_cast<float>(b));             \
-  }                                                               \
-  inline R operator/(U a, T b) {                                  \
-    return static_cast<R>(a / static_cast<float>(b));             \
+#define ET_INTERNAL_REDUCED_FLOAT_MIXED(T, U, R)      \
+  inline R operator+(T a, U b) {                      \
+    return static_cast<R>(static_cast<float>(a) + b); \
+  }                                                   \
+  inline R operator-(T a, U b) {                      \
+    return static_cast<R>(static_cast<float>(a) - b); \
+  }                                                   \
+  inline R operator*(T a, U b) {                      \
+    return static_cast<R>(static_cast<float>(a) * b); \
+  }                                                   \
+  inline R operator/(T a, U b) {                      \
+    return static_cast<R>(static_cast<float>(a) / b); \
+  }                                                   \
+  inline R operator+(U a, T b) {                      \
+    return static_cast<R>(a + static_cast<float>(b)); \
+  }                                                   \
+  inline R operator-(U a, T b) {                      \
+    return static_cast<R>(a - static_cast<float>(b)); \
+  }                                                   \
+  inline R operator*(U a, T b) {                      \
+    return static_cast<R>(a * static_cast<float>(b)); \
+  }                                                   \
+  inline R operator/(U a, T b) {                      \
+    return static_cast<R>(a / static_cast<float>(b)); \
   }
 
 ET_INTERNAL_DEFINE_REDUCED_FLOAT_OPS(Half)
 
-} // namespace etensor
-} // namespace runtime
-} // namespace executorch
+}  // namespace etensor
+}  // namespace runtime
+}  // namespace executorch
 
 namespace std {
 
@@ -211,10 +213,10 @@ class numeric_limits<::executorch::runtime::etensor::Half> {
   }
 };
 
-} // namespace std
+}  // namespace std
 
 namespace torch {
 namespace executor {
 using ::executorch::runtime::etensor::Half;
-} // namespace executor
-} // namespace torch
+}  // namespace executor
+}  // namespace torch

@@ -47,9 +47,9 @@ struct alignas(1) quint2x4 {
   constexpr explicit quint2x4(uint8_t val) : val_(val) {}
 };
 
-} // namespace etensor
-} // namespace runtime
-} // namespace executorch
+}  // namespace etensor
+}  // namespace runtime
+}  // namespace executorch
 
 namespace torch {
 namespace executor {
@@ -58,5 +58,5 @@ using ::executorch::runtime::etensor::qint8;
 using ::executorch::runtime::etensor::quint2x4;
 using ::executorch::runtime::etensor::quint4x2;
 using ::executorch::runtime::etensor::quint8;
-} // namespace executor
-} // namespace torch
+}  // namespace executor
+}  // namespace torch

@@ -31,8 +31,10 @@ class Scalar {
   /* implicit */ Scalar(double val) : tag_(Tag::Double) {
     v_.as_double = val;
   }
-  /* implicit */ Scalar(BFloat16 val) : Scalar(static_cast<double>(static_cast<float>(val))) {}
-  /* implicit */ Scalar(Half val) : Scalar(static_cast<double>(static_cast<float>(val))) {}
+  /* implicit */ Scalar(BFloat16 val)
+      : Scalar(static_cast<double>(static_cast<float>(val))) {}
+  /* implicit */ Scalar(Half val)
+      : Scalar(static_cast<double>(static_cast<float>(val))) {}
 
   /* Reads the value as T (double, int64_t or bool), converting if needed. */
   template <typename T>
@@ -106,12 +108,12 @@ inline bool Scalar::to<bool>() const {
   return toBool();
 }
 
-} // namespace etensor
-} // namespace runtime
-} // namespace executorch
+}  // namespace etensor
+}  // namespace runtime
+}  // namespace executorch
 
 namespace torch {
 namespace executor {
 using ::executorch::runtime::etensor::Scalar;
-} // namespace executor
-} // namespace torch
+}  // namespace executor
+}  // namespace torch

@@ -11,12 +11,12 @@ namespace etensor {
 
 using std::string_view;
 
-} // namespace etensor
-} // namespace runtime
-} // namespace executorch
+}  // namespace etensor
+}  // namespace runtime
+}  // namespace executorch
 
 namespace torch {
 namespace executor {
 using ::executorch::runtime::etensor::string_view;
-} // namespace executor
-} // namespace torch
+}  // namespace executor
+}  // namespace torch

@@ -99,12 +99,12 @@ class Tensor {
   TensorImpl* impl_ = nullptr;
 };
 
-} // namespace etensor
-} // namespace runtime
-} // namespace executorch
+}  // namespace etensor
+}  // namespace runtime
+}  // namespace executorch
 
 namespace torch {
 namespace executor {
 using ::executorch::runtime::etensor::Tensor;
-} // namespace executor
-} // namespace torch
+}  // namespace executor
+}  // namespace torch

@@ -28,7 +28,10 @@ ssize_t compute_numel(const TensorImpl::SizesType* sizes, ssize_t dim) {
 Result<ssize_t> safe_numel(const TensorImpl::SizesType* sizes, ssize_t dim) {
   ET_CHECK_OR_RETURN_ERROR(dim >= 0, InvalidArgument, "Negative rank %zd", dim);
   ET_CHECK_OR_RETURN_ERROR(
-      sizes != nullptr || dim == 0, InvalidArgument, "Null sizes for rank %zd", dim);
+      sizes != nullptr || dim == 0,
+      InvalidArgument,
+      "Null sizes for rank %zd",
+      dim);
   ssize_t numel = 1;
   for (ssize_t i = 0; i < dim; ++i) {
     ET_CHECK_OR_RETURN_ERROR(
@@ -85,7 +88,7 @@ TensorImpl::TensorImpl(
 
   const size_t rank = static_cast<size_t>(dim_);
   if (rank > kTensorDimensionLimit) {
-    return; // Too big for the inline arrays; the caller owns all metadata.
+    return;  // Too big for the inline arrays; the caller owns all metadata.
   }
   if (dim_order_ == nullptr) {
     owns_dim_order_ = true;
@@ -176,7 +179,7 @@ Error TensorImpl::internal_resize_contiguous(ArrayRef<SizesType> new_sizes) {
       dim_,
       new_sizes.size());
   if (dim_ == 0) {
-    return Error::Ok; // A scalar has only one shape.
+    return Error::Ok;  // A scalar has only one shape.
   }
   ET_CHECK_OR_RETURN_ERROR(
       new_sizes.data() != nullptr, InvalidArgument, "Null new sizes");
@@ -233,6 +236,6 @@ Error TensorImpl::internal_resize_contiguous(ArrayRef<SizesType> new_sizes) {
   return Error::Internal;
 }
 
-} // namespace etensor
-} // namespace runtime
-} // namespace executorch
+}  // namespace etensor
+}  // namespace runtime
+}  // namespace executorch

@@ -28,14 +28,13 @@ namespace executorch {
 namespace runtime {
 namespace etensor {
 class TensorImpl;
-} // namespace etensor
+}  // namespace etensor
 
 namespace internal {
 // Declared here so TensorImpl can befriend it; documented in tensor_util.h.
-ET_NODISCARD ET_API Error resize_tensor_impl(
-    etensor::TensorImpl* impl,
-    ArrayRef<int32_t> new_sizes);
-} // namespace internal
+ET_NODISCARD ET_API Error
+resize_tensor_impl(etensor::TensorImpl* impl, ArrayRef<int32_t> new_sizes);
+}  // namespace internal
 
 namespace etensor {
 
@@ -82,7 +81,8 @@ class ET_API TensorImpl {
   ssize_t size(ssize_t dim) const {
     ET_CHECK_MSG(
         dim >= 0 && dim < dim_,
-        "Dimension out of range (expected to be in range of [0, %zd], but got %zd",
+        "Dimension out of range (expected to be in range of [0, %zd], but got "
+        "%zd",
         dim_ - 1,
         dim);
     return sizes_[dim];
@@ -150,8 +150,7 @@ class ET_API TensorImpl {
 
  private:
   friend Error(::executorch::runtime::internal::resize_tensor_impl)(
-      TensorImpl* impl,
-      ArrayRef<SizesType> new_sizes);
+      TensorImpl* impl, ArrayRef<SizesType> new_sizes);
 
   /*
    * The resize rules: same rank; STATIC only to the same sizes; DYNAMIC_*
@@ -201,17 +200,16 @@ ET_API ssize_t compute_numel(const TensorImpl::SizesType* sizes, ssize_t dim);
  * negative, `sizes` is null with dim > 0, or the product overflows ssize_t.
  */
 ET_API Result<ssize_t> safe_numel(
-    const TensorImpl::SizesType* sizes,
-    ssize_t dim);
+    const TensorImpl::SizesType* sizes, ssize_t dim);
 
-} // namespace etensor
-} // namespace runtime
-} // namespace executorch
+}  // namespace etensor
+}  // namespace runtime
+}  // namespace executorch
 
 namespace torch {
 namespace executor {
 using ::executorch::runtime::etensor::compute_numel;
 using ::executorch::runtime::etensor::safe_numel;
 using ::executorch::runtime::etensor::TensorImpl;
-} // namespace executor
-} // namespace torch
+}  // namespace executor
+}  // namespace torch

@@ -11,8 +11,8 @@ namespace etensor {
 
 /* Memory layout request of an operator argument (e.g. clone's). */
 enum class MemoryFormat : int8_t {
-  Contiguous = 0, // Dense, default dim order.
-  Preserve = 1, // Keep whatever the input has.
+  Contiguous = 0,  // Dense, default dim order.
+  Preserve = 1,    // Keep whatever the input has.
 };
 
 /* Storage layout; only dense strided tensors exist here. */
@@ -20,13 +20,13 @@ enum class Layout : int8_t {
   Strided = 0,
 };
 
-} // namespace etensor
-} // namespace runtime
-} // namespace executorch
+}  // namespace etensor
+}  // namespace runtime
+}  // namespace executorch
 
 namespace torch {
 namespace executor {
 using ::executorch::runtime::etensor::Layout;
 using ::executorch::runtime::etensor::MemoryFormat;
-} // namespace executor
-} // namespace torch
+}  // namespace executor
+}  // namespace torch

@@ -77,9 +77,8 @@ inline bool checked_cast(From v, To* out) {
       }
     }
   }
-  if (v > 0 &&
-      static_cast<uintmax_t>(v) >
-          static_cast<uintmax_t>(std::numeric_limits<To>::max())) {
+  if (v > 0 && static_cast<uintmax_t>(v) >
+                   static_cast<uintmax_t>(std::numeric_limits<To>::max())) {
     return false;
   }
   *out = static_cast<To>(v);
@@ -89,12 +88,13 @@ inline bool checked_cast(From v, To* out) {
 /// Little-endian readers for raw header bytes (independent of host order).
 inline uint32_t read_le32(const uint8_t* p) {
   return static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8) |
-      (static_cast<uint32_t>(p[2]) << 16) | (static_cast<uint32_t>(p[3]) << 24);
+         (static_cast<uint32_t>(p[2]) << 16) |
+         (static_cast<uint32_t>(p[3]) << 24);
 }
 
 inline uint64_t read_le64(const uint8_t* p) {
   return static_cast<uint64_t>(read_le32(p)) |
-      (static_cast<uint64_t>(read_le32(p + 4)) << 32);
+         (static_cast<uint64_t>(read_le32(p + 4)) << 32);
 }
 
 /// Number of elements times element size, as a checked byte count. `sizes`
@@ -130,6 +130,6 @@ inline bool checked_nbytes(
   return true;
 }
 
-} // namespace detail
-} // namespace runtime
-} // namespace executorch
+}  // namespace detail
+}  // namespace runtime
+}  // namespace executorch

@@ -73,7 +73,7 @@ Result<FreeableBuffer> get_processed(
   }
 }
 
-} // namespace
+}  // namespace
 
 Error BackendDelegate::Init(
     const fb::BackendDelegate& d,
@@ -134,7 +134,7 @@ Error BackendDelegate::Init(
         delegate_index,
         id,
         static_cast<unsigned>(handle.error()));
-    out->backend_ = nullptr; // not initialized: no destroy()
+    out->backend_ = nullptr;  // not initialized: no destroy()
     out->~BackendDelegate();
     return handle.error();
   }
@@ -150,6 +150,6 @@ BackendDelegate::~BackendDelegate() {
   processed_.Free();
 }
 
-} // namespace internal
-} // namespace runtime
-} // namespace executorch
+}  // namespace internal
+}  // namespace runtime
+}  // namespace executorch

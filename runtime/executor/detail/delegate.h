@@ -52,7 +52,9 @@ class BackendDelegate final {
       const char* id,
       const BackendInterface* backend,
       FreeableBuffer&& processed)
-      : id_(id), backend_(backend), handle_(nullptr),
+      : id_(id),
+        backend_(backend),
+        handle_(nullptr),
         processed_(std::move(processed)) {}
 
   BackendDelegate(const BackendDelegate&) = delete;
@@ -64,6 +66,6 @@ class BackendDelegate final {
   FreeableBuffer processed_;
 };
 
-} // namespace internal
-} // namespace runtime
-} // namespace executorch
+}  // namespace internal
+}  // namespace runtime
+}  // namespace executorch

@@ -85,27 +85,26 @@ Error read_condition(const EValue& cond, size_t value_index, bool* out) {
 /// Looking for an et_view that binds an output happens only for an unbound
 /// one, so a bound method pays one pointer test per input and output.
 Error check_caller_bindings(
-    const executorch_flatbuffer::ExecutionPlan* plan,
-    const EValue* values) {
+    const executorch_flatbuffer::ExecutionPlan* plan, const EValue* values) {
   const auto* vals = plan->values();
   for (int pass = 0; pass < 2; ++pass) {
     const bool inputs = pass == 0;
     const auto* indices = inputs ? plan->inputs() : plan->outputs();
     for (flatbuffers::uoffset_t i = 0; i < indices->size(); ++i) {
       const size_t vi = static_cast<size_t>(indices->Get(i));
-      const auto* t = vals->Get(static_cast<flatbuffers::uoffset_t>(vi))
-                          ->val_as_Tensor();
+      const auto* t =
+          vals->Get(static_cast<flatbuffers::uoffset_t>(vi))->val_as_Tensor();
       if (t == nullptr || internal::tensor_is_planned(t) ||
           internal::tensor_is_external_constant(t) || !values[vi].isTensor() ||
           values[vi].toTensor().const_data_ptr() != nullptr) {
         continue;
       }
       if (!inputs && detail::is_view_result(plan, vi)) {
-        continue; // an et_view binds it
+        continue;  // an et_view binds it
       }
       size_t need = values[vi].toTensor().nbytes();
       if (!inputs && !detail::tensor_capacity_bytes(t, &need)) {
-        need = 1; // unknown capacity: a buffer is needed all the same
+        need = 1;  // unknown capacity: a buffer is needed all the same
       }
       if (need > 0) {
         ET_LOG(
@@ -124,7 +123,7 @@ Error check_caller_bindings(
   return Error::Ok;
 }
 
-} // namespace
+}  // namespace
 
 Error Method::execute_instruction() {
   const internal::Chain& chain = owned_.chains[step_state_.chain_idx];
@@ -143,7 +142,8 @@ Error Method::execute_instruction() {
       context.internal_set_read_only_args(ins.read_only_args);
       {
         // ins.op_name is set at load whenever the method has a tracer.
-        internal::EventTracerProfileOpScope scope(env_.event_tracer, ins.op_name);
+        internal::EventTracerProfileOpScope scope(
+            env_.event_tracer, ins.op_name);
         ins.kernel(context, ins.args);
       }
       err = context.failure_state();
@@ -161,7 +161,9 @@ Error Method::execute_instruction() {
     }
     case Instruction::Kind::Delegate: {
       BackendExecutionContext context(
-          env_.event_tracer, owned_.temp_allocator, plan_name(env_.serialization_plan));
+          env_.event_tracer,
+          owned_.temp_allocator,
+          plan_name(env_.serialization_plan));
       {
         // Named after the delegate's backend id.
         internal::EventTracerProfileOpScope scope(
@@ -273,13 +275,15 @@ Error Method::step() {
       return bound;
     }
   }
-  if (step_state_.instr_idx < owned_.chains[step_state_.chain_idx].n_instructions) {
+  if (step_state_.instr_idx <
+      owned_.chains[step_state_.chain_idx].n_instructions) {
     Error err = execute_instruction();
     if (err != Error::Ok) {
       return err;
     }
   }
-  if (step_state_.instr_idx >= owned_.chains[step_state_.chain_idx].n_instructions) {
+  if (step_state_.instr_idx >=
+      owned_.chains[step_state_.chain_idx].n_instructions) {
     step_state_ = {step_state_.chain_idx + 1, 0};
   }
   return Error::Ok;
@@ -291,7 +295,7 @@ Error Method::experimental_step() {
 
 bool Method::in_progress() const {
   return initialized() &&
-      (step_state_.chain_idx != 0 || step_state_.instr_idx != 0);
+         (step_state_.chain_idx != 0 || step_state_.instr_idx != 0);
 }
 
 Error Method::reset_execution() {
@@ -314,5 +318,5 @@ Error Method::experimental_reset_execution() {
   return reset_execution();
 }
 
-} // namespace runtime
-} // namespace executorch
+}  // namespace runtime
+}  // namespace executorch

@@ -29,8 +29,8 @@ Result<ExtendedHeader> ExtendedHeader::parse(const void* data, size_t size) {
         kMinLength);
     return Error::InvalidProgram;
   }
-  const size_t known = length >= kLengthWithDataSize ? kLengthWithDataSize
-                                                     : kMinLength;
+  const size_t known =
+      length >= kLengthWithDataSize ? kLengthWithDataSize : kMinLength;
   if (size - kHeaderOffset < known) {
     ET_LOG(
         Error,
@@ -42,11 +42,10 @@ Result<ExtendedHeader> ExtendedHeader::parse(const void* data, size_t size) {
   ExtendedHeader out{};
   out.program_size = read_le64(h + 8);
   out.segment_base_offset = read_le64(h + 16);
-  out.segment_data_size =
-      length >= kLengthWithDataSize ? read_le64(h + 24) : 0;
+  out.segment_data_size = length >= kLengthWithDataSize ? read_le64(h + 24) : 0;
   return out;
 }
 
-} // namespace detail
-} // namespace runtime
-} // namespace executorch
+}  // namespace detail
+}  // namespace runtime
+}  // namespace executorch

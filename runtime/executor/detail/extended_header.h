@@ -44,6 +44,6 @@ struct ExtendedHeader {
   uint64_t segment_data_size;
 };
 
-} // namespace detail
-} // namespace runtime
-} // namespace executorch
+}  // namespace detail
+}  // namespace runtime
+}  // namespace executorch

@@ -70,6 +70,6 @@ class FieldPath {
   size_t length_ = 0;
 };
 
-} // namespace detail
-} // namespace runtime
-} // namespace executorch
+}  // namespace detail
+}  // namespace runtime
+}  // namespace executorch

@@ -15,6 +15,6 @@ inline size_t vsize(const Vector* v) {
   return v == nullptr ? 0 : v->size();
 }
 
-} // namespace detail
-} // namespace runtime
-} // namespace executorch
+}  // namespace detail
+}  // namespace runtime
+}  // namespace executorch

@@ -54,25 +54,26 @@ Error build_args(
 /// the program (data_buffer_idx, or an EXTERNAL name) without a planned
 /// place of its own.
 bool is_constant_tensor(const fb::ExecutionPlan* plan, int32_t idx) {
-  const fb::Tensor* t =
-      plan->values()->Get(static_cast<flatbuffers::uoffset_t>(idx))->val_as_Tensor();
+  const fb::Tensor* t = plan->values()
+                            ->Get(static_cast<flatbuffers::uoffset_t>(idx))
+                            ->val_as_Tensor();
   if (t == nullptr || t->allocation_info() != nullptr) {
     return false;
   }
   const auto* extra = t->extra_tensor_info();
   return t->data_buffer_idx() != 0 ||
-      (extra != nullptr &&
-       extra->location() == fb::TensorDataLocation::EXTERNAL);
+         (extra != nullptr &&
+          extra->location() == fb::TensorDataLocation::EXTERNAL);
 }
 
 /// Bit i (bit 63 for every i from 63 on) for each argument of a KernelCall
 /// that is a constant tensor.
 uint64_t read_only_args(
-    const fb::ExecutionPlan* plan,
-    const flatbuffers::Vector<int32_t>* s_args) {
+    const fb::ExecutionPlan* plan, const flatbuffers::Vector<int32_t>* s_args) {
   uint64_t mask = 0;
   for (size_t k = 0; k < s_args->size(); ++k) {
-    if (is_constant_tensor(plan, s_args->Get(static_cast<flatbuffers::uoffset_t>(k)))) {
+    if (is_constant_tensor(
+            plan, s_args->Get(static_cast<flatbuffers::uoffset_t>(k)))) {
       mask |= uint64_t{1} << (k < 63 ? k : 63);
     }
   }
@@ -86,8 +87,8 @@ struct Resolver {
   MemoryAllocator* method_allocator;
   bool with_op_names = false;
   std::vector<TensorMeta> metas;
-  std::vector<uint8_t> reported; // per operator: already logged as missing
-  std::vector<const char*> op_names; // per operator (with_op_names only)
+  std::vector<uint8_t> reported;      // per operator: already logged as missing
+  std::vector<const char*> op_names;  // per operator (with_op_names only)
   size_t n_missing = 0;
 };
 
@@ -128,14 +129,16 @@ Error resolve_kernel(
   *op_name = nullptr;
   const auto* ops = r.plan->operators();
   ET_DCHECK(detail::index_in_range(op_index, detail::vsize(ops)));
-  const fb::Operator* op = ops->Get(static_cast<flatbuffers::uoffset_t>(op_index));
+  const fb::Operator* op =
+      ops->Get(static_cast<flatbuffers::uoffset_t>(op_index));
   ET_DCHECK(op != nullptr && op->name() != nullptr);
   char name[kOperatorNameBufSize];
   const char* overload = op->overload() ? op->overload()->c_str() : "";
-  const int len = overload[0] != '\0'
-      ? std::snprintf(
-            name, sizeof(name), "%s.%s", op->name()->c_str(), overload)
-      : std::snprintf(name, sizeof(name), "%s", op->name()->c_str());
+  const int len =
+      overload[0] != '\0'
+          ? std::snprintf(
+                name, sizeof(name), "%s.%s", op->name()->c_str(), overload)
+          : std::snprintf(name, sizeof(name), "%s", op->name()->c_str());
   if (len < 0 || static_cast<size_t>(len) >= sizeof(name)) {
     ET_LOG(
         Error,
@@ -146,7 +149,8 @@ Error resolve_kernel(
     return Error::Internal;
   }
   if (r.with_op_names) {
-    *op_name = op_name_for_tracer(r, op_index, op, name, static_cast<size_t>(len));
+    *op_name =
+        op_name_for_tracer(r, op_index, op, name, static_cast<size_t>(len));
     if (*op_name == nullptr) {
       return Error::MemoryAllocationFailed;
     }
@@ -262,7 +266,7 @@ Error build_instruction(
   }
 }
 
-} // namespace
+}  // namespace
 
 Error build_chains(
     const LoadContext& ctx,
@@ -291,7 +295,8 @@ Error build_chains(
   }
 
   for (size_t c = 0; c < n_chains; ++c) {
-    const fb::Chain* s_chain = s_chains->Get(static_cast<flatbuffers::uoffset_t>(c));
+    const fb::Chain* s_chain =
+        s_chains->Get(static_cast<flatbuffers::uoffset_t>(c));
     ET_DCHECK(s_chain != nullptr && s_chain->instructions() != nullptr);
     const auto* s_instrs = s_chain->instructions();
     const size_t n = s_instrs->size();
@@ -334,6 +339,6 @@ Error build_chains(
   return Error::Ok;
 }
 
-} // namespace internal
-} // namespace runtime
-} // namespace executorch
+}  // namespace internal
+}  // namespace runtime
+}  // namespace executorch

@@ -40,6 +40,6 @@ ET_NODISCARD Error build_chains(
     Chain** out_chains,
     size_t* out_n_chains);
 
-} // namespace internal
-} // namespace runtime
-} // namespace executorch
+}  // namespace internal
+}  // namespace runtime
+}  // namespace executorch

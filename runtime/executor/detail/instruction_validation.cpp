@@ -135,8 +135,7 @@ Error validate_kernel_call(const InstructionSite& s, const fb::KernelCall* k) {
 }
 
 Error validate_delegate_call(
-    const InstructionSite& s,
-    const fb::DelegateCall* d) {
+    const InstructionSite& s, const fb::DelegateCall* d) {
   const size_t nd = vsize(s.c.plan->delegates());
   ET_CHECK_OR_RETURN_ERROR(
       index_in_range(d->delegate_index(), nd),
@@ -155,8 +154,7 @@ Error validate_delegate_call(
  * destination as it is.
  */
 Error validate_jump_false_call(
-    const InstructionSite& s,
-    const fb::JumpFalseCall* j) {
+    const InstructionSite& s, const fb::JumpFalseCall* j) {
   ET_CHECK_OK_OR_RETURN_ERROR(validate_value_index(
       s, "JumpFalseCall", "cond_value_index", j->cond_value_index()));
   const int32_t dst = j->destination_instruction();
@@ -185,8 +183,7 @@ Error validate_free_call(const InstructionSite& s, const fb::FreeCall* f) {
 }
 
 Error validate_instruction(
-    const InstructionSite& s,
-    const fb::Instruction* ins) {
+    const InstructionSite& s, const fb::Instruction* ins) {
   const auto path = [&]() { return s.c.instruction_path(s.ci, s.ii); };
   ET_CHECK_OR_RETURN_ERROR(
       ins != nullptr, InvalidProgram, "%s is null", path().c_str());
@@ -219,11 +216,11 @@ Error validate_instruction(
     case fb::InstructionArguments::FreeCall:
       return validate_free_call(s, ins->instr_args_as_FreeCall());
     default:
-      return Error::InvalidProgram; // unreachable: range-checked above
+      return Error::InvalidProgram;  // unreachable: range-checked above
   }
 }
 
-} // namespace
+}  // namespace
 
 Error validate_delegates(const PlanContext& c) {
   for (size_t i = 0; i < vsize(c.plan->delegates()); ++i) {
@@ -250,6 +247,6 @@ Error validate_chains(const PlanContext& c) {
   return Error::Ok;
 }
 
-} // namespace detail
-} // namespace runtime
-} // namespace executorch
+}  // namespace detail
+}  // namespace runtime
+}  // namespace executorch

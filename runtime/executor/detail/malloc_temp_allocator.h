@@ -43,7 +43,8 @@ class MallocTempAllocator final : public MemoryAllocator {
     head_ = b;
     used_ += size;
     const uintptr_t start = reinterpret_cast<uintptr_t>(raw) + sizeof(Block);
-    const uintptr_t aligned = (start + alignment - 1) & ~(uintptr_t)(alignment - 1);
+    const uintptr_t aligned =
+        (start + alignment - 1) & ~(uintptr_t)(alignment - 1);
     return reinterpret_cast<void*>(aligned);
   }
 
@@ -73,6 +74,6 @@ class MallocTempAllocator final : public MemoryAllocator {
   size_t used_ = 0;
 };
 
-} // namespace internal
-} // namespace runtime
-} // namespace executorch
+}  // namespace internal
+}  // namespace runtime
+}  // namespace executorch

@@ -37,9 +37,7 @@ class MergedDataMap final : public NamedDataMap {
   }
 
   ET_NODISCARD Error load_data_into(
-      std::string_view key,
-      void* buffer,
-      size_t size) const override {
+      std::string_view key, void* buffer, size_t size) const override {
     Error e = first_->load_data_into(key, buffer, size);
     if (e != Error::NotFound) {
       return e;
@@ -78,6 +76,6 @@ class MergedDataMap final : public NamedDataMap {
   const NamedDataMap* second_;
 };
 
-} // namespace internal
-} // namespace runtime
-} // namespace executorch
+}  // namespace internal
+}  // namespace runtime
+}  // namespace executorch

@@ -23,7 +23,7 @@
 namespace executorch_flatbuffer {
 struct Chain;
 struct Program;
-} // namespace executorch_flatbuffer
+}  // namespace executorch_flatbuffer
 
 namespace executorch {
 namespace runtime {
@@ -62,7 +62,7 @@ struct Chain {
 
 /// One constant tensor blob fetched by name from the external data map.
 struct ExternalConstant {
-  const char* key; // NUL-terminated, points into the flatbuffer
+  const char* key;  // NUL-terminated, points into the flatbuffer
   FreeableBuffer buffer;
 };
 
@@ -86,14 +86,14 @@ struct LoadContext {
   const Program* program;
   const executorch_flatbuffer::Program* fb_program;
   MemoryAllocator* method_allocator;
-  HierarchicalAllocator* planned_memory; // may be null
-  const NamedDataMap* external_map; // user-supplied; may be null
+  HierarchicalAllocator* planned_memory;  // may be null
+  const NamedDataMap* external_map;       // user-supplied; may be null
   ExternalConstant* external_constants;
   size_t n_external_constants;
   EValue* values;
   size_t n_values;
 };
 
-} // namespace internal
-} // namespace runtime
-} // namespace executorch
+}  // namespace internal
+}  // namespace runtime
+}  // namespace executorch

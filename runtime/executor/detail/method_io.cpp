@@ -42,8 +42,7 @@ bool doubles_match(double given, double traced) {
 }
 
 const fb::Tensor* serialized_tensor(
-    const fb::ExecutionPlan* plan,
-    size_t value_index) {
+    const fb::ExecutionPlan* plan, size_t value_index) {
   const fb::EValue* v =
       plan->values()->Get(static_cast<flatbuffers::uoffset_t>(value_index));
   return v->val_as_Tensor();
@@ -55,10 +54,7 @@ const fb::Tensor* serialized_tensor(
  * pointer otherwise.
  */
 Error set_tensor_input(
-    Tensor dst,
-    const Tensor& src,
-    bool planned,
-    size_t input_idx) {
+    Tensor dst, const Tensor& src, bool planned, size_t input_idx) {
   if (dst.scalar_type() != src.scalar_type()) {
     ET_LOG(
         Error,
@@ -109,13 +105,11 @@ Error set_tensor_input(
     }
     if (src_nbytes > 0) {
       if (dst.mutable_data_ptr() == nullptr) {
-        ET_LOG(
-            Error, "set_input: input %zu has no planned storage", input_idx);
+        ET_LOG(Error, "set_input: input %zu has no planned storage", input_idx);
         return Error::InvalidState;
       }
       if (dst.const_data_ptr() != src.const_data_ptr()) {
-        std::memmove(
-            dst.mutable_data_ptr(), src.const_data_ptr(), src_nbytes);
+        std::memmove(dst.mutable_data_ptr(), src.const_data_ptr(), src_nbytes);
       }
     }
   } else {
@@ -127,9 +121,7 @@ Error set_tensor_input(
 
 /// A prim input (Int, Bool, Double, String) must match the traced value.
 Error check_traced_input(
-    const EValue& slot,
-    const EValue& input_evalue,
-    size_t input_idx) {
+    const EValue& slot, const EValue& input_evalue, size_t input_idx) {
   if (slot.isInt()) {
     if (slot.toInt() != input_evalue.toInt()) {
       ET_LOG(
@@ -162,18 +154,20 @@ Error check_traced_input(
   } else if (slot.isString()) {
     if (slot.toString() != input_evalue.toString()) {
       ET_LOG(
-          Error, "set_input: input %zu differs from the traced string", input_idx);
+          Error,
+          "set_input: input %zu differs from the traced string",
+          input_idx);
       return Error::InvalidArgument;
     }
   }
   return Error::Ok;
 }
 
-} // namespace
+}  // namespace
 
 size_t Method::get_input_index(size_t i) const {
-  return static_cast<size_t>(
-      env_.serialization_plan->inputs()->Get(static_cast<flatbuffers::uoffset_t>(i)));
+  return static_cast<size_t>(env_.serialization_plan->inputs()->Get(
+      static_cast<flatbuffers::uoffset_t>(i)));
 }
 
 size_t Method::get_output_index(size_t i) const {
@@ -193,14 +187,14 @@ EValue& Method::mutable_value(size_t i) {
 
 size_t Method::inputs_size() const {
   return env_.serialization_plan && env_.serialization_plan->inputs()
-      ? env_.serialization_plan->inputs()->size()
-      : 0;
+             ? env_.serialization_plan->inputs()->size()
+             : 0;
 }
 
 size_t Method::outputs_size() const {
   return env_.serialization_plan && env_.serialization_plan->outputs()
-      ? env_.serialization_plan->outputs()->size()
-      : 0;
+             ? env_.serialization_plan->outputs()->size()
+             : 0;
 }
 
 MethodMeta Method::method_meta() const {
@@ -250,13 +244,13 @@ Error Method::set_input(const EValue& input_evalue, size_t input_idx) {
   }
 
   const Error err = slot.isTensor()
-      ? set_tensor_input(
-            slot.toTensor(),
-            input_evalue.toTensor(),
-            internal::tensor_is_planned(
-                serialized_tensor(env_.serialization_plan, vi)),
-            input_idx)
-      : check_traced_input(slot, input_evalue, input_idx);
+                        ? set_tensor_input(
+                              slot.toTensor(),
+                              input_evalue.toTensor(),
+                              internal::tensor_is_planned(serialized_tensor(
+                                  env_.serialization_plan, vi)),
+                              input_idx)
+                        : check_traced_input(slot, input_evalue, input_idx);
   if (err != Error::Ok) {
     return err;
   }
@@ -264,7 +258,8 @@ Error Method::set_input(const EValue& input_evalue, size_t input_idx) {
   return Error::Ok;
 }
 
-Error Method::set_inputs(const executorch::aten::ArrayRef<EValue>& input_evalues) {
+Error Method::set_inputs(
+    const executorch::aten::ArrayRef<EValue>& input_evalues) {
   if (!initialized()) {
     ET_LOG(Error, "set_inputs: the method is not loaded");
     return Error::InvalidState;
@@ -286,7 +281,8 @@ Error Method::set_inputs(const executorch::aten::ArrayRef<EValue>& input_evalues
   return Error::Ok;
 }
 
-Error Method::set_output_data_ptr(void* buffer, size_t size, size_t output_idx) {
+Error Method::set_output_data_ptr(
+    void* buffer, size_t size, size_t output_idx) {
   if (!initialized()) {
     ET_LOG(Error, "set_output_data_ptr: the method is not loaded");
     return Error::InvalidState;
@@ -302,10 +298,12 @@ Error Method::set_output_data_ptr(void* buffer, size_t size, size_t output_idx) 
   const size_t vi = get_output_index(output_idx);
   EValue& slot = mutable_value(vi);
   if (!slot.isTensor()) {
-    ET_LOG(Error, "set_output_data_ptr: output %zu is not a tensor", output_idx);
+    ET_LOG(
+        Error, "set_output_data_ptr: output %zu is not a tensor", output_idx);
     return Error::InvalidArgument;
   }
-  if (internal::tensor_is_planned(serialized_tensor(env_.serialization_plan, vi))) {
+  if (internal::tensor_is_planned(
+          serialized_tensor(env_.serialization_plan, vi))) {
     ET_LOG(
         Error,
         "set_output_data_ptr: output %zu has planned or constant storage",
@@ -329,7 +327,8 @@ Error Method::set_output_data_ptr(void* buffer, size_t size, size_t output_idx) 
     return Error::InvalidArgument;
   }
   if (buffer == nullptr && capacity > 0) {
-    ET_LOG(Error, "set_output_data_ptr: null buffer for output %zu", output_idx);
+    ET_LOG(
+        Error, "set_output_data_ptr: null buffer for output %zu", output_idx);
     return Error::InvalidArgument;
   }
   t.unsafeGetTensorImpl()->set_data(buffer);
@@ -384,7 +383,8 @@ Error Method::get_inputs(EValue* input_evalues, size_t length) {
 }
 
 const EValue& Method::get_output(size_t i) const {
-  ET_CHECK_MSG(i < outputs_size(), "output index %zu >= %zu", i, outputs_size());
+  ET_CHECK_MSG(
+      i < outputs_size(), "output index %zu >= %zu", i, outputs_size());
   return get_value(get_output_index(i));
 }
 
@@ -400,7 +400,8 @@ EValue& Method::mutable_input(size_t i) {
 }
 
 EValue& Method::mutable_output(size_t i) {
-  ET_CHECK_MSG(i < outputs_size(), "output index %zu >= %zu", i, outputs_size());
+  ET_CHECK_MSG(
+      i < outputs_size(), "output index %zu >= %zu", i, outputs_size());
   return mutable_value(get_output_index(i));
 }
 
@@ -431,5 +432,5 @@ Result<Tensor> Method::get_attribute(std::string_view name) {
   return Error::NotFound;
 }
 
-} // namespace runtime
-} // namespace executorch
+}  // namespace runtime
+}  // namespace executorch

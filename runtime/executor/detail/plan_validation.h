@@ -28,14 +28,14 @@ constexpr size_t kMaxTensorRank = 16;
 template <typename T>
 bool elements_aligned(const flatbuffers::Vector<T>* v) {
   return v == nullptr ||
-      reinterpret_cast<uintptr_t>(v->data()) % alignof(T) == 0;
+         reinterpret_cast<uintptr_t>(v->data()) % alignof(T) == 0;
 }
 
 /// What the program offers for `data_buffer_idx` of constant tensors.
 struct ConstantTable {
-  bool segment_path; // constant_segment with more than the reserved offset
-  size_t count; // valid indices are [1, count)
-  uint64_t segment_size; // size of the constant segment (segment path)
+  bool segment_path;      // constant_segment with more than the reserved offset
+  size_t count;           // valid indices are [1, count)
+  uint64_t segment_size;  // size of the constant segment (segment path)
 };
 
 ConstantTable constant_table(const executorch_flatbuffer::Program* program);
@@ -68,8 +68,7 @@ struct PlanContext {
 
 /// The kind of values[index] (NONE for a null entry).
 executorch_flatbuffer::KernelTypes value_type(
-    const PlanContext& c,
-    size_t index);
+    const PlanContext& c, size_t index);
 
 /// Every entry of plan.values (value_validation.cpp).
 Error validate_values(const PlanContext& c);
@@ -80,6 +79,6 @@ Error validate_delegates(const PlanContext& c);
 /// Every chain and instruction (instruction_validation.cpp).
 Error validate_chains(const PlanContext& c);
 
-} // namespace detail
-} // namespace runtime
-} // namespace executorch
+}  // namespace detail
+}  // namespace runtime
+}  // namespace executorch

@@ -26,8 +26,7 @@ struct ProgramAccess {
 
   /// Program.segments[info.segment_index] through the program's loader.
   static Result<FreeableBuffer> load_segment(
-      const Program& program,
-      const DataLoader::SegmentInfo& info) {
+      const Program& program, const DataLoader::SegmentInfo& info) {
     return program.LoadSegment(info);
   }
 
@@ -52,6 +51,6 @@ struct ProgramAccess {
   }
 };
 
-} // namespace internal
-} // namespace ET_RUNTIME_NAMESPACE
-} // namespace executorch
+}  // namespace internal
+}  // namespace ET_RUNTIME_NAMESPACE
+}  // namespace executorch

@@ -28,14 +28,16 @@ bool is_aligned(const void* p) {
   return reinterpret_cast<uintptr_t>(p) % kProgramAlignment == 0;
 }
 
-} // namespace
+}  // namespace
 
 Result<FileLayout> read_layout(DataLoader* loader, size_t file_size) {
   const size_t head_size = file_size < ExtendedHeader::kNumHeadBytes
-      ? file_size
-      : ExtendedHeader::kNumHeadBytes;
+                               ? file_size
+                               : ExtendedHeader::kNumHeadBytes;
   Result<FreeableBuffer> head = loader->load(
-      0, head_size, DataLoader::SegmentInfo(DataLoader::SegmentInfo::Type::Program));
+      0,
+      head_size,
+      DataLoader::SegmentInfo(DataLoader::SegmentInfo::Type::Program));
   if (!head.ok()) {
     ET_LOG(Error, "cannot read the first %zu bytes of the program", head_size);
     return head.error();
@@ -120,7 +122,8 @@ Result<FreeableBuffer> load_segment_from(
     const DataLoader::SegmentInfo& segment_info) {
   const size_t index = segment_info.segment_index;
   if (loader == nullptr || segment_base_offset == 0) {
-    ET_LOG(Error, "segment %zu requested, but the program has no segments", index);
+    ET_LOG(
+        Error, "segment %zu requested, but the program has no segments", index);
     return Error::NotFound;
   }
   const auto* segs = program->segments();
@@ -148,8 +151,7 @@ Result<FreeableBuffer> load_segment_from(
 
 /// The flatbuffer part of the file, [0, program_size), loaded and aligned.
 Result<FreeableBuffer> load_program_data(
-    DataLoader* loader,
-    size_t program_size) {
+    DataLoader* loader, size_t program_size) {
   Result<FreeableBuffer> program_data = loader->load(
       0,
       program_size,
@@ -199,8 +201,7 @@ Error check_identifier(const uint8_t* data) {
 /// Structural verification, at every level: after this every offset,
 /// vector and string reachable from the root lies inside the data.
 Result<const fb::Program*> verify_flatbuffer(
-    const uint8_t* data,
-    size_t program_size) {
+    const uint8_t* data, size_t program_size) {
   const uint32_t root_offset = runtime::detail::read_le32(data);
   ET_CHECK_OR_RETURN_ERROR(
       root_offset >= 8 && root_offset <= program_size - 4,
@@ -217,6 +218,6 @@ Result<const fb::Program*> verify_flatbuffer(
   return fb::GetProgram(data);
 }
 
-} // namespace detail
-} // namespace runtime
-} // namespace executorch
+}  // namespace detail
+}  // namespace runtime
+}  // namespace executorch

@@ -33,7 +33,8 @@ Result<FileLayout> read_layout(DataLoader* loader, size_t file_size);
 
 /// The flatbuffer part of the file, [0, program_size), loaded; InvalidArgument
 /// when the loader's buffer is not max-aligned.
-Result<FreeableBuffer> load_program_data(DataLoader* loader, size_t program_size);
+Result<FreeableBuffer> load_program_data(
+    DataLoader* loader, size_t program_size);
 
 /// InvalidProgram unless the identifier is the one this runtime reads.
 Error check_identifier(const uint8_t* data);
@@ -41,8 +42,7 @@ Error check_identifier(const uint8_t* data);
 /// Runs the flatbuffers Verifier: afterwards every offset, vector and string
 /// reachable from the root lies inside [data, data + program_size).
 Result<const executorch_flatbuffer::Program*> verify_flatbuffer(
-    const uint8_t* data,
-    size_t program_size);
+    const uint8_t* data, size_t program_size);
 
 /**
  * Loads segments[segment_info.segment_index] of `program` through `loader`,
@@ -55,6 +55,6 @@ Result<FreeableBuffer> load_segment_from(
     const executorch_flatbuffer::Program* program,
     const DataLoader::SegmentInfo& segment_info);
 
-} // namespace detail
-} // namespace runtime
-} // namespace executorch
+}  // namespace detail
+}  // namespace runtime
+}  // namespace executorch

@@ -36,9 +36,9 @@ namespace fb = executorch_flatbuffer;
 namespace {
 
 // Sizes in bytes of ScalarType 0..29 (docs/format.md §2).
-constexpr uint8_t kElementSizes[30] = {
-    1, 1, 2, 4, 8, 2, 4, 8, 4, 8, 16, 1, 1, 1, 4,
-    2, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 2, 4, 8};
+constexpr uint8_t kElementSizes[30] = {1,  1, 2, 4, 8, 2, 4, 8, 4, 8,
+                                       16, 1, 1, 1, 4, 2, 1, 1, 1, 1,
+                                       1,  1, 2, 1, 1, 1, 1, 2, 4, 8};
 
 /// The first duplicate of `names` (sorted in place), or end().
 std::vector<std::string_view>::const_iterator first_duplicate(
@@ -79,7 +79,8 @@ Error validate_plan_entries(const fb::Program* program) {
 }
 
 /// Every non-empty segment lies inside the file.
-Error validate_segments(const fb::Program* program, const ProgramLayout& layout) {
+Error validate_segments(
+    const fb::Program* program, const ProgramLayout& layout) {
   const auto* segs = program->segments();
   for (flatbuffers::uoffset_t i = 0; i < vsize(segs); ++i) {
     const auto* s = segs->Get(i);
@@ -89,7 +90,7 @@ Error validate_segments(const fb::Program* program, const ProgramLayout& layout)
         "%s is null",
         FieldPath("segments").at(i).c_str());
     if (layout.segment_base_offset == 0 || s->size() == 0) {
-      continue; // cannot be loaded (NotFound later) or nothing to read
+      continue;  // cannot be loaded (NotFound later) or nothing to read
     }
     uint64_t start = 0;
     ET_CHECK_OR_RETURN_ERROR(
@@ -134,7 +135,8 @@ Error validate_constant_tables(const fb::Program* program) {
     ET_CHECK_OR_RETURN_ERROR(
         cs->segment_index() < segs->size(),
         InvalidProgram,
-        "constant_segment.segment_index %" PRIu32 " out of range (%u "
+        "constant_segment.segment_index %" PRIu32
+        " out of range (%u "
         "segments)",
         cs->segment_index(),
         static_cast<unsigned>(segs->size()));
@@ -164,7 +166,9 @@ Error validate_mutable_data_segments(const fb::Program* program) {
   const auto* segs = program->segments();
   const auto* mds = program->mutable_data_segments();
   for (flatbuffers::uoffset_t m = 0; m < vsize(mds); ++m) {
-    const auto path = [m]() { return FieldPath("mutable_data_segments").at(m); };
+    const auto path = [m]() {
+      return FieldPath("mutable_data_segments").at(m);
+    };
     const auto* sub = mds->Get(m);
     ET_CHECK_OR_RETURN_ERROR(
         sub != nullptr, InvalidProgram, "%s is null", path().c_str());
@@ -206,7 +210,7 @@ Error validate_named_data(const fb::Program* program) {
       InvalidProgram,
       "Program.named_data is present but Program.segments is missing");
   std::vector<std::string_view> keys;
-  keys.reserve(nd->size()); // bounded: each entry takes >= 4 file bytes
+  keys.reserve(nd->size());  // bounded: each entry takes >= 4 file bytes
   for (flatbuffers::uoffset_t i = 0; i < nd->size(); ++i) {
     const auto path = [i]() { return FieldPath("named_data").at(i); };
     const auto* e = nd->Get(i);
@@ -314,9 +318,8 @@ Error validate_planned_buffers(const PlanContext& c) {
   for (flatbuffers::uoffset_t i = 0; i < vsize(devs); ++i) {
     const auto* d = devs->Get(i);
     ET_CHECK_OR_RETURN_ERROR(
-        d != nullptr &&
-            (static_cast<int8_t>(d->device_type()) == 0 ||
-             static_cast<int8_t>(d->device_type()) == 1),
+        d != nullptr && (static_cast<int8_t>(d->device_type()) == 0 ||
+                         static_cast<int8_t>(d->device_type()) == 1),
         InvalidProgram,
         "%s is null or has an invalid device_type",
         c.path().item("non_const_buffer_device", i).c_str());
@@ -353,7 +356,7 @@ Error validate_operators(const PlanContext& c) {
   return Error::Ok;
 }
 
-} // namespace
+}  // namespace
 
 ConstantTable constant_table(const fb::Program* program) {
   ConstantTable t{false, 0, 0};
@@ -397,8 +400,7 @@ bool tensor_capacity_bytes(const fb::Tensor* t, size_t* out) {
 }
 
 Error validate_program_tables(
-    const fb::Program* program,
-    const ProgramLayout& layout) {
+    const fb::Program* program, const ProgramLayout& layout) {
   ET_CHECK_OK_OR_RETURN_ERROR(validate_plan_entries(program));
   ET_CHECK_OK_OR_RETURN_ERROR(validate_segments(program, layout));
   ET_CHECK_OK_OR_RETURN_ERROR(validate_constant_tables(program));
@@ -452,6 +454,6 @@ Error validate_all_execution_plans(const fb::Program* program) {
   return Error::Ok;
 }
 
-} // namespace detail
-} // namespace runtime
-} // namespace executorch
+}  // namespace detail
+}  // namespace runtime
+}  // namespace executorch

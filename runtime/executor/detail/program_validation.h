@@ -20,7 +20,7 @@ namespace executorch_flatbuffer {
 struct ExecutionPlan;
 struct Program;
 struct Tensor;
-} // namespace executorch_flatbuffer
+}  // namespace executorch_flatbuffer
 
 namespace executorch {
 namespace runtime {
@@ -42,8 +42,7 @@ struct ProgramLayout {
  * duplicates); backend_delegate_data entries.
  */
 Error validate_program_tables(
-    const executorch_flatbuffer::Program* program,
-    const ProgramLayout& layout);
+    const executorch_flatbuffer::Program* program, const ProgramLayout& layout);
 
 /**
  * Every semantic cross-reference of one execution plan: required fields,
@@ -54,8 +53,7 @@ Error validate_program_tables(
  * delegates.
  */
 Error validate_execution_plan(
-    const executorch_flatbuffer::Program* program,
-    size_t plan_index);
+    const executorch_flatbuffer::Program* program, size_t plan_index);
 
 /**
  * The storage and aliasing rules of one plan (storage_validation.cpp), run
@@ -67,14 +65,12 @@ Error validate_execution_plan(
  * plan that passed the other checks of validate_execution_plan.
  */
 Error validate_storage_rules(
-    const executorch_flatbuffer::ExecutionPlan* plan,
-    size_t plan_index);
+    const executorch_flatbuffer::ExecutionPlan* plan, size_t plan_index);
 
 /// Whether an executorch_prim::et_view call of a validated plan binds
 /// `value_index` (so the caller does not).
 bool is_view_result(
-    const executorch_flatbuffer::ExecutionPlan* plan,
-    size_t value_index);
+    const executorch_flatbuffer::ExecutionPlan* plan, size_t value_index);
 
 /// validate_execution_plan for every plan, plus unique method names.
 Error validate_all_execution_plans(
@@ -89,6 +85,6 @@ size_t scalar_type_element_size(int8_t scalar_type);
 /// (possible only for the dynamic plan inputs validation excuses).
 bool tensor_capacity_bytes(const executorch_flatbuffer::Tensor* t, size_t* out);
 
-} // namespace detail
-} // namespace runtime
-} // namespace executorch
+}  // namespace detail
+}  // namespace runtime
+}  // namespace executorch

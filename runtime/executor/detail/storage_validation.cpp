@@ -51,12 +51,12 @@ struct ValueRole {
   Storage storage = Storage::NotATensor;
   bool input = false;
   bool output = false;
-  bool view_result = false; // the result of an et_view call
+  bool view_result = false;  // the result of an et_view call
 };
 
 struct Plan {
   const fb::ExecutionPlan* plan;
-  size_t p; // plan index, for messages
+  size_t p;  // plan index, for messages
   std::vector<ValueRole> roles;
 
   const fb::EValue* value(size_t i) const {
@@ -82,8 +82,8 @@ Storage storage_of(const fb::EValue* v) {
     return Storage::Planned;
   }
   const auto* extra = t->extra_tensor_info();
-  const bool external = extra != nullptr &&
-      extra->location() == fb::TensorDataLocation::EXTERNAL;
+  const bool external =
+      extra != nullptr && extra->location() == fb::TensorDataLocation::EXTERNAL;
   if (external || t->data_buffer_idx() != 0) {
     return Storage::Constant;
   }
@@ -105,7 +105,7 @@ const char* storage_name(Storage s) {
 
 bool is_tensor_or_list(fb::KernelTypes k) {
   return k == fb::KernelTypes::Tensor || k == fb::KernelTypes::TensorList ||
-      k == fb::KernelTypes::OptionalTensorList;
+         k == fb::KernelTypes::OptionalTensorList;
 }
 
 // The tensor value indices an argument refers to: itself, or a list's items
@@ -124,9 +124,11 @@ void for_each_tensor(const Plan& pl, int32_t arg, F&& f) {
   } else if (const auto* o = v->val_as_OptionalTensorList()) {
     items = o->items();
   }
-  for (flatbuffers::uoffset_t i = 0; items != nullptr && i < items->size(); ++i) {
-    const int32_t item = items->Get(i); // -1: an absent optional tensor
-    if (item >= 0 && pl.kind(static_cast<size_t>(item)) == fb::KernelTypes::Tensor) {
+  for (flatbuffers::uoffset_t i = 0; items != nullptr && i < items->size();
+       ++i) {
+    const int32_t item = items->Get(i);  // -1: an absent optional tensor
+    if (item >= 0 &&
+        pl.kind(static_cast<size_t>(item)) == fb::KernelTypes::Tensor) {
       f(static_cast<size_t>(item));
     }
   }
@@ -142,7 +144,7 @@ const char* op_name(const fb::ExecutionPlan* plan, const fb::KernelCall* k) {
 bool is_view_call(const fb::ExecutionPlan* plan, const fb::Instruction* ins) {
   const auto* k = ins->instr_args_as_KernelCall();
   return k != nullptr && std::strcmp(op_name(plan, k), kViewOp) == 0 &&
-      k->args()->size() == 3;
+         k->args()->size() == 3;
 }
 
 // Marks the arguments an instruction writes (see the file comment).
@@ -161,8 +163,8 @@ void mark_written(
   if (in_place) {
     (*written)[0] = true;
   }
-  const fb::KernelTypes ret =
-      pl.kind(static_cast<size_t>(args->Get(static_cast<flatbuffers::uoffset_t>(last))));
+  const fb::KernelTypes ret = pl.kind(static_cast<size_t>(
+      args->Get(static_cast<flatbuffers::uoffset_t>(last))));
   if (ret == fb::KernelTypes::TensorList ||
       ret == fb::KernelTypes::OptionalTensorList) {
     for (size_t i = last; i-- > 0;) {
@@ -175,12 +177,10 @@ void mark_written(
   }
 }
 
-
 // Whether a tensor has data when instructions run: its own storage, or a
 // binding the caller or an et_view makes.
 bool has_storage(const ValueRole& r) {
-  return r.storage != Storage::Unbacked || r.input || r.output ||
-      r.view_result;
+  return r.storage != Storage::Unbacked || r.input || r.output || r.view_result;
 }
 
 // Why an instruction may not write this tensor, or null if it may.
@@ -261,13 +261,14 @@ Error check_call(
 
 // et_view(self, size, out): out points at self's data, so out's capacity
 // must fit in self's, and out must be neither a constant nor an input.
-Error check_view(const Plan& pl, size_t ci, size_t ii, const fb::KernelCall* k) {
+Error check_view(
+    const Plan& pl, size_t ci, size_t ii, const fb::KernelCall* k) {
   const size_t self = static_cast<size_t>(k->args()->Get(0));
   const size_t out = static_cast<size_t>(k->args()->Get(2));
   const fb::Tensor* ts = pl.tensor(self);
   const fb::Tensor* to = pl.tensor(out);
   if (ts == nullptr || to == nullptr) {
-    return Error::Ok; // the op refuses non-tensors when it runs
+    return Error::Ok;  // the op refuses non-tensors when it runs
   }
   const ValueRole& r = pl.roles[out];
   ET_CHECK_OR_RETURN_ERROR(
@@ -282,8 +283,8 @@ Error check_view(const Plan& pl, size_t ci, size_t ii, const fb::KernelCall* k) 
   size_t self_bytes = 0;
   size_t out_bytes = 0;
   ET_CHECK_OR_RETURN_ERROR(
-      tensor_capacity_bytes(ts, &self_bytes) && tensor_capacity_bytes(to, &out_bytes) &&
-          out_bytes <= self_bytes,
+      tensor_capacity_bytes(ts, &self_bytes) &&
+          tensor_capacity_bytes(to, &out_bytes) && out_bytes <= self_bytes,
       InvalidProgram,
       "%s.KernelCall (et_view): "
       "the result, value %zu, can hold %zu bytes, more than the %zu bytes of "
@@ -375,10 +376,7 @@ Error check_move(const Plan& pl, size_t ci, size_t ii, const fb::MoveCall* m) {
 }
 
 Error check_instruction(
-    const Plan& pl,
-    size_t ci,
-    size_t ii,
-    const fb::Instruction* ins) {
+    const Plan& pl, size_t ci, size_t ii, const fb::Instruction* ins) {
   switch (ins->instr_args_type()) {
     case fb::InstructionArguments::KernelCall: {
       const auto* k = ins->instr_args_as_KernelCall();
@@ -412,8 +410,8 @@ Error check_instruction(
     case fb::InstructionArguments::MoveCall:
       return check_move(pl, ci, ii, ins->instr_args_as_MoveCall());
     case fb::InstructionArguments::JumpFalseCall: {
-      const size_t cond =
-          static_cast<size_t>(ins->instr_args_as_JumpFalseCall()->cond_value_index());
+      const size_t cond = static_cast<size_t>(
+          ins->instr_args_as_JumpFalseCall()->cond_value_index());
       const ValueRole& r = pl.roles[cond];
       ET_CHECK_OR_RETURN_ERROR(
           has_storage(r),
@@ -443,11 +441,11 @@ Error check_instruction(
       return Error::Ok;
     }
     default:
-      return Error::Ok; // unknown kinds were refused earlier
+      return Error::Ok;  // unknown kinds were refused earlier
   }
 }
 
-} // namespace
+}  // namespace
 
 bool is_view_result(const fb::ExecutionPlan* plan, size_t value_index) {
   const auto* chains = plan->chains();
@@ -468,7 +466,7 @@ bool is_view_result(const fb::ExecutionPlan* plan, size_t value_index) {
 Error validate_storage_rules(const fb::ExecutionPlan* plan, size_t p) {
   Plan pl{plan, p, {}};
   const size_t n = plan->values()->size();
-  pl.roles.resize(n); // bounded: each value takes file bytes
+  pl.roles.resize(n);  // bounded: each value takes file bytes
   for (size_t i = 0; i < n; ++i) {
     pl.roles[i].storage = storage_of(pl.value(i));
   }
@@ -512,6 +510,6 @@ Error validate_storage_rules(const fb::ExecutionPlan* plan, size_t p) {
   return Error::Ok;
 }
 
-} // namespace detail
-} // namespace runtime
-} // namespace executorch
+}  // namespace detail
+}  // namespace runtime
+}  // namespace executorch

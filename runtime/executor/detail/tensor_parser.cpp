@@ -42,7 +42,7 @@ constexpr int8_t kLocationExternal = 1;
 bool is_external(const fb::Tensor* t) {
   const auto* extra = t->extra_tensor_info();
   return extra != nullptr &&
-      static_cast<int8_t>(extra->location()) == kLocationExternal;
+         static_cast<int8_t>(extra->location()) == kLocationExternal;
 }
 
 /// The fully qualified name of an EXTERNAL tensor (validation requires it).
@@ -54,9 +54,7 @@ const char* external_key(const fb::Tensor* t) {
 
 /// Checks that an external layout matches the serialized tensor exactly.
 Error check_layout(
-    const TensorLayout& layout,
-    const fb::Tensor* t,
-    const char* key) {
+    const TensorLayout& layout, const fb::Tensor* t, const char* key) {
   const auto* sizes = t->sizes();
   const auto* dim_order = t->dim_order();
   ET_DCHECK(sizes != nullptr && dim_order != nullptr);
@@ -81,7 +79,8 @@ Error check_layout(
     return Error::InvalidExternalData;
   }
   for (size_t i = 0; i < layout.sizes().size(); ++i) {
-    if (layout.sizes()[i] != sizes->Get(static_cast<flatbuffers::uoffset_t>(i))) {
+    if (layout.sizes()[i] !=
+        sizes->Get(static_cast<flatbuffers::uoffset_t>(i))) {
       ET_LOG(Error, "external tensor '%s': size of dim %zu differs", key, i);
       return Error::InvalidExternalData;
     }
@@ -124,7 +123,7 @@ Result<void*> planned_address(
     return Error::NotSupported;
   }
   const uint32_t memory_id = alloc->memory_id();
-  ET_DCHECK(memory_id >= 1); // validation: ids are 1-based
+  ET_DCHECK(memory_id >= 1);  // validation: ids are 1-based
   Result<void*> addr =
       ctx.planned_memory->get_offset_address(memory_id - 1, offset, nbytes);
   if (!addr.ok()) {
@@ -204,7 +203,8 @@ Result<void*> resolve_tensor_data(
           key);
       return Error::InvalidExternalData;
     }
-    Result<const TensorLayout> layout = ctx.external_map->get_tensor_layout(key);
+    Result<const TensorLayout> layout =
+        ctx.external_map->get_tensor_layout(key);
     if (!layout.ok()) {
       ET_LOG(Error, "external tensor '%s': no layout in the data map", key);
       return layout.error();
@@ -307,7 +307,8 @@ struct TensorShape {
 /// the tensor's metadata; asserted in debug builds only.
 void assert_validated_header(const fb::Tensor* t) {
   ET_DCHECK(t->storage_offset() == 0);
-  ET_DCHECK(isValid(static_cast<ScalarType>(static_cast<int8_t>(t->scalar_type()))));
+  ET_DCHECK(
+      isValid(static_cast<ScalarType>(static_cast<int8_t>(t->scalar_type()))));
   ET_DCHECK(t->sizes() != nullptr && t->dim_order() != nullptr);
   ET_DCHECK(t->sizes()->size() <= kTensorDimensionLimit);
   ET_DCHECK(t->dim_order()->size() == t->sizes()->size());
@@ -320,8 +321,7 @@ void assert_validated_header(const fb::Tensor* t) {
 /// The tensor's dynamism, if this runtime supports it (validation accepts
 /// every valid enum value; DYNAMIC_UNBOUND is not implemented here).
 Result<TensorShapeDynamism> supported_dynamism(
-    const fb::Tensor* t,
-    size_t value_index) {
+    const fb::Tensor* t, size_t value_index) {
   const int8_t dyn = static_cast<int8_t>(t->shape_dynamism());
   if (dyn == static_cast<int8_t>(TensorShapeDynamism::DYNAMIC_UNBOUND)) {
     ET_LOG(
@@ -364,9 +364,9 @@ Error read_shape(
   }
   const size_t elem = elementSize(
       static_cast<ScalarType>(static_cast<int8_t>(t->scalar_type())));
-  placeholder = placeholder ||
-      !detail::checked_nbytes(
-          sizes_in, shape->rank, elem, &numel, &shape->nbytes);
+  placeholder =
+      placeholder || !detail::checked_nbytes(
+                         sizes_in, shape->rank, elem, &numel, &shape->nbytes);
   ET_DCHECK(!placeholder || dynamism != TensorShapeDynamism::STATIC);
   if (dynamism == TensorShapeDynamism::STATIC) {
     shape->sizes = const_cast<TensorImpl::SizesType*>(sizes_in);
@@ -390,11 +390,9 @@ Error read_shape(
 /// outward multiply by the size of the next-inner dim (a 0-sized dim counts
 /// as 1). Strides are int32, which validation does not bound.
 Error compute_strides(
-    const LoadContext& ctx,
-    size_t value_index,
-    TensorShape* shape) {
-  shape->strides =
-      allocate_array<TensorImpl::StridesType>(ctx.method_allocator, shape->rank);
+    const LoadContext& ctx, size_t value_index, TensorShape* shape) {
+  shape->strides = allocate_array<TensorImpl::StridesType>(
+      ctx.method_allocator, shape->rank);
   if (shape->strides == nullptr) {
     return Error::MemoryAllocationFailed;
   }
@@ -407,14 +405,16 @@ Error compute_strides(
     if (i > 0 &&
         (__builtin_mul_overflow(stride, s, &stride) || stride > INT32_MAX)) {
       ET_LOG(
-          Error, "value %zu: tensor strides overflow int32 (sizes)", value_index);
+          Error,
+          "value %zu: tensor strides overflow int32 (sizes)",
+          value_index);
       return Error::InvalidProgram;
     }
   }
   return Error::Ok;
 }
 
-} // namespace
+}  // namespace
 
 bool tensor_is_planned(const fb::Tensor* t) {
   return t->allocation_info() != nullptr || t->data_buffer_idx() != 0;
@@ -425,17 +425,14 @@ bool tensor_is_external_constant(const fb::Tensor* t) {
 }
 
 Result<Tensor> parse_tensor(
-    const LoadContext& ctx,
-    const fb::Tensor* t,
-    size_t value_index) {
+    const LoadContext& ctx, const fb::Tensor* t, size_t value_index) {
   assert_validated_header(t);
   Result<TensorShapeDynamism> dynamism = supported_dynamism(t, value_index);
   if (!dynamism.ok()) {
     return dynamism.error();
   }
   TensorShape shape{};
-  ET_CHECK_OK_OR_RETURN_ERROR(
-      read_shape(ctx, t, dynamism.get(), &shape));
+  ET_CHECK_OK_OR_RETURN_ERROR(read_shape(ctx, t, dynamism.get(), &shape));
   ET_CHECK_OK_OR_RETURN_ERROR(compute_strides(ctx, value_index, &shape));
 
   Result<void*> data = resolve_tensor_data(ctx, t, shape.nbytes, value_index);
@@ -459,9 +456,9 @@ Result<Tensor> parse_tensor(
       extra == nullptr
           ? executorch::aten::DeviceType::CPU
           : static_cast<executorch::aten::DeviceType>(extra->device_type()),
-      extra == nullptr ? 0
-                       : static_cast<executorch::aten::DeviceIndex>(
-                             extra->device_index()));
+      extra == nullptr
+          ? 0
+          : static_cast<executorch::aten::DeviceIndex>(extra->device_index()));
   return Tensor(impl);
 }
 
@@ -498,7 +495,8 @@ Error load_external_constants(
         n);
     return Error::InvalidState;
   }
-  ExternalConstant* list = allocate_array<ExternalConstant>(method_allocator, n);
+  ExternalConstant* list =
+      allocate_array<ExternalConstant>(method_allocator, n);
   if (list == nullptr) {
     return Error::MemoryAllocationFailed;
   }
@@ -527,9 +525,7 @@ Error load_external_constants(
     Result<const TensorLayout> layout = external_map->get_tensor_layout(key);
     if (!layout.ok()) {
       ET_LOG(
-          Error,
-          "external constant '%s' is not in the external data map",
-          key);
+          Error, "external constant '%s' is not in the external data map", key);
       err = layout.error();
       break;
     }
@@ -557,6 +553,6 @@ Error load_external_constants(
   return Error::Ok;
 }
 
-} // namespace internal
-} // namespace runtime
-} // namespace executorch
+}  // namespace internal
+}  // namespace runtime
+}  // namespace executorch

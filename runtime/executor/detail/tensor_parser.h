@@ -57,6 +57,6 @@ ET_NODISCARD Error load_external_constants(
     ExternalConstant** out,
     size_t* out_count);
 
-} // namespace internal
-} // namespace runtime
-} // namespace executorch
+}  // namespace internal
+}  // namespace runtime
+}  // namespace executorch

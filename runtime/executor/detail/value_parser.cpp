@@ -42,9 +42,7 @@ T* new_object(MemoryAllocator* alloc, const T& init) {
 /// IntList: boxed list of pointers to Int values (forward references are
 /// fine; element kinds are checked once every value is parsed).
 Error parse_int_list(
-    const LoadContext& ctx,
-    const fb::IntList* list,
-    EValue* out) {
+    const LoadContext& ctx, const fb::IntList* list, EValue* out) {
   const auto* items = list->items();
   ET_DCHECK(items != nullptr);
   const size_t n = items->size();
@@ -70,10 +68,7 @@ Error parse_int_list(
 }
 
 Error parse_tensor_list(
-    const LoadContext& ctx,
-    const fb::TensorList* list,
-    size_t i,
-    EValue* out) {
+    const LoadContext& ctx, const fb::TensorList* list, size_t i, EValue* out) {
   const auto* items = list->items();
   ET_DCHECK(items != nullptr);
   const size_t n = items->size();
@@ -246,7 +241,7 @@ Error parse_one(const LoadContext& ctx, const fb::EValue* v, size_t i) {
   }
 }
 
-} // namespace
+}  // namespace
 
 Error parse_values(const LoadContext& ctx, const fb::ExecutionPlan* plan) {
   const auto* values = plan->values();
@@ -283,6 +278,6 @@ Error parse_values(const LoadContext& ctx, const fb::ExecutionPlan* plan) {
   return Error::Ok;
 }
 
-} // namespace internal
-} // namespace runtime
-} // namespace executorch
+}  // namespace internal
+}  // namespace runtime
+}  // namespace executorch

@@ -22,9 +22,9 @@ namespace internal {
  * @retval Error::InvalidType a list element of the wrong kind.
  * @returns Errors from tensor parsing and memory allocation.
  */
-ET_NODISCARD Error
-parse_values(const LoadContext& ctx, const executorch_flatbuffer::ExecutionPlan* plan);
+ET_NODISCARD Error parse_values(
+    const LoadContext& ctx, const executorch_flatbuffer::ExecutionPlan* plan);
 
-} // namespace internal
-} // namespace runtime
-} // namespace executorch
+}  // namespace internal
+}  // namespace runtime
+}  // namespace executorch

@@ -39,10 +39,9 @@ bool is_plan_input(const PlanContext& c, size_t value_index) {
 
 /// scalar_type, storage_offset, shape_dynamism, and the shape vectors:
 /// present, rank <= kMaxTensorRank, dim_order a permutation of 0..rank-1.
-Error check_tensor_header(const PlanContext& c, size_t vi, const fb::Tensor* t) {
-  const auto at = [&](const char* f) {
-    return c.tensor_path(vi).field(f);
-  };
+Error check_tensor_header(
+    const PlanContext& c, size_t vi, const fb::Tensor* t) {
+  const auto at = [&](const char* f) { return c.tensor_path(vi).field(f); };
   const int8_t st = static_cast<int8_t>(t->scalar_type());
   ET_CHECK_OR_RETURN_ERROR(
       scalar_type_element_size(st) != 0,
@@ -117,9 +116,7 @@ Error check_tensor_sizes(
     size_t vi,
     const fb::Tensor* t,
     TensorExtent* extent) {
-  const auto sizes_path = [&]() {
-    return c.tensor_path(vi).field("sizes");
-  };
+  const auto sizes_path = [&]() { return c.tensor_path(vi).field("sizes"); };
   const bool excused =
       static_cast<int8_t>(t->shape_dynamism()) != 0 && is_plan_input(c, vi);
   const size_t rank = t->sizes()->size();
@@ -156,10 +153,7 @@ Error check_tensor_sizes(
 
 /// extra_tensor_info: enum ranges, and a name for EXTERNAL data.
 Error check_extra_tensor_info(
-    const PlanContext& c,
-    size_t vi,
-    const fb::Tensor* t,
-    bool* external) {
+    const PlanContext& c, size_t vi, const fb::Tensor* t, bool* external) {
   *external = false;
   const auto* eti = t->extra_tensor_info();
   if (eti == nullptr) {
@@ -330,8 +324,8 @@ Error check_planned_allocation(
           (arena >= 0 &&
            range_within(offset, extent.nbytes, static_cast<uint64_t>(arena))),
       InvalidProgram,
-      "%s: offset %" PRIu64 " + nbytes %zu exceeds non_const_buffer_sizes[%"
-      PRIu32 "] = %" PRId64,
+      "%s: offset %" PRIu64
+      " + nbytes %zu exceeds non_const_buffer_sizes[%" PRIu32 "] = %" PRId64,
       alloc_path().c_str(),
       offset,
       extent.nbytes,
@@ -494,11 +488,11 @@ Error validate_value(const PlanContext& c, size_t vi) {
           v->val_as_OptionalTensorList()->items(),
           true);
     default:
-      return Error::Ok; // Int, Bool, Double: the payload table is enough.
+      return Error::Ok;  // Int, Bool, Double: the payload table is enough.
   }
 }
 
-} // namespace
+}  // namespace
 
 fb::KernelTypes value_type(const PlanContext& c, size_t index) {
   const auto* v =
@@ -513,6 +507,6 @@ Error validate_values(const PlanContext& c) {
   return Error::Ok;
 }
 
-} // namespace detail
-} // namespace runtime
-} // namespace executorch
+}  // namespace detail
+}  // namespace runtime
+}  // namespace executorch

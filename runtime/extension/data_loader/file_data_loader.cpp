@@ -22,11 +22,10 @@ void free_heap(ET_UNUSED void* context, void* data, ET_UNUSED size_t size) {
   std::free(data);
 }
 
-} // namespace
+}  // namespace
 
 Result<FileDataLoader> FileDataLoader::from(
-    const char* file_name,
-    size_t alignment) {
+    const char* file_name, size_t alignment) {
   ET_CHECK_OR_RETURN_ERROR(
       alignment != 0 && (alignment & (alignment - 1)) == 0,
       InvalidArgument,
@@ -59,8 +58,7 @@ Result<FreeableBuffer> FileDataLoader::load(
     return FreeableBuffer(nullptr, 0, /*free_fn=*/nullptr);
   }
   // posix_memalign needs at least pointer alignment.
-  const size_t align =
-      alignment_ < sizeof(void*) ? sizeof(void*) : alignment_;
+  const size_t align = alignment_ < sizeof(void*) ? sizeof(void*) : alignment_;
   void* buf = nullptr;
   if (::posix_memalign(&buf, align, size) != 0 || buf == nullptr) {
     ET_LOG(Error, "cannot allocate %zu bytes for '%s'", size, file_name_);
@@ -99,5 +97,5 @@ Error FileDataLoader::load_into(
   return detail::read_fully(fd_, file_name_, offset, size, buffer);
 }
 
-} // namespace extension
-} // namespace executorch
+}  // namespace extension
+}  // namespace executorch

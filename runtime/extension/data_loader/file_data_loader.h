@@ -27,12 +27,10 @@ class ET_API FileDataLoader final : public executorch::runtime::DataLoader {
    *     regular file.
    */
   static executorch::runtime::Result<FileDataLoader> from(
-      const char* file_name,
-      size_t alignment = alignof(std::max_align_t));
+      const char* file_name, size_t alignment = alignof(std::max_align_t));
 
   ET_DEPRECATED static executorch::runtime::Result<FileDataLoader> From(
-      const char* file_name,
-      size_t alignment = alignof(std::max_align_t)) {
+      const char* file_name, size_t alignment = alignof(std::max_align_t)) {
     return from(file_name, alignment);
   }
 
@@ -64,10 +62,7 @@ class ET_API FileDataLoader final : public executorch::runtime::DataLoader {
 
  private:
   FileDataLoader(
-      int fd,
-      size_t file_size,
-      size_t alignment,
-      const char* file_name)
+      int fd, size_t file_size, size_t alignment, const char* file_name)
       : file_name_(file_name),
         file_size_(file_size),
         alignment_(alignment),
@@ -77,19 +72,19 @@ class ET_API FileDataLoader final : public executorch::runtime::DataLoader {
   FileDataLoader& operator=(const FileDataLoader&) = delete;
   FileDataLoader& operator=(FileDataLoader&&) = delete;
 
-  const char* file_name_; // owned (strdup)
+  const char* file_name_;  // owned (strdup)
   size_t file_size_;
   size_t alignment_;
-  int fd_; // owned
+  int fd_;  // owned
 };
 
-} // namespace extension
-} // namespace executorch
+}  // namespace extension
+}  // namespace executorch
 
 namespace torch {
 namespace executor {
 namespace util {
 using ::executorch::extension::FileDataLoader;
-} // namespace util
-} // namespace executor
-} // namespace torch
+}  // namespace util
+}  // namespace executor
+}  // namespace torch

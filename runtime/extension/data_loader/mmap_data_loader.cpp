@@ -30,11 +30,10 @@ void unmap(void* context, void* data, size_t size) {
   ::munmap(reinterpret_cast<void*>(start), (addr - start) + size);
 }
 
-} // namespace
+}  // namespace
 
 Result<MmapDataLoader> MmapDataLoader::from(
-    const char* file_name,
-    MlockConfig mlock_config) {
+    const char* file_name, MlockConfig mlock_config) {
   const long page = ::sysconf(_SC_PAGESIZE);
   ET_CHECK_OR_RETURN_ERROR(
       page > 0 && (page & (page - 1)) == 0,
@@ -157,5 +156,5 @@ Error MmapDataLoader::load_into(
   return detail::read_fully(fd_, file_name_, offset, size, buffer);
 }
 
-} // namespace extension
-} // namespace executorch
+}  // namespace extension
+}  // namespace executorch

@@ -37,18 +37,15 @@ class ET_API MmapDataLoader final : public executorch::runtime::DataLoader {
    *     regular file.
    */
   static executorch::runtime::Result<MmapDataLoader> from(
-      const char* file_name,
-      MlockConfig mlock_config = MlockConfig::UseMlock);
+      const char* file_name, MlockConfig mlock_config = MlockConfig::UseMlock);
 
   ET_DEPRECATED static executorch::runtime::Result<MmapDataLoader> From(
-      const char* file_name,
-      MlockConfig mlock_config = MlockConfig::UseMlock) {
+      const char* file_name, MlockConfig mlock_config = MlockConfig::UseMlock) {
     return from(file_name, mlock_config);
   }
 
   ET_DEPRECATED static executorch::runtime::Result<MmapDataLoader> From(
-      const char* file_name,
-      bool use_mlock) {
+      const char* file_name, bool use_mlock) {
     return from(
         file_name, use_mlock ? MlockConfig::UseMlock : MlockConfig::NoMlock);
   }
@@ -99,20 +96,20 @@ class ET_API MmapDataLoader final : public executorch::runtime::DataLoader {
   MmapDataLoader& operator=(const MmapDataLoader&) = delete;
   MmapDataLoader& operator=(MmapDataLoader&&) = delete;
 
-  const char* file_name_; // owned (strdup)
+  const char* file_name_;  // owned (strdup)
   size_t file_size_;
   size_t page_size_;
-  int fd_; // owned
+  int fd_;  // owned
   MlockConfig mlock_config_;
 };
 
-} // namespace extension
-} // namespace executorch
+}  // namespace extension
+}  // namespace executorch
 
 namespace torch {
 namespace executor {
 namespace util {
 using ::executorch::extension::MmapDataLoader;
-} // namespace util
-} // namespace executor
-} // namespace torch
+}  // namespace util
+}  // namespace executor
+}  // namespace torch

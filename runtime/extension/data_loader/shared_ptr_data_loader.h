@@ -51,13 +51,13 @@ class SharedPtrDataLoader final : public executorch::runtime::DataLoader {
   BufferDataLoader view_;
 };
 
-} // namespace extension
-} // namespace executorch
+}  // namespace extension
+}  // namespace executorch
 
 namespace torch {
 namespace executor {
 namespace util {
 using ::executorch::extension::SharedPtrDataLoader;
-} // namespace util
-} // namespace executor
-} // namespace torch
+}  // namespace util
+}  // namespace executor
+}  // namespace torch

@@ -203,14 +203,14 @@ void print_tensor_like_list(std::ostream& os, size_t n, Printer&& print_one) {
   os << "]";
 }
 
-} // namespace
+}  // namespace
 
 void evalue_edge_items::set_edge_items(std::ostream& os, long edge_items) {
   os.iword(edge_items_slot()) = edge_items;
 }
 
-} // namespace extension
-} // namespace executorch
+}  // namespace extension
+}  // namespace executorch
 
 namespace executorch {
 namespace runtime {
@@ -277,5 +277,5 @@ std::ostream& operator<<(std::ostream& os, const EValue& value) {
   return os;
 }
 
-} // namespace runtime
-} // namespace executorch
+}  // namespace runtime
+}  // namespace executorch

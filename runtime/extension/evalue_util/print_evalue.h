@@ -20,8 +20,8 @@ namespace runtime {
 /// Prints `value`. Declared in EValue's namespace so lookup finds it.
 ET_API std::ostream& operator<<(std::ostream& os, const EValue& value);
 
-} // namespace runtime
-} // namespace executorch
+}  // namespace runtime
+}  // namespace executorch
 
 namespace executorch {
 namespace extension {
@@ -37,8 +37,7 @@ class evalue_edge_items final {
       : edge_items_(edge_items < 0 ? 0 : edge_items) {}
 
   friend std::ostream& operator<<(
-      std::ostream& os,
-      const evalue_edge_items& e) {
+      std::ostream& os, const evalue_edge_items& e) {
     set_edge_items(os, e.edge_items_);
     return os;
   }
@@ -49,13 +48,13 @@ class evalue_edge_items final {
   const long edge_items_;
 };
 
-} // namespace extension
-} // namespace executorch
+}  // namespace extension
+}  // namespace executorch
 
 namespace torch {
 namespace executor {
 namespace util {
 using ::executorch::extension::evalue_edge_items;
-} // namespace util
-} // namespace executor
-} // namespace torch
+}  // namespace util
+}  // namespace executor
+}  // namespace torch

@@ -82,7 +82,11 @@ Error check_entry(
   size_t nbytes = 0;
   ET_CHECK_OR_RETURN_ERROR(
       runtime::detail::checked_nbytes(
-          layout->sizes()->data(), layout->sizes()->size(), elem, &numel, &nbytes),
+          layout->sizes()->data(),
+          layout->sizes()->size(),
+          elem,
+          &numel,
+          &nbytes),
       InvalidExternalData,
       "ptd named_data[%u].tensor_layout.sizes: negative size or overflow",
       static_cast<unsigned>(i));
@@ -108,7 +112,7 @@ const ft::NamedData* find(const ft::FlatTensor* flat, std::string_view key) {
   return nullptr;
 }
 
-} // namespace
+}  // namespace
 
 FlatTensorDataMap::~FlatTensorDataMap() = default;
 
@@ -155,8 +159,8 @@ Result<FlatTensorDataMap> FlatTensorDataMap::load(DataLoader* loader) {
   uint64_t seg_end = 0;
   ET_CHECK_OR_RETURN_ERROR(
       checked_add(h.segment_base_offset, h.segment_data_size, &seg_end) &&
-          seg_end <= file_size && (h.segment_data_size == 0 ||
-                                   h.segment_base_offset >= fb_end),
+          seg_end <= file_size &&
+          (h.segment_data_size == 0 || h.segment_base_offset >= fb_end),
       InvalidExternalData,
       "ptd header segment_base_offset %" PRIu64 " + segment_data_size %" PRIu64
       " is not inside the %zu-byte file after the flatbuffer",
@@ -255,9 +259,7 @@ Result<FreeableBuffer> FlatTensorDataMap::get_data(std::string_view key) const {
 }
 
 Error FlatTensorDataMap::load_data_into(
-    std::string_view key,
-    void* buffer,
-    size_t size) const {
+    std::string_view key, void* buffer, size_t size) const {
   const ft::NamedData* e = find(flat_tensor_, key);
   if (e == nullptr) {
     return Error::NotFound;
@@ -307,5 +309,5 @@ Result<const char*> FlatTensorDataMap::get_key(uint32_t index) const {
   return flat_tensor_->named_data()->Get(index)->key()->c_str();
 }
 
-} // namespace extension
-} // namespace executorch
+}  // namespace extension
+}  // namespace executorch

@@ -23,7 +23,7 @@
 
 namespace flat_tensor_flatbuffer {
 struct FlatTensor;
-} // namespace flat_tensor_flatbuffer
+}  // namespace flat_tensor_flatbuffer
 
 namespace executorch {
 namespace extension {
@@ -53,9 +53,7 @@ class ET_API FlatTensorDataMap final
 
   /// Copies the tensor `key` into `buffer` (`size` must cover its nbytes).
   ET_NODISCARD executorch::runtime::Error load_data_into(
-      std::string_view key,
-      void* buffer,
-      size_t size) const override;
+      std::string_view key, void* buffer, size_t size) const override;
 
   ET_NODISCARD executorch::runtime::Result<uint32_t> get_num_keys()
       const override;
@@ -87,5 +85,5 @@ class ET_API FlatTensorDataMap final
   executorch::runtime::DataLoader* loader_;
 };
 
-} // namespace extension
-} // namespace executorch
+}  // namespace extension
+}  // namespace executorch

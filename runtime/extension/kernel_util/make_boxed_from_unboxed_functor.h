@@ -58,7 +58,8 @@ using arg_storage_t = remove_cvref_t<Param>;
 
 /* Converts one boxed argument; false (nothing aborts) on a kind mismatch. */
 template <class T>
-inline bool convert_arg(::executorch::runtime::EValue& v, std::optional<T>& slot) {
+inline bool convert_arg(
+    ::executorch::runtime::EValue& v, std::optional<T>& slot) {
   auto r = v.template tryTo<T>();
   if (!r.ok()) {
     return false;
@@ -92,9 +93,10 @@ constexpr uint64_t arg_bit(size_t i) {
  * and in-place arguments). */
 template <class... Params, size_t... I>
 constexpr uint64_t writable_args(std::index_sequence<I...>) {
-  return (uint64_t{0} | ... |
-          (std::is_same<Params, ::executorch::aten::Tensor&>::value ? arg_bit(I)
-                                                                    : 0));
+  return (
+      uint64_t{0} | ... |
+      (std::is_same<Params, ::executorch::aten::Tensor&>::value ? arg_bit(I)
+                                                                : 0));
 }
 
 template <class Fn, class ReturnType, class... Params>
@@ -112,7 +114,8 @@ struct boxed_caller<Fn, ReturnType, typelist<Params...>> {
     if (stack.size() != kNumArgs + 1) {
       ET_LOG(
           Error,
-          "%s: expected %zu arguments (schema arguments plus the return slot), got %zu",
+          "%s: expected %zu arguments (schema arguments plus the return slot), "
+          "got %zu",
           op,
           kNumArgs + 1,
           stack.size());
@@ -138,7 +141,8 @@ struct boxed_caller<Fn, ReturnType, typelist<Params...>> {
       }
       ET_LOG(
           Error,
-          "%s: argument %zu is a constant tensor, which this kernel would write",
+          "%s: argument %zu is a constant tensor, which this kernel would "
+          "write",
           op,
           i);
       ctx.fail(::executorch::runtime::Error::InvalidProgram);
@@ -154,12 +158,7 @@ struct boxed_caller<Fn, ReturnType, typelist<Params...>> {
     if (bad != kNumArgs) {
       char kind[::executorch::runtime::kTagNameBufferSize];
       ::executorch::runtime::tag_to_string(stack[bad]->tag, kind, sizeof(kind));
-      ET_LOG(
-          Error,
-          "%s: argument %zu has the wrong kind (%s)",
-          op,
-          bad,
-          kind);
+      ET_LOG(Error, "%s: argument %zu has the wrong kind (%s)", op, bad, kind);
       ctx.fail(::executorch::runtime::Error::InvalidArgument);
       return;
     }
@@ -183,7 +182,7 @@ struct boxed_caller<Fn, ReturnType, typelist<Params...>> {
   }
 };
 
-} // namespace kernel_util_internal
+}  // namespace kernel_util_internal
 
 /*
  * The boxed form of the function carried by FuncType (a
@@ -200,12 +199,13 @@ struct WrapUnboxedIntoFunctor {
 template <class FuncType>
 struct WrapUnboxedIntoFunctor<
     FuncType,
-    std::enable_if_t<
-        kernel_util_internal::is_compile_time_function_pointer<FuncType>::value>> {
-  using traits = kernel_util_internal::infer_function_traits<
-      typename FuncType::FuncType>;
+    std::enable_if_t<kernel_util_internal::is_compile_time_function_pointer<
+        FuncType>::value>> {
+  using traits =
+      kernel_util_internal::infer_function_traits<typename FuncType::FuncType>;
   using params = typename traits::parameter_types;
-  static_assert(params::size >= 1, "a kernel takes KernelRuntimeContext& first");
+  static_assert(
+      params::size >= 1, "a kernel takes KernelRuntimeContext& first");
   static_assert(
       std::is_same<
           typename kernel_util_internal::drop_first<params>::first,
@@ -225,14 +225,13 @@ struct WrapUnboxedIntoFunctor<
 /* A Kernel named `name` whose function is the boxed form of FuncType. */
 template <class FuncType>
 static ::executorch::runtime::Kernel make_boxed_kernel(
-    const char* name,
-    FuncType) {
+    const char* name, FuncType) {
   return ::executorch::runtime::Kernel(
       name, WrapUnboxedIntoFunctor<FuncType>::call);
 }
 
-} // namespace extension
-} // namespace executorch
+}  // namespace extension
+}  // namespace executorch
 
 /*
  * EXECUTORCH_LIBRARY(ns, "op.overload", func): registers func as
@@ -240,19 +239,19 @@ static ::executorch::runtime::Kernel make_boxed_kernel(
  * kept in a static so it can be inspected in a debugger; failures are logged
  * by the registry.
  */
-#define EXECUTORCH_LIBRARY(ns, op_name, func)                                  \
-  static constexpr const char ET_CONCATENATE(name_of_op_, ET_UID)[] =          \
-      #ns "::" op_name;                                                        \
-  [[maybe_unused]] static const ::executorch::runtime::Error ET_CONCATENATE(   \
-      res_##ns##_, ET_UID) =                                                   \
-      ::executorch::runtime::register_kernel(                                  \
-          ::executorch::extension::make_boxed_kernel(                          \
-              ET_CONCATENATE(name_of_op_, ET_UID),                             \
+#define EXECUTORCH_LIBRARY(ns, op_name, func)                                \
+  static constexpr const char ET_CONCATENATE(name_of_op_, ET_UID)[] =        \
+      #ns "::" op_name;                                                      \
+  [[maybe_unused]] static const ::executorch::runtime::Error ET_CONCATENATE( \
+      res_##ns##_, ET_UID) =                                                 \
+      ::executorch::runtime::register_kernel(                                \
+          ::executorch::extension::make_boxed_kernel(                        \
+              ET_CONCATENATE(name_of_op_, ET_UID),                           \
               EXECUTORCH_FN(func, ET_CONCATENATE(name_of_op_, ET_UID))))
 
 namespace torch {
 namespace executor {
 using ::executorch::extension::make_boxed_kernel;
 using ::executorch::extension::WrapUnboxedIntoFunctor;
-} // namespace executor
-} // namespace torch
+}  // namespace executor
+}  // namespace torch

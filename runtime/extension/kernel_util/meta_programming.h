@@ -21,8 +21,7 @@ namespace kernel_util_internal {
 template <class FuncType_, FuncType_* func_ptr_, const char* name_ = nullptr>
 struct CompileTimeFunctionPointer final {
   static_assert(
-      std::is_function<FuncType_>::value,
-      "EXECUTORCH_FN expects a function");
+      std::is_function<FuncType_>::value, "EXECUTORCH_FN expects a function");
   using FuncType = FuncType_;
   static constexpr FuncType* func_ptr() {
     return func_ptr_;
@@ -50,13 +49,13 @@ struct infer_function_traits<R(Args...)> {
 template <class T>
 using remove_cvref_t = std::remove_cv_t<std::remove_reference_t<T>>;
 
-} // namespace kernel_util_internal
-} // namespace extension
-} // namespace executorch
+}  // namespace kernel_util_internal
+}  // namespace extension
+}  // namespace executorch
 
-#define EXECUTORCH_FN_TYPE(func, ...)                                    \
+#define EXECUTORCH_FN_TYPE(func, ...)                                        \
   ::executorch::extension::kernel_util_internal::CompileTimeFunctionPointer< \
-      std::remove_pointer_t<std::remove_reference_t<decltype(func)>>,    \
-      func,                                                              \
+      std::remove_pointer_t<std::remove_reference_t<decltype(func)>>,        \
+      func,                                                                  \
       ##__VA_ARGS__>
 #define EXECUTORCH_FN(func, ...) EXECUTORCH_FN_TYPE(func, ##__VA_ARGS__)()

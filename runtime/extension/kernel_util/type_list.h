@@ -36,6 +36,6 @@ struct element<I, typelist<First, Rest...>> {
   using type = typename element<I - 1, typelist<Rest...>>::type;
 };
 
-} // namespace kernel_util_internal
-} // namespace extension
-} // namespace executorch
+}  // namespace kernel_util_internal
+}  // namespace extension
+}  // namespace executorch

@@ -65,13 +65,13 @@ class MallocMemoryAllocator : public executorch::runtime::MemoryAllocator {
   std::vector<void*> blocks_;
 };
 
-} // namespace extension
-} // namespace executorch
+}  // namespace extension
+}  // namespace executorch
 
 namespace torch {
 namespace executor {
 namespace util {
 using ::executorch::extension::MallocMemoryAllocator;
-} // namespace util
-} // namespace executor
-} // namespace torch
+}  // namespace util
+}  // namespace executor
+}  // namespace torch

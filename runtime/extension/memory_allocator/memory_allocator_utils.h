@@ -38,6 +38,6 @@ inline runtime::Result<size_t> get_aligned_size(size_t size, size_t alignment) {
   return size + slack;
 }
 
-} // namespace utils
-} // namespace extension
-} // namespace executorch
+}  // namespace utils
+}  // namespace extension
+}  // namespace executorch

@@ -42,7 +42,9 @@ inline uint64_t default_max_memory() {
   uint64_t total = 0;
   if (pages <= 0 || page_size <= 0 ||
       __builtin_mul_overflow(
-          static_cast<uint64_t>(pages), static_cast<uint64_t>(page_size), &total)) {
+          static_cast<uint64_t>(pages),
+          static_cast<uint64_t>(page_size),
+          &total)) {
     return kFallbackMaxMemory;
   }
   return total / 2;
@@ -93,7 +95,8 @@ class MemoryBudget {
    * Reserves the sum of `meta`'s planned buffer sizes for `what`. A negative
    * size is InvalidProgram; a sum that overflows 64 bits is over the limit.
    */
-  runtime::Error reserve_planned(const runtime::MethodMeta& meta, const char* what) {
+  runtime::Error reserve_planned(
+      const runtime::MethodMeta& meta, const char* what) {
     uint64_t sum = 0;
     for (size_t i = 0; i < meta.num_memory_planned_buffers(); ++i) {
       const runtime::Result<int64_t> size = meta.memory_planned_buffer_size(i);
@@ -101,11 +104,16 @@ class MemoryBudget {
         return size.error();
       }
       if (size.get() < 0) {
-        ET_LOG(Error, "%s: planned buffer %zu has negative size %lld", what, i,
-               static_cast<long long>(size.get()));
+        ET_LOG(
+            Error,
+            "%s: planned buffer %zu has negative size %lld",
+            what,
+            i,
+            static_cast<long long>(size.get()));
         return runtime::Error::InvalidProgram;
       }
-      if (__builtin_add_overflow(sum, static_cast<uint64_t>(size.get()), &sum)) {
+      if (__builtin_add_overflow(
+              sum, static_cast<uint64_t>(size.get()), &sum)) {
         ET_LOG(
             Error,
             "%s: the planned buffer sizes add up to more than 2^64 bytes, over "
@@ -139,8 +147,9 @@ using ZeroedBuffer = std::unique_ptr<uint8_t[], FreeDeleter>;
  * zero-filling time until it is used.
  */
 inline ZeroedBuffer allocate_zeroed(size_t size) {
-  return ZeroedBuffer(static_cast<uint8_t*>(std::calloc(size == 0 ? 1 : size, 1)));
+  return ZeroedBuffer(
+      static_cast<uint8_t*>(std::calloc(size == 0 ? 1 : size, 1)));
 }
 
-} // namespace extension
-} // namespace executorch
+}  // namespace extension
+}  // namespace executorch

@@ -35,8 +35,7 @@ std::unique_ptr<runtime::DataLoader> boxed(T&& loader) {
 }
 
 Result<std::unique_ptr<runtime::DataLoader>> open_loader(
-    const std::string& path,
-    Module::LoadMode mode) {
+    const std::string& path, Module::LoadMode mode) {
   using MlockConfig = MmapDataLoader::MlockConfig;
   MlockConfig mlock = MlockConfig::NoMlock;
   switch (mode) {
@@ -120,8 +119,8 @@ class MergedDataMap final : public NamedDataMap {
     return map->get_data(key);
   }
 
-  Error load_data_into(std::string_view key, void* buffer, size_t size)
-      const override {
+  Error load_data_into(
+      std::string_view key, void* buffer, size_t size) const override {
     const NamedDataMap* map = owner(key);
     if (map == nullptr) {
       return Error::NotFound;
@@ -196,8 +195,7 @@ Error make_buffer(size_t size, const char* what, ZeroedBuffer* out) {
 constexpr const char* kRaiseHint = "raise it with Module::set_max_memory()";
 
 Result<std::vector<size_t>> planned_sizes(
-    const Program& program,
-    const char* method_name) {
+    const Program& program, const char* method_name) {
   auto meta = program.method_meta(method_name);
   if (!meta.ok()) {
     return meta.error();
@@ -222,7 +220,7 @@ Result<std::vector<size_t>> planned_sizes(
   return sizes;
 }
 
-} // namespace
+}  // namespace
 
 Module::Module(
     const std::string& file_path,
@@ -315,8 +313,10 @@ Module::Module(
     // shows up later as missing external tensors when a method loads).
     const Error err = load_program(Program::Verification::Minimal);
     if (err != Error::Ok) {
-      ET_LOG(Error, "Module: external data failed to load: 0x%x",
-             static_cast<unsigned>(err));
+      ET_LOG(
+          Error,
+          "Module: external data failed to load: 0x%x",
+          static_cast<unsigned>(err));
     }
   }
 }
@@ -355,9 +355,9 @@ Error Module::load(
 
 Error Module::load_program(const Program::Verification verification) {
   const bool need_program = program_ == nullptr;
-  const bool need_data =
-      merged_data_map_ == nullptr && named_data_maps_.empty() &&
-      (!data_files_.empty() || !data_map_loaders_.empty());
+  const bool need_data = merged_data_map_ == nullptr &&
+                         named_data_maps_.empty() &&
+                         (!data_files_.empty() || !data_map_loaders_.empty());
   if (!need_program && !need_data) {
     return Error::Ok;
   }
@@ -512,8 +512,7 @@ Result<std::unique_ptr<Module::PlannedMemory>> Module::plan_memory(
           shared_arenas_[i].get(), shared_arena_sizes_[i]);
       continue;
     }
-    const Error err =
-        make_buffer(size, "planned memory", &planned->buffers[i]);
+    const Error err = make_buffer(size, "planned memory", &planned->buffers[i]);
     if (err != Error::Ok) {
       return err;
     }
@@ -626,8 +625,7 @@ Result<MethodMeta> Module::method_meta(const std::string& method_name) {
 }
 
 Result<std::vector<EValue>> Module::execute(
-    const std::string& method_name,
-    const std::vector<EValue>& input_values) {
+    const std::string& method_name, const std::vector<EValue>& input_values) {
   auto method = loaded_method(method_name);
   if (!method.ok()) {
     return method.error();
@@ -663,8 +661,7 @@ Error Module::set_input(
 }
 
 Error Module::set_inputs(
-    const std::string& method_name,
-    const std::vector<EValue>& input_values) {
+    const std::string& method_name, const std::vector<EValue>& input_values) {
   auto method = loaded_method(method_name);
   if (!method.ok()) {
     return method.error();
@@ -674,9 +671,7 @@ Error Module::set_inputs(
 }
 
 Error Module::set_output(
-    const std::string& method_name,
-    EValue output_value,
-    size_t output_index) {
+    const std::string& method_name, EValue output_value, size_t output_index) {
   auto method = loaded_method(method_name);
   if (!method.ok()) {
     return method.error();
@@ -694,8 +689,7 @@ Error Module::set_output(
 }
 
 Error Module::set_outputs(
-    const std::string& method_name,
-    const std::vector<EValue>& output_values) {
+    const std::string& method_name, const std::vector<EValue>& output_values) {
   auto method = loaded_method(method_name);
   if (!method.ok()) {
     return method.error();
@@ -733,8 +727,7 @@ Result<std::vector<EValue>> Module::get_outputs(
 }
 
 Result<EValue> Module::get_output(
-    const std::string& method_name,
-    size_t output_index) {
+    const std::string& method_name, size_t output_index) {
   auto method = loaded_method(method_name);
   if (!method.ok()) {
     return method.error();
@@ -750,6 +743,6 @@ Result<EValue> Module::get_output(
   return method.get()->get_output(output_index);
 }
 
-} // namespace ET_MODULE_NAMESPACE
-} // namespace extension
-} // namespace executorch
+}  // namespace ET_MODULE_NAMESPACE
+}  // namespace extension
+}  // namespace executorch

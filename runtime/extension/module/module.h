@@ -262,8 +262,7 @@ class ET_API Module {
       const std::vector<runtime::EValue>& input_values);
 
   ET_NODISCARD inline runtime::Result<std::vector<runtime::EValue>> execute(
-      const std::string& method_name,
-      const runtime::EValue& input_value) {
+      const std::string& method_name, const runtime::EValue& input_value) {
     return execute(method_name, std::vector<runtime::EValue>{input_value});
   }
 
@@ -287,8 +286,7 @@ class ET_API Module {
   }
 
   ET_NODISCARD inline runtime::Result<runtime::EValue> get(
-      const std::string& method_name,
-      const runtime::EValue& input_value) {
+      const std::string& method_name, const runtime::EValue& input_value) {
     return get(method_name, std::vector<runtime::EValue>{input_value});
   }
 
@@ -318,8 +316,7 @@ class ET_API Module {
       size_t input_index);
 
   ET_NODISCARD inline runtime::Error set_input(
-      const runtime::EValue& input_value,
-      size_t input_index) {
+      const runtime::EValue& input_value, size_t input_index) {
     return set_input("forward", input_value, input_index);
   }
 
@@ -344,8 +341,7 @@ class ET_API Module {
       size_t output_index = 0);
 
   ET_NODISCARD inline runtime::Error set_output(
-      runtime::EValue output_value,
-      size_t output_index = 0) {
+      runtime::EValue output_value, size_t output_index = 0) {
     return set_output("forward", std::move(output_value), output_index);
   }
 
@@ -370,8 +366,7 @@ class ET_API Module {
 
   /// One current output of `method_name`, without executing it.
   ET_NODISCARD runtime::Result<runtime::EValue> get_output(
-      const std::string& method_name,
-      size_t output_index = 0);
+      const std::string& method_name, size_t output_index = 0);
 
   ET_NODISCARD inline runtime::Result<runtime::EValue> get_output(
       size_t output_index = 0) {
@@ -438,15 +433,15 @@ class ET_API Module {
   friend class ::executorch::extension::ExecuTorchJni;
 };
 
-} // namespace ET_MODULE_NAMESPACE
+}  // namespace ET_MODULE_NAMESPACE
 
 using ::executorch::extension::ET_MODULE_NAMESPACE::Module;
 
-} // namespace extension
-} // namespace executorch
+}  // namespace extension
+}  // namespace executorch
 
 namespace torch {
 namespace executor {
 using ::executorch::extension::ET_MODULE_NAMESPACE::Module;
-} // namespace executor
-} // namespace torch
+}  // namespace executor
+}  // namespace torch

@@ -66,7 +66,7 @@ Error fill_and_set_input(
   return method.set_input(EValue(tensor), input_index);
 }
 
-} // namespace internal
+}  // namespace internal
 
 namespace {
 
@@ -99,7 +99,7 @@ Error set_scalar_input(
   }
 }
 
-} // namespace
+}  // namespace
 
 Result<BufferCleanup> prepare_input_tensors(
     Method& method,
@@ -229,5 +229,5 @@ Result<BufferCleanup> prepare_input_tensors(
   return BufferCleanup({owned, num_owned});
 }
 
-} // namespace extension
-} // namespace executorch
+}  // namespace extension
+}  // namespace executorch

@@ -89,16 +89,16 @@ ET_API executorch::runtime::Error fill_and_set_input(
     size_t input_index,
     void* data_ptr,
     bool fill_tensor = true);
-} // namespace internal
+}  // namespace internal
 
-} // namespace extension
-} // namespace executorch
+}  // namespace extension
+}  // namespace executorch
 
 namespace torch {
 namespace executor {
 namespace util {
 using ::executorch::extension::BufferCleanup;
 using ::executorch::extension::prepare_input_tensors;
-} // namespace util
-} // namespace executor
-} // namespace torch
+}  // namespace util
+}  // namespace executor
+}  // namespace torch

@@ -57,7 +57,7 @@ class TensorAccessorBase {
   ssize_t dim_;
 };
 
-} // namespace internal
+}  // namespace internal
 
 template <typename T, ssize_t N>
 class TensorAccessor;
@@ -141,7 +141,8 @@ class TensorAccessor<T, 1> : public internal::TensorAccessorBase<T, 1> {
 template <typename T, ssize_t N>
 executorch::runtime::Result<TensorAccessor<T, N>> make_tensor_accessor(
     const executorch::aten::Tensor& tensor) {
-  static_assert(N > 0, "TensorAccessor needs rank >= 1; use data_ptr for 0-dim");
+  static_assert(
+      N > 0, "TensorAccessor needs rank >= 1; use data_ptr for 0-dim");
   if (tensor.dim() != N) {
     ET_LOG(
         Error,
@@ -175,5 +176,5 @@ executorch::runtime::Result<TensorAccessor<T, N>> make_tensor_accessor(
       data, tensor.sizes().data(), tensor.strides().data(), N);
 }
 
-} // namespace extension
-} // namespace executorch
+}  // namespace extension
+}  // namespace executorch

@@ -108,7 +108,7 @@ size_t checked_nbytes(const std::vector<SizesType>& sizes, ScalarType type) {
   return nbytes;
 }
 
-} // namespace
+}  // namespace
 
 TensorPtr make_tensor_ptr(
     std::vector<SizesType> sizes,
@@ -214,7 +214,8 @@ TensorPtr make_tensor_ptr(
 TensorPtr clone_tensor_ptr(const Tensor& tensor, ScalarType type) {
   ET_CHECK_MSG(
       tensor.device_type() == executorch::aten::DeviceType::CPU,
-      "clone_tensor_ptr: only CPU tensors can be cloned; see clone_tensor_ptr_to");
+      "clone_tensor_ptr: only CPU tensors can be cloned; see "
+      "clone_tensor_ptr_to");
   std::vector<SizesType> sizes(tensor.sizes().begin(), tensor.sizes().end());
   std::vector<DimOrderType> dim_order(
       tensor.dim_order().begin(), tensor.dim_order().end());
@@ -276,8 +277,7 @@ TensorPtr clone_tensor_ptr(const Tensor& tensor, ScalarType type) {
 }
 
 runtime::Error resize_tensor_ptr(
-    TensorPtr& tensor,
-    const std::vector<SizesType>& sizes) {
+    TensorPtr& tensor, const std::vector<SizesType>& sizes) {
   if (!tensor) {
     ET_LOG(Error, "resize_tensor_ptr: null TensorPtr");
     return runtime::Error::InvalidArgument;
@@ -288,8 +288,7 @@ runtime::Error resize_tensor_ptr(
 }
 
 TensorPtr clone_tensor_ptr_to(
-    const TensorPtr& tensor,
-    executorch::aten::Device target) {
+    const TensorPtr& tensor, executorch::aten::Device target) {
   const executorch::aten::Device source = tensor->device();
   ET_CHECK_MSG(
       !(source.is_cpu() && target.is_cpu()),
@@ -344,7 +343,9 @@ TensorPtr clone_tensor_ptr_to(
       std::move(strides),
       tensor->scalar_type(),
       tensor->shape_dynamism(),
-      [allocator, target](void* p) { allocator->deallocate(p, target.index()); },
+      [allocator, target](void* p) {
+        allocator->deallocate(p, target.index());
+      },
       target);
 #else
   ET_CHECK_MSG(
@@ -354,5 +355,5 @@ TensorPtr clone_tensor_ptr_to(
 #endif
 }
 
-} // namespace extension
-} // namespace executorch
+}  // namespace extension
+}  // namespace executorch

@@ -112,16 +112,14 @@ inline TensorPtr make_tensor_ptr(
  * when it differs from the source dtype.
  */
 ET_API TensorPtr clone_tensor_ptr(
-    const executorch::aten::Tensor& tensor,
-    executorch::aten::ScalarType type);
+    const executorch::aten::Tensor& tensor, executorch::aten::ScalarType type);
 
 inline TensorPtr clone_tensor_ptr(const executorch::aten::Tensor& tensor) {
   return clone_tensor_ptr(tensor, tensor.scalar_type());
 }
 
 inline TensorPtr clone_tensor_ptr(
-    const TensorPtr& tensor,
-    executorch::aten::ScalarType type) {
+    const TensorPtr& tensor, executorch::aten::ScalarType type) {
   return clone_tensor_ptr(*tensor, type);
 }
 
@@ -306,16 +304,14 @@ inline TensorPtr make_tensor_ptr(
  *     DYNAMIC_BOUND tensor.
  */
 ET_NODISCARD ET_API runtime::Error resize_tensor_ptr(
-    TensorPtr& tensor,
-    const std::vector<executorch::aten::SizesType>& sizes);
+    TensorPtr& tensor, const std::vector<executorch::aten::SizesType>& sizes);
 
 /**
  * Copies a tensor between the CPU and another device through the registered
  * device allocator. CPU-to-CPU copies are refused (use clone_tensor_ptr).
  */
-ET_API TensorPtr clone_tensor_ptr_to(
-    const TensorPtr& tensor,
-    executorch::aten::Device target);
+ET_API TensorPtr
+clone_tensor_ptr_to(const TensorPtr& tensor, executorch::aten::Device target);
 
-} // namespace extension
-} // namespace executorch
+}  // namespace extension
+}  // namespace executorch

@@ -42,8 +42,7 @@ bool scalar_to(const Scalar& value, T* out) {
     }
     const int64_t v = value.to<int64_t>();
     if constexpr (std::is_unsigned_v<T>) {
-      if (v < 0 ||
-          static_cast<uint64_t>(v) > std::numeric_limits<T>::max()) {
+      if (v < 0 || static_cast<uint64_t>(v) > std::numeric_limits<T>::max()) {
         return false;
       }
     } else {
@@ -64,8 +63,8 @@ bool scalar_to(const Scalar& value, T* out) {
       return false;
     }
     if constexpr (!std::is_same_v<T, double>) {
-      const double hi =
-          static_cast<double>(static_cast<float>(std::numeric_limits<T>::max()));
+      const double hi = static_cast<double>(
+          static_cast<float>(std::numeric_limits<T>::max()));
       if (std::isfinite(v) && (v < -hi || v > hi)) {
         return false;
       }
@@ -104,7 +103,7 @@ std::mt19937_64& engine() {
   return gen;
 }
 
-} // namespace
+}  // namespace
 
 TensorPtr empty_strided(
     std::vector<SizesType> sizes,
@@ -174,10 +173,9 @@ TensorPtr rand_strided(
     upper = 1.0f - 1.0f / 256.0f;
   }
   std::uniform_real_distribution<float> dist(0.0f, upper);
-  return fill_random(
-      std::move(sizes), std::move(strides), type, dynamism, [&] {
-        return dist(engine());
-      });
+  return fill_random(std::move(sizes), std::move(strides), type, dynamism, [&] {
+    return dist(engine());
+  });
 }
 
 TensorPtr randn_strided(
@@ -186,10 +184,9 @@ TensorPtr randn_strided(
     ScalarType type,
     TensorShapeDynamism dynamism) {
   std::normal_distribution<float> dist(0.0f, 1.0f);
-  return fill_random(
-      std::move(sizes), std::move(strides), type, dynamism, [&] {
-        return dist(engine());
-      });
+  return fill_random(std::move(sizes), std::move(strides), type, dynamism, [&] {
+    return dist(engine());
+  });
 }
 
 TensorPtr randint_strided(
@@ -200,16 +197,12 @@ TensorPtr randint_strided(
     ScalarType type,
     TensorShapeDynamism dynamism) {
   ET_CHECK_MSG(
-      low < high,
-      "randint: empty range [%" PRId64 ", %" PRId64 ")",
-      low,
-      high);
+      low < high, "randint: empty range [%" PRId64 ", %" PRId64 ")", low, high);
   std::uniform_int_distribution<int64_t> dist(low, high - 1);
-  return fill_random(
-      std::move(sizes), std::move(strides), type, dynamism, [&] {
-        return dist(engine());
-      });
+  return fill_random(std::move(sizes), std::move(strides), type, dynamism, [&] {
+    return dist(engine());
+  });
 }
 
-} // namespace extension
-} // namespace executorch
+}  // namespace extension
+}  // namespace executorch

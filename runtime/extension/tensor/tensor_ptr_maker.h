@@ -216,8 +216,7 @@ ET_API TensorPtr randint_strided(
 namespace internal {
 // The dtype for a *_like factory: `type`, or `other`'s when Undefined.
 inline executorch::aten::ScalarType like_type(
-    const TensorPtr& other,
-    executorch::aten::ScalarType type) {
+    const TensorPtr& other, executorch::aten::ScalarType type) {
   return type == executorch::aten::ScalarType::Undefined ? other->scalar_type()
                                                          : type;
 }
@@ -229,7 +228,7 @@ inline std::vector<executorch::aten::StridesType> like_strides(
     const TensorPtr& other) {
   return {other->strides().begin(), other->strides().end()};
 }
-} // namespace internal
+}  // namespace internal
 
 inline TensorPtr empty(
     std::vector<executorch::aten::SizesType> sizes,
@@ -379,5 +378,5 @@ inline TensorPtr randint_like(
       dynamism);
 }
 
-} // namespace extension
-} // namespace executorch
+}  // namespace extension
+}  // namespace executorch

@@ -33,8 +33,10 @@ void et_copy_index(KernelRuntimeContext& context, Span<EValue*> args) {
   Tensor copy_from = args[1]->toTensor();
   const int64_t index = args[2]->toInt();
   if (index < 0 || index >= INT32_MAX) {
-    ET_LOG(Error, "et_copy_index: index %lld is out of range",
-           static_cast<long long>(index));
+    ET_LOG(
+        Error,
+        "et_copy_index: index %lld is out of range",
+        static_cast<long long>(index));
     context.fail(Error::InvalidArgument);
     return;
   }
@@ -63,11 +65,14 @@ void et_copy_index(KernelRuntimeContext& context, Span<EValue*> args) {
       context.fail(Error::InvalidArgument);
       return;
     }
-    new_sizes[i + 1] = static_cast<SizesType>(copy_from.size(static_cast<ssize_t>(i)));
+    new_sizes[i + 1] =
+        static_cast<SizesType>(copy_from.size(static_cast<ssize_t>(i)));
   }
   if (resize_tensor(copy_to, {new_sizes, to_rank}) != Error::Ok) {
-    ET_LOG(Error, "et_copy_index: copy_to cannot grow to %lld rows",
-           static_cast<long long>(index + 1));
+    ET_LOG(
+        Error,
+        "et_copy_index: copy_to cannot grow to %lld rows",
+        static_cast<long long>(index + 1));
     context.fail(Error::InvalidState);
     return;
   }
@@ -75,8 +80,10 @@ void et_copy_index(KernelRuntimeContext& context, Span<EValue*> args) {
   size_t offset = 0;
   if (__builtin_mul_overflow(static_cast<size_t>(index), row_bytes, &offset) ||
       offset > copy_to.nbytes() || row_bytes > copy_to.nbytes() - offset) {
-    ET_LOG(Error, "et_copy_index: row %lld does not fit in copy_to",
-           static_cast<long long>(index));
+    ET_LOG(
+        Error,
+        "et_copy_index: row %lld does not fit in copy_to",
+        static_cast<long long>(index));
     context.fail(Error::InvalidArgument);
     return;
   }
@@ -95,6 +102,6 @@ void et_copy_index(KernelRuntimeContext& context, Span<EValue*> args) {
       row_bytes);
 }
 
-} // namespace prim_ops
-} // namespace runtime
-} // namespace executorch
+}  // namespace prim_ops
+}  // namespace runtime
+}  // namespace executorch

@@ -69,9 +69,9 @@ void et_view(KernelRuntimeContext& context, Span<EValue*> args) {
       new_sizes[i] = 0;
       continue;
     }
-    if (s < 0 || s > INT32_MAX ||
-        __builtin_mul_overflow(known, s, &known)) {
-      ET_LOG(Error, "et_view: invalid view size %lld", static_cast<long long>(s));
+    if (s < 0 || s > INT32_MAX || __builtin_mul_overflow(known, s, &known)) {
+      ET_LOG(
+          Error, "et_view: invalid view size %lld", static_cast<long long>(s));
       context.fail(Error::InvalidArgument);
       return;
     }
@@ -109,6 +109,6 @@ void et_view(KernelRuntimeContext& context, Span<EValue*> args) {
   out.unsafeGetTensorImpl()->set_data(self.mutable_data_ptr());
 }
 
-} // namespace prim_ops
-} // namespace runtime
-} // namespace executorch
+}  // namespace prim_ops
+}  // namespace runtime
+}  // namespace executorch

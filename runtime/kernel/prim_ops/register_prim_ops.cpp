@@ -29,7 +29,8 @@ namespace {
 using executorch::aten::ScalarType;
 using executorch::aten::Tensor;
 
-bool arity(KernelRuntimeContext& ctx, Span<EValue*> args, size_t n, const char* op) {
+bool arity(
+    KernelRuntimeContext& ctx, Span<EValue*> args, size_t n, const char* op) {
   if (args.size() != n) {
     ET_LOG(Error, "%s: expected %zu arguments, got %zu", op, n, args.size());
     ctx.fail(Error::InvalidProgram);
@@ -64,7 +65,8 @@ void bad_kinds(
 /// Writes an op's result into its slot. A slot keeps the kind the program
 /// declared (the loader relies on it: a tensor slot stays a tensor), so a
 /// result of another kind is refused and the slot is left as it was.
-void store_result(KernelRuntimeContext& ctx, EValue* slot, const EValue& result) {
+void store_result(
+    KernelRuntimeContext& ctx, EValue* slot, const EValue& result) {
   if (slot->tag != result.tag) {
     ET_LOG(
         Error,
@@ -148,9 +150,9 @@ enum class Arith { Add, Sub, Mul };
 
 template <Arith kOp>
 void arith(KernelRuntimeContext& ctx, Span<EValue*> args) {
-  static constexpr const char* kName = kOp == Arith::Add ? "add.Scalar"
-      : kOp == Arith::Sub                                ? "sub.Scalar"
-                                                         : "mul.Scalar";
+  static constexpr const char* kName = kOp == Arith::Add   ? "add.Scalar"
+                                       : kOp == Arith::Sub ? "sub.Scalar"
+                                                           : "mul.Scalar";
   if (!arity(ctx, args, 3, kName)) {
     return;
   }
@@ -159,15 +161,21 @@ void arith(KernelRuntimeContext& ctx, Span<EValue*> args) {
   if (a.isInt() && b.isInt()) {
     const uint64_t x = static_cast<uint64_t>(a.toInt());
     const uint64_t y = static_cast<uint64_t>(b.toInt());
-    store_result(ctx, args[2], EValue(wrap(
-        kOp == Arith::Add       ? x + y
+    store_result(
+        ctx,
+        args[2],
+        EValue(wrap(
+            kOp == Arith::Add   ? x + y
             : kOp == Arith::Sub ? x - y
                                 : x * y)));
   } else if (is_number(a) && is_number(b)) {
     const double x = as_double(a);
     const double y = as_double(b);
-    store_result(ctx, args[2], EValue(
-        kOp == Arith::Add       ? x + y
+    store_result(
+        ctx,
+        args[2],
+        EValue(
+            kOp == Arith::Add   ? x + y
             : kOp == Arith::Sub ? x - y
                                 : x * y));
   } else {
@@ -190,7 +198,8 @@ void floordiv_scalar(KernelRuntimeContext& ctx, Span<EValue*> args) {
     }
     store_result(ctx, args[2], EValue(q));
   } else if (is_number(a) && is_number(b)) {
-    store_result(ctx, args[2], EValue(double_floordiv(as_double(a), as_double(b))));
+    store_result(
+        ctx, args[2], EValue(double_floordiv(as_double(a), as_double(b))));
   } else {
     bad_kinds(ctx, "floordiv.Scalar", a, b);
   }
@@ -278,7 +287,8 @@ void cmp(KernelRuntimeContext& ctx, Span<EValue*> args) {
   if (a.isInt() && b.isInt()) {
     store_result(ctx, args[2], EValue(compare(kOp, a.toInt(), b.toInt())));
   } else if (is_number(a) && is_number(b)) {
-    store_result(ctx, args[2], EValue(compare(kOp, as_double(a), as_double(b))));
+    store_result(
+        ctx, args[2], EValue(compare(kOp, as_double(a), as_double(b))));
   } else if (a.isBool() && b.isBool()) {
     store_result(ctx, args[2], EValue(compare(kOp, a.toBool(), b.toBool())));
   } else {
@@ -297,11 +307,13 @@ void sym_minmax(KernelRuntimeContext& ctx, Span<EValue*> args) {
   if (a.isInt() && b.isInt()) {
     const int64_t x = a.toInt();
     const int64_t y = b.toInt();
-    store_result(ctx, args[2], EValue(kMax ? (x > y ? x : y) : (x < y ? x : y)));
+    store_result(
+        ctx, args[2], EValue(kMax ? (x > y ? x : y) : (x < y ? x : y)));
   } else if (is_number(a) && is_number(b)) {
     const double x = as_double(a);
     const double y = as_double(b);
-    store_result(ctx, args[2], EValue(kMax ? std::fmax(x, y) : std::fmin(x, y)));
+    store_result(
+        ctx, args[2], EValue(kMax ? std::fmax(x, y) : std::fmin(x, y)));
   } else {
     bad_kinds(ctx, op, a, b);
   }
@@ -316,7 +328,8 @@ void neg_scalar(KernelRuntimeContext& ctx, Span<EValue*> args) {
   }
   const EValue& a = *args[0];
   if (a.isInt()) {
-    store_result(ctx, args[1], EValue(wrap(0 - static_cast<uint64_t>(a.toInt()))));
+    store_result(
+        ctx, args[1], EValue(wrap(0 - static_cast<uint64_t>(a.toInt()))));
   } else if (a.isDouble()) {
     store_result(ctx, args[1], EValue(-a.toDouble()));
   } else {
@@ -375,7 +388,8 @@ void sym_int(KernelRuntimeContext& ctx, Span<EValue*> args) {
   if (a.isInt()) {
     store_result(ctx, args[1], EValue(a.toInt()));
   } else if (a.isBool()) {
-    store_result(ctx, args[1], EValue(static_cast<int64_t>(a.toBool() ? 1 : 0)));
+    store_result(
+        ctx, args[1], EValue(static_cast<int64_t>(a.toBool() ? 1 : 0)));
   } else if (a.isDouble()) {
     int64_t v = 0;
     if (!double_to_int64(std::trunc(a.toDouble()), &v)) {
@@ -393,9 +407,9 @@ enum class Rounding { Ceil, Round, Trunc };
 
 template <Rounding kMode>
 void to_int(KernelRuntimeContext& ctx, Span<EValue*> args) {
-  const char* op = kMode == Rounding::Ceil ? "ceil.Scalar"
-      : kMode == Rounding::Round           ? "round.Scalar"
-                                           : "trunc.Scalar";
+  const char* op = kMode == Rounding::Ceil    ? "ceil.Scalar"
+                   : kMode == Rounding::Round ? "round.Scalar"
+                                              : "trunc.Scalar";
   if (!arity(ctx, args, 2, op)) {
     return;
   }
@@ -410,9 +424,9 @@ void to_int(KernelRuntimeContext& ctx, Span<EValue*> args) {
   }
   const double x = a.toDouble();
   // Round: half to even, as Python's round().
-  const double r = kMode == Rounding::Ceil ? std::ceil(x)
-      : kMode == Rounding::Round           ? std::nearbyint(x)
-                                           : std::trunc(x);
+  const double r = kMode == Rounding::Ceil    ? std::ceil(x)
+                   : kMode == Rounding::Round ? std::nearbyint(x)
+                                              : std::trunc(x);
   int64_t v = 0;
   if (!double_to_int64(r, &v)) {
     ET_LOG(Error, "%s: %g does not fit int64", op, x);
@@ -448,7 +462,10 @@ void sym_size_int(KernelRuntimeContext& ctx, Span<EValue*> args) {
     ctx.fail(Error::InvalidArgument);
     return;
   }
-  store_result(ctx, args[2], EValue(static_cast<int64_t>(t.size(static_cast<ssize_t>(dim)))));
+  store_result(
+      ctx,
+      args[2],
+      EValue(static_cast<int64_t>(t.size(static_cast<ssize_t>(dim)))));
 }
 
 void sym_numel(KernelRuntimeContext& ctx, Span<EValue*> args) {
@@ -459,7 +476,8 @@ void sym_numel(KernelRuntimeContext& ctx, Span<EValue*> args) {
     bad_kind(ctx, "sym_numel", *args[0]);
     return;
   }
-  store_result(ctx, args[1], EValue(static_cast<int64_t>(args[0]->toTensor().numel())));
+  store_result(
+      ctx, args[1], EValue(static_cast<int64_t>(args[0]->toTensor().numel())));
 }
 
 template <typename T>
@@ -512,11 +530,15 @@ void local_scalar_dense(KernelRuntimeContext& ctx, Span<EValue*> args) {
       store_result(ctx, args[1], first_as_double<executorch::aten::Half>(t));
       break;
     case ScalarType::BFloat16:
-      store_result(ctx, args[1], first_as_double<executorch::aten::BFloat16>(t));
+      store_result(
+          ctx, args[1], first_as_double<executorch::aten::BFloat16>(t));
       break;
     case ScalarType::Bool:
-      store_result(ctx, args[1], EValue(static_cast<bool>(
-          *static_cast<const uint8_t*>(t.const_data_ptr()) != 0)));
+      store_result(
+          ctx,
+          args[1],
+          EValue(static_cast<bool>(
+              *static_cast<const uint8_t*>(t.const_data_ptr()) != 0)));
       break;
     default:
       ET_LOG(
@@ -571,7 +593,7 @@ const bool kPrimOpsRegistered = [] {
   return err == Error::Ok;
 }();
 
-} // namespace
-} // namespace prim_ops
-} // namespace runtime
-} // namespace executorch
+}  // namespace
+}  // namespace prim_ops
+}  // namespace runtime
+}  // namespace executorch

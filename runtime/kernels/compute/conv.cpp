@@ -17,14 +17,19 @@ namespace {
 
 const ConvKernels& conv_kernels() {
   switch (active_isa()) {  // active_isa() never exceeds detected_isa()
-    case Isa::kAvx512: return kConvAvx512;
-    case Isa::kAvx2: return kConvAvx2;
-    case Isa::kBaseline: break;
+    case Isa::kAvx512:
+      return kConvAvx512;
+    case Isa::kAvx2:
+      return kConvAvx2;
+    case Isa::kBaseline:
+      break;
   }
   return kConvBaseline;
 }
 
-inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+inline int64_t min64(int64_t a, int64_t b) {
+  return a < b ? a : b;
+}
 
 // in + 2 * pad - dil * (k - 1) - 1 (the output-size numerator) into *num; false if a term
 // overflows int64, which only absurd parameters do.
@@ -34,14 +39,14 @@ bool size_numerator(int64_t in, int64_t k, int64_t pad, int64_t dil, int64_t* nu
   using detail::checked_sub;
   int64_t two_pad, span;
   return checked_mul(pad, 2, &two_pad) && checked_mul(dil, k - 1, &span) &&
-         checked_add(in, two_pad, num) && checked_sub(*num, span, num) &&
-         checked_sub(*num, 1, num);
+         checked_add(in, two_pad, num) && checked_sub(*num, span, num) && checked_sub(*num, 1, num);
 }
 
 // PyTorch's output size along one dim; 0 for an invalid or overflowing geometry.
 int64_t out_size(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dil) {
   int64_t num;
-  if (stride <= 0 || !size_numerator(in, k, pad, dil, &num) || num < 0) return 0;
+  if (stride <= 0 || !size_numerator(in, k, pad, dil, &num) || num < 0)
+    return 0;
   return num / stride + 1;
 }
 
@@ -50,17 +55,20 @@ int64_t out_size(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dil
 // thousands of columns wide).
 constexpr int64_t kIm2colBudget = int64_t{4} << 20;
 
-bool direct_path(const Conv2dParams& p) { return p.in_channels / p.groups == 1; }
+bool direct_path(const Conv2dParams& p) {
+  return p.in_channels / p.groups == 1;
+}
 
 bool pointwise_path(const Conv2dParams& p) {
-  return p.kernel_h == 1 && p.kernel_w == 1 && p.stride_h == 1 && p.stride_w == 1 &&
-         p.pad_h == 0 && p.pad_w == 0;
+  return p.kernel_h == 1 && p.kernel_w == 1 && p.stride_h == 1 && p.stride_w == 1 && p.pad_h == 0 &&
+         p.pad_w == 0;
 }
 
 // Output rows per im2col band.
 int64_t band_rows(int64_t k_dim, int64_t oh, int64_t ow) {
   int64_t rows = kIm2colBudget / (k_dim * ow);
-  if (rows < 1) rows = 1;
+  if (rows < 1)
+    rows = 1;
   return min64(rows, oh);
 }
 
@@ -82,7 +90,8 @@ void im2col(const Conv2dParams& p, const float* x, int64_t cig, int64_t oh0, int
         int64_t hi = top < 0 ? 0 : top / p.stride_w + 1;
         lo = min64(lo, ow_n);
         hi = min64(hi, ow_n);
-        if (hi < lo) hi = lo;
+        if (hi < lo)
+          hi = lo;
         for (int64_t oh = oh0; oh < oh1; ++oh, dst += ow_n) {
           const int64_t ih = oh * p.stride_h - p.pad_h + r * p.dilation_h;
           if (ih < 0 || ih >= p.in_h) {
@@ -90,13 +99,16 @@ void im2col(const Conv2dParams& p, const float* x, int64_t cig, int64_t oh0, int
             continue;
           }
           const float* src = plane + ih * p.in_w + off;
-          for (int64_t ow = 0; ow < lo; ++ow) dst[ow] = 0.0f;
+          for (int64_t ow = 0; ow < lo; ++ow)
+            dst[ow] = 0.0f;
           if (p.stride_w == 1) {
             std::memcpy(dst + lo, src + lo, static_cast<size_t>(hi - lo) * sizeof(float));
           } else {
-            for (int64_t ow = lo; ow < hi; ++ow) dst[ow] = src[ow * p.stride_w];
+            for (int64_t ow = lo; ow < hi; ++ow)
+              dst[ow] = src[ow * p.stride_w];
           }
-          for (int64_t ow = hi; ow < ow_n; ++ow) dst[ow] = 0.0f;
+          for (int64_t ow = hi; ow < ow_n; ++ow)
+            dst[ow] = 0.0f;
         }
       }
     }
@@ -111,7 +123,8 @@ struct WorkspaceLayout {
 
 WorkspaceLayout layout(const Conv2dParams& p) {
   WorkspaceLayout l;
-  if (direct_path(p)) return l;
+  if (direct_path(p))
+    return l;
   const int64_t oh = conv2d_out_h(p), ow = conv2d_out_w(p);
   const int64_t cig = p.in_channels / p.groups, cog = p.out_channels / p.groups;
   const int64_t k_dim = cig * p.kernel_h * p.kernel_w;
@@ -121,8 +134,8 @@ WorkspaceLayout layout(const Conv2dParams& p) {
     l.col_floats = static_cast<size_t>(k_dim * n_dim);
   }
   l.gemm_bytes = sgemm_workspace_size(cog, n_dim, k_dim);
-  l.total = round_up_bytes(l.col_floats * sizeof(float), kScratchAlign) + l.gemm_bytes +
-            kScratchAlign;
+  l.total =
+      round_up_bytes(l.col_floats * sizeof(float), kScratchAlign) + l.gemm_bytes + kScratchAlign;
   return l;
 }
 
@@ -138,24 +151,27 @@ int64_t conv2d_out_w(const Conv2dParams& p) {
 
 bool conv2d_params_valid(const Conv2dParams& p) {
   if (p.batch < 0 || p.in_channels <= 0 || p.in_h <= 0 || p.in_w <= 0 || p.out_channels <= 0 ||
-      p.kernel_h <= 0 || p.kernel_w <= 0 || p.stride_h <= 0 || p.stride_w <= 0 ||
-      p.pad_h < 0 || p.pad_w < 0 || p.dilation_h <= 0 || p.dilation_w <= 0 || p.groups <= 0) {
+      p.kernel_h <= 0 || p.kernel_w <= 0 || p.stride_h <= 0 || p.stride_w <= 0 || p.pad_h < 0 ||
+      p.pad_w < 0 || p.dilation_h <= 0 || p.dilation_w <= 0 || p.groups <= 0) {
     return false;
   }
-  if (p.in_channels % p.groups != 0 || p.out_channels % p.groups != 0) return false;
+  if (p.in_channels % p.groups != 0 || p.out_channels % p.groups != 0)
+    return false;
   // The dilated kernel must fit the padded input (numerator of the size formula >= 0, and
   // computable: out_size() is 0 otherwise).
   return conv2d_out_h(p) > 0 && conv2d_out_w(p) > 0;
 }
 
 size_t conv2d_workspace_size(const Conv2dParams& p) {
-  if (!conv2d_params_valid(p)) return 0;
+  if (!conv2d_params_valid(p))
+    return 0;
   return layout(p).total;
 }
 
-bool conv2d_nchw(const Conv2dParams& p, const float* input, const float* weight,
-                 const float* bias, float* output, void* workspace, size_t workspace_bytes) {
-  if (!conv2d_params_valid(p)) return false;
+bool conv2d_nchw(const Conv2dParams& p, const float* input, const float* weight, const float* bias,
+                 float* output, void* workspace, size_t workspace_bytes) {
+  if (!conv2d_params_valid(p))
+    return false;
   const ConvKernels& ck = conv_kernels();
   const int64_t oh = conv2d_out_h(p), ow = conv2d_out_w(p);
   const int64_t cig = p.in_channels / p.groups, cog = p.out_channels / p.groups;
@@ -167,10 +183,20 @@ bool conv2d_nchw(const Conv2dParams& p, const float* input, const float* weight,
     // Each output channel reads one input plane: a GEMM would have K = kh*kw only, so the
     // direct loops win (this is depthwise, and also 1-channel stems).
     DwPlane d{};
-    d.in_h = p.in_h; d.in_w = p.in_w; d.kh = p.kernel_h; d.kw = p.kernel_w;
-    d.sh = p.stride_h; d.sw = p.stride_w; d.ph = p.pad_h; d.pw = p.pad_w;
-    d.dh = p.dilation_h; d.dw = p.dilation_w; d.out_h = oh; d.out_w = ow;
-    d.lo = p.clamp_min; d.hi = p.clamp_max;
+    d.in_h = p.in_h;
+    d.in_w = p.in_w;
+    d.kh = p.kernel_h;
+    d.kw = p.kernel_w;
+    d.sh = p.stride_h;
+    d.sw = p.stride_w;
+    d.ph = p.pad_h;
+    d.pw = p.pad_w;
+    d.dh = p.dilation_h;
+    d.dw = p.dilation_w;
+    d.out_h = oh;
+    d.out_w = ow;
+    d.lo = p.clamp_min;
+    d.hi = p.clamp_max;
     for (int64_t n = 0; n < p.batch; ++n) {
       for (int64_t oc = 0; oc < p.out_channels; ++oc) {
         const int64_t g = oc / cog;
@@ -188,7 +214,8 @@ bool conv2d_nchw(const Conv2dParams& p, const float* input, const float* weight,
   void* ws = workspace;
   if (ws == nullptr || workspace_bytes < l.total) {
     ws = thread_scratch(ScratchSlot::kConv, l.total);
-    if (ws == nullptr) return false;
+    if (ws == nullptr)
+      return false;
   }
   float* col = static_cast<float*>(align_up(ws));
   void* gemm_ws = col + l.col_floats;
@@ -213,13 +240,13 @@ bool conv2d_nchw(const Conv2dParams& p, const float* input, const float* weight,
           ldb = ncols;
         }
         // y[cog, band] = W[cog, k_dim] * col[k_dim, band]; rows of y are out_plane apart.
-        sgemm(Trans::kNo, Trans::kNo, cog, ncols, k_dim, 1.0f, w, k_dim, b, ldb, 0.0f,
-              y + oh0 * ow, out_plane, gemm_ws, gemm_ws_bytes);
+        sgemm(Trans::kNo, Trans::kNo, cog, ncols, k_dim, 1.0f, w, k_dim, b, ldb, 0.0f, y + oh0 * ow,
+              out_plane, gemm_ws, gemm_ws_bytes);
       }
       if (bias != nullptr || clamp) {
         for (int64_t oc = 0; oc < cog; ++oc) {
-          ck.bias_clamp(y + oc * out_plane, out_plane,
-                        bias != nullptr ? bias[g * cog + oc] : 0.0f, p.clamp_min, p.clamp_max);
+          ck.bias_clamp(y + oc * out_plane, out_plane, bias != nullptr ? bias[g * cog + oc] : 0.0f,
+                        p.clamp_min, p.clamp_max);
         }
       }
     }

@@ -52,9 +52,8 @@ size_t conv2d_workspace_size(const Conv2dParams& p);
 // nullptr/too small (then a per-thread buffer that only grows is used). The output must not
 // overlap the input. Returns false, touching nothing, if !conv2d_params_valid(p) or scratch
 // memory cannot be had; the caller reports the error.
-bool conv2d_nchw(const Conv2dParams& p, const float* input, const float* weight,
-                 const float* bias, float* output, void* workspace = nullptr,
-                 size_t workspace_bytes = 0);
+bool conv2d_nchw(const Conv2dParams& p, const float* input, const float* weight, const float* bias,
+                 float* output, void* workspace = nullptr, size_t workspace_bytes = 0);
 
 }  // namespace compute
 }  // namespace kernels

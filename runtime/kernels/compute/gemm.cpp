@@ -28,17 +28,25 @@ const SgemmUkernel& kernel_for(Isa isa) {
   // Clamp again: an explicit request above what the CPU reports must never reach an ISA TU.
   int level = static_cast<int>(isa);
   int best = static_cast<int>(detected_isa());
-  if (level > best) level = best;
+  if (level > best)
+    level = best;
   switch (static_cast<Isa>(level)) {
-    case Isa::kAvx512: return kSgemmAvx512;
-    case Isa::kAvx2: return kSgemmAvx2;
-    case Isa::kBaseline: break;
+    case Isa::kAvx512:
+      return kSgemmAvx512;
+    case Isa::kAvx2:
+      return kSgemmAvx2;
+    case Isa::kBaseline:
+      break;
   }
   return kSgemmBaseline;
 }
 
-inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
-inline int64_t round_up(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
+inline int64_t min64(int64_t a, int64_t b) {
+  return a < b ? a : b;
+}
+inline int64_t round_up(int64_t v, int64_t m) {
+  return (v + m - 1) / m * m;
+}
 
 // Floats of packed A and packed B needed by one kernel for these sizes.
 void packed_sizes(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, int64_t* a_floats,
@@ -67,18 +75,21 @@ void pack_a(const float* a, int64_t rs, int64_t cs, int64_t mc, int64_t kc, int 
       // Row-major A: read each row contiguously, write with stride mr.
       for (int64_t ii = 0; ii < rows; ++ii) {
         const float* src = a + (i0 + ii) * rs;
-        for (int64_t p = 0; p < kc; ++p) panel[p * mr + ii] = alpha * src[p];
+        for (int64_t p = 0; p < kc; ++p)
+          panel[p * mr + ii] = alpha * src[p];
       }
     } else {
       // Transposed A (stored k x m): each k step is contiguous across the panel's rows.
       for (int64_t p = 0; p < kc; ++p) {
         const float* src = a + p * cs + i0 * rs;
-        for (int64_t ii = 0; ii < rows; ++ii) panel[p * mr + ii] = alpha * src[ii * rs];
+        for (int64_t ii = 0; ii < rows; ++ii)
+          panel[p * mr + ii] = alpha * src[ii * rs];
       }
     }
     if (rows < mr) {
       for (int64_t p = 0; p < kc; ++p)
-        for (int64_t ii = rows; ii < mr; ++ii) panel[p * mr + ii] = 0.0f;
+        for (int64_t ii = rows; ii < mr; ++ii)
+          panel[p * mr + ii] = 0.0f;
     }
   }
 }
@@ -94,17 +105,20 @@ void pack_b(const float* b, int64_t rs, int64_t cs, int64_t kc, int64_t nc, int 
         const float* src = b + p * rs + j0;
         float* d = panel + p * nr;
         std::memcpy(d, src, static_cast<size_t>(cols) * sizeof(float));
-        for (int64_t jj = cols; jj < nr; ++jj) d[jj] = 0.0f;
+        for (int64_t jj = cols; jj < nr; ++jj)
+          d[jj] = 0.0f;
       }
     } else {
       // Transposed B (stored n x k, e.g. a linear weight): read along k contiguously.
       for (int64_t jj = 0; jj < cols; ++jj) {
         const float* src = b + (j0 + jj) * cs;
-        for (int64_t p = 0; p < kc; ++p) panel[p * nr + jj] = src[p * rs];
+        for (int64_t p = 0; p < kc; ++p)
+          panel[p * nr + jj] = src[p * rs];
       }
       if (cols < nr) {
         for (int64_t p = 0; p < kc; ++p)
-          for (int64_t jj = cols; jj < nr; ++jj) panel[p * nr + jj] = 0.0f;
+          for (int64_t jj = cols; jj < nr; ++jj)
+            panel[p * nr + jj] = 0.0f;
       }
     }
   }
@@ -115,9 +129,11 @@ void scale_c(int64_t m, int64_t n, float beta, float* c, int64_t ldc) {
   for (int64_t i = 0; i < m; ++i) {
     float* row = c + i * ldc;
     if (beta == 0.0f) {
-      for (int64_t j = 0; j < n; ++j) row[j] = 0.0f;
+      for (int64_t j = 0; j < n; ++j)
+        row[j] = 0.0f;
     } else if (beta != 1.0f) {
-      for (int64_t j = 0; j < n; ++j) row[j] *= beta;
+      for (int64_t j = 0; j < n; ++j)
+        row[j] *= beta;
     }
   }
 }
@@ -129,7 +145,8 @@ void sgemm_unpacked(int64_t m, int64_t n, int64_t k, float alpha, const float* a
   for (int64_t i = 0; i < m; ++i) {
     for (int64_t j = 0; j < n; ++j) {
       float s = 0.0f;
-      for (int64_t p = 0; p < k; ++p) s += a[i * ars + p * acs] * b[p * brs + j * bcs];
+      for (int64_t p = 0; p < k; ++p)
+        s += a[i * ars + p * acs] * b[p * brs + j * bcs];
       float* cij = c + i * ldc + j;
       *cij = alpha * s + (beta == 0.0f ? 0.0f : beta * *cij);
     }
@@ -154,10 +171,10 @@ bool dots_pay(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, bool b_
 // B column that is not (brs != 1) is gathered into a stack buffer, kChunk floats at a time.
 // Kept out of line: inlined, its buffer and loops changed run()'s frame and cost the tiled
 // path of small products a few percent.
-__attribute__((noinline)) void run_dots(const SgemmUkernel& kern, int64_t m, int64_t n,
-                                        int64_t k, float alpha, const float* a, int64_t ars,
-                                        const float* b, int64_t brs, int64_t bcs, float beta,
-                                        float* c, int64_t ldc) {
+__attribute__((noinline)) void run_dots(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k,
+                                        float alpha, const float* a, int64_t ars, const float* b,
+                                        int64_t brs, int64_t bcs, float beta, float* c,
+                                        int64_t ldc) {
   constexpr int64_t kChunk = 512;
   alignas(64) float column[kChunk];
   for (int64_t j = 0; j < n; ++j) {
@@ -167,7 +184,8 @@ __attribute__((noinline)) void run_dots(const SgemmUkernel& kern, int64_t m, int
       const int64_t len = min64(step, k - p0);
       const float* y = bj + p0;
       if (brs != 1) {
-        for (int64_t p = 0; p < len; ++p) column[p] = bj[(p0 + p) * brs];
+        for (int64_t p = 0; p < len; ++p)
+          column[p] = bj[(p0 + p) * brs];
         y = column;
       }
       for (int64_t i = 0; i < m; ++i) {
@@ -180,10 +198,11 @@ __attribute__((noinline)) void run_dots(const SgemmUkernel& kern, int64_t m, int
   }
 }
 
-void run(const SgemmUkernel& kern, Trans ta, Trans tb, int64_t m, int64_t n, int64_t k,
-         float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta,
-         float* c, int64_t ldc, void* workspace, size_t workspace_bytes) {
-  if (m <= 0 || n <= 0) return;
+void run(const SgemmUkernel& kern, Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, float alpha,
+         const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c,
+         int64_t ldc, void* workspace, size_t workspace_bytes) {
+  if (m <= 0 || n <= 0)
+    return;
   if (k <= 0 || alpha == 0.0f) {
     scale_c(m, n, beta, c, ldc);
     return;
@@ -241,11 +260,14 @@ void run(const SgemmUkernel& kern, Trans ta, Trans tb, int64_t m, int64_t n, int
               float* crow = cp + ii * ldc;
               const float* trow = tile + ii * nr;
               if (beta_blk == 0.0f) {
-                for (int64_t jj = 0; jj < cols; ++jj) crow[jj] = trow[jj];
+                for (int64_t jj = 0; jj < cols; ++jj)
+                  crow[jj] = trow[jj];
               } else if (beta_blk == 1.0f) {
-                for (int64_t jj = 0; jj < cols; ++jj) crow[jj] += trow[jj];
+                for (int64_t jj = 0; jj < cols; ++jj)
+                  crow[jj] += trow[jj];
               } else {
-                for (int64_t jj = 0; jj < cols; ++jj) crow[jj] = trow[jj] + beta_blk * crow[jj];
+                for (int64_t jj = 0; jj < cols; ++jj)
+                  crow[jj] = trow[jj] + beta_blk * crow[jj];
               }
             }
           }
@@ -258,11 +280,13 @@ void run(const SgemmUkernel& kern, Trans ta, Trans tb, int64_t m, int64_t n, int
 }  // namespace
 
 size_t sgemm_workspace_size(int64_t m, int64_t n, int64_t k) {
-  if (m <= 0 || n <= 0 || k <= 0) return 0;
+  if (m <= 0 || n <= 0 || k <= 0)
+    return 0;
   size_t best = workspace_for(kSgemmBaseline, m, n, k);
   for (const SgemmUkernel* kern : {&kSgemmAvx2, &kSgemmAvx512}) {
     size_t s = workspace_for(*kern, m, n, k);
-    if (s > best) best = s;
+    if (s > best)
+      best = s;
   }
   return best;
 }
@@ -274,9 +298,9 @@ void sgemm(Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64_t k, float 
       workspace, workspace_bytes);
 }
 
-void sgemm_isa(Isa isa, Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64_t k,
-               float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta,
-               float* c, int64_t ldc, void* workspace, size_t workspace_bytes) {
+void sgemm_isa(Isa isa, Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64_t k, float alpha,
+               const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c,
+               int64_t ldc, void* workspace, size_t workspace_bytes) {
   run(kernel_for(isa), trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, workspace,
       workspace_bytes);
 }

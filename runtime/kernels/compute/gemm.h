@@ -37,9 +37,9 @@ void sgemm(Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64_t k, float 
            int64_t ldc, void* workspace = nullptr, size_t workspace_bytes = 0);
 
 // The same with an explicit ISA level (clamped to detected_isa()); for tests and benchmarks.
-void sgemm_isa(Isa isa, Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64_t k,
-               float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta,
-               float* c, int64_t ldc, void* workspace = nullptr, size_t workspace_bytes = 0);
+void sgemm_isa(Isa isa, Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64_t k, float alpha,
+               const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c,
+               int64_t ldc, void* workspace = nullptr, size_t workspace_bytes = 0);
 
 }  // namespace compute
 }  // namespace kernels

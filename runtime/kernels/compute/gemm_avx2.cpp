@@ -21,7 +21,8 @@ constexpr int kNr = 16;
 void ukernel_6x16(int64_t kc, const float* a, const float* b, float* c, int64_t ldc, float beta) {
   __m256 acc[kMr][2];
 #pragma GCC unroll 6
-  for (int i = 0; i < kMr; ++i) acc[i][0] = acc[i][1] = _mm256_setzero_ps();
+  for (int i = 0; i < kMr; ++i)
+    acc[i][0] = acc[i][1] = _mm256_setzero_ps();
 
 #pragma GCC unroll 4
   for (int64_t p = 0; p < kc; ++p) {
@@ -73,15 +74,15 @@ float dot_avx2(int64_t k, const float* x, const float* y) {
   h = _mm_add_ps(h, _mm_movehl_ps(h, h));
   h = _mm_add_ss(h, _mm_shuffle_ps(h, h, 1));
   float r = _mm_cvtss_f32(h);
-  for (; p < k; ++p) r += x[p] * y[p];
+  for (; p < k; ++p)
+    r += x[p] * y[p];
   return r;
 }
 
 }  // namespace
 
 // kc * nr * 4 = 16 KiB B micro-panel in a 32 KiB L1; mc * kc * 4 = 264 KiB A block in L2.
-const SgemmUkernel kSgemmAvx2 = {kMr, kNr, 264, 256, 4096, ukernel_6x16, dot_avx2,
-                                 "avx2-6x16"};
+const SgemmUkernel kSgemmAvx2 = {kMr, kNr, 264, 256, 4096, ukernel_6x16, dot_avx2, "avx2-6x16"};
 
 }  // namespace compute
 }  // namespace kernels

@@ -16,11 +16,11 @@ namespace {
 constexpr int kMr = 14;
 constexpr int kNr = 32;
 
-void ukernel_14x32(int64_t kc, const float* a, const float* b, float* c, int64_t ldc,
-                   float beta) {
+void ukernel_14x32(int64_t kc, const float* a, const float* b, float* c, int64_t ldc, float beta) {
   __m512 acc[kMr][2];
 #pragma GCC unroll 14
-  for (int i = 0; i < kMr; ++i) acc[i][0] = acc[i][1] = _mm512_setzero_ps();
+  for (int i = 0; i < kMr; ++i)
+    acc[i][0] = acc[i][1] = _mm512_setzero_ps();
 
 #pragma GCC unroll 2
   for (int64_t p = 0; p < kc; ++p) {
@@ -85,8 +85,8 @@ float dot_avx512(int64_t k, const float* x, const float* y) {
 }  // namespace
 
 // kc * nr * 4 = 24 KiB B micro-panel in a 32 KiB L1; mc * kc * 4 = 336 KiB A block in L2.
-const SgemmUkernel kSgemmAvx512 = {kMr, kNr, 448, 192, 4096, ukernel_14x32, dot_avx512,
-                                   "avx512-14x32"};
+const SgemmUkernel kSgemmAvx512 = {kMr,  kNr,           448,        192,
+                                   4096, ukernel_14x32, dot_avx512, "avx512-14x32"};
 
 }  // namespace compute
 }  // namespace kernels

@@ -20,7 +20,8 @@ constexpr int kNr = 8;
 void ukernel_6x8(int64_t kc, const float* a, const float* b, float* c, int64_t ldc, float beta) {
   __m128 acc[kMr][2];
 #pragma GCC unroll 6
-  for (int i = 0; i < kMr; ++i) acc[i][0] = acc[i][1] = _mm_setzero_ps();
+  for (int i = 0; i < kMr; ++i)
+    acc[i][0] = acc[i][1] = _mm_setzero_ps();
 
 #pragma GCC unroll 2
   for (int64_t p = 0; p < kc; ++p) {
@@ -66,13 +67,15 @@ float dot_baseline(int64_t k, const float* x, const float* y) {
   h = _mm_add_ps(h, _mm_movehl_ps(h, h));
   h = _mm_add_ss(h, _mm_shuffle_ps(h, h, 1));
   float r = _mm_cvtss_f32(h);
-  for (; p < k; ++p) r += x[p] * y[p];
+  for (; p < k; ++p)
+    r += x[p] * y[p];
   return r;
 }
 #else
 float dot_baseline(int64_t k, const float* x, const float* y) {
   float r = 0.0f;
-  for (int64_t p = 0; p < k; ++p) r += x[p] * y[p];
+  for (int64_t p = 0; p < k; ++p)
+    r += x[p] * y[p];
   return r;
 }
 
@@ -80,7 +83,8 @@ void ukernel_6x8(int64_t kc, const float* a, const float* b, float* c, int64_t l
   float acc[kMr][kNr] = {};
   for (int64_t p = 0; p < kc; ++p) {
     for (int i = 0; i < kMr; ++i)
-      for (int j = 0; j < kNr; ++j) acc[i][j] += a[i] * b[j];
+      for (int j = 0; j < kNr; ++j)
+        acc[i][j] += a[i] * b[j];
     a += kMr;
     b += kNr;
   }
@@ -92,8 +96,8 @@ void ukernel_6x8(int64_t kc, const float* a, const float* b, float* c, int64_t l
 
 }  // namespace
 
-const SgemmUkernel kSgemmBaseline = {kMr, kNr, 264, 256, 4096, ukernel_6x8, dot_baseline,
-                                     "baseline-6x8"};
+const SgemmUkernel kSgemmBaseline = {kMr,  kNr,         264,          256,
+                                     4096, ukernel_6x8, dot_baseline, "baseline-6x8"};
 
 }  // namespace compute
 }  // namespace kernels

@@ -19,18 +19,22 @@ Isa probe_cpu() {
       __builtin_cpu_supports("fma")) {
     return Isa::kAvx512;
   }
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return Isa::kAvx2;
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+    return Isa::kAvx2;
 #endif
   return Isa::kBaseline;
 }
 
-Isa min_isa(Isa a, Isa b) { return static_cast<int>(a) < static_cast<int>(b) ? a : b; }
+Isa min_isa(Isa a, Isa b) {
+  return static_cast<int>(a) < static_cast<int>(b) ? a : b;
+}
 
 Isa env_isa() {
   Isa isa = detected_isa();
   const char* env = std::getenv("ET_KERNELS_ISA");
   Isa wanted;
-  if (env != nullptr && *env != '\0' && parse_isa(env, &wanted)) isa = min_isa(isa, wanted);
+  if (env != nullptr && *env != '\0' && parse_isa(env, &wanted))
+    isa = min_isa(isa, wanted);
   return isa;
 }
 
@@ -46,7 +50,8 @@ Isa detected_isa() {
 
 Isa active_isa() {
   int o = g_override.load(std::memory_order_relaxed);
-  if (o >= 0) return static_cast<Isa>(o);
+  if (o >= 0)
+    return static_cast<Isa>(o);
   static const Isa isa = env_isa();
   return isa;
 }
@@ -57,13 +62,18 @@ Isa set_isa_override(Isa isa) {
   return clamped;
 }
 
-void clear_isa_override() { g_override.store(-1, std::memory_order_relaxed); }
+void clear_isa_override() {
+  g_override.store(-1, std::memory_order_relaxed);
+}
 
 const char* isa_name(Isa isa) {
   switch (isa) {
-    case Isa::kAvx512: return "avx512";
-    case Isa::kAvx2: return "avx2";
-    case Isa::kBaseline: break;
+    case Isa::kAvx512:
+      return "avx512";
+    case Isa::kAvx2:
+      return "avx2";
+    case Isa::kBaseline:
+      break;
   }
   return "baseline";
 }

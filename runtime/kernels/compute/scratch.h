@@ -19,7 +19,9 @@ void* thread_scratch(ScratchSlot slot, size_t bytes);
 
 constexpr size_t kScratchAlign = 64;
 
-inline size_t round_up_bytes(size_t n, size_t a) { return (n + a - 1) / a * a; }
+inline size_t round_up_bytes(size_t n, size_t a) {
+  return (n + a - 1) / a * a;
+}
 
 // Aligns `p` up to kScratchAlign inside a caller's workspace.
 inline void* align_up(void* p) {

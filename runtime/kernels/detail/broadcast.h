@@ -37,15 +37,17 @@ inline bool broadcastable_to(ArrayRef<SizesType> from, ArrayRef<SizesType> to) {
  * The broadcast shape of a and b into out[kMaxDim]; *out_dim gets its rank.
  * False if the shapes are not broadcastable.
  */
-inline bool broadcast_shape(
-    ArrayRef<SizesType> a, ArrayRef<SizesType> b, SizesType* out, size_t* out_dim) {
+inline bool broadcast_shape(ArrayRef<SizesType> a, ArrayRef<SizesType> b, SizesType* out,
+                            size_t* out_dim) {
   const size_t n = a.size() > b.size() ? a.size() : b.size();
   if (n > kMaxDim) {
     return false;
   }
   for (size_t i = 0; i < n; ++i) {
-    const ssize_t ia = static_cast<ssize_t>(a.size()) - static_cast<ssize_t>(n) + static_cast<ssize_t>(i);
-    const ssize_t ib = static_cast<ssize_t>(b.size()) - static_cast<ssize_t>(n) + static_cast<ssize_t>(i);
+    const ssize_t ia =
+        static_cast<ssize_t>(a.size()) - static_cast<ssize_t>(n) + static_cast<ssize_t>(i);
+    const ssize_t ib =
+        static_cast<ssize_t>(b.size()) - static_cast<ssize_t>(n) + static_cast<ssize_t>(i);
     const SizesType sa = ia >= 0 ? a[ia] : 1;
     const SizesType sb = ib >= 0 ? b[ib] : 1;
     if (sa != sb && sa != 1 && sb != 1) {
@@ -61,10 +63,9 @@ inline bool broadcast_shape(
  * Computes the broadcast shape of the inputs (1 to 3 tensors; names used in
  * the error log) and resizes out to it.
  */
-inline bool resize_out_to_broadcast(
-    KernelRuntimeContext& ctx, const char* op, const Tensor& out,
-    std::initializer_list<const Tensor*> inputs,
-    std::initializer_list<const char*> names = {}) {
+inline bool resize_out_to_broadcast(KernelRuntimeContext& ctx, const char* op, const Tensor& out,
+                                    std::initializer_list<const Tensor*> inputs,
+                                    std::initializer_list<const char*> names = {}) {
   SizesType shape[kMaxDim];
   size_t dim = 0;
   bool first = true;
@@ -100,10 +101,10 @@ inline bool resize_out_to_broadcast(
 
 template <size_t N>
 struct StridedLoop {
-  int ndim = 1; // >= 1; dim 0 outermost, ndim-1 innermost
+  int ndim = 1;  // >= 1; dim 0 outermost, ndim-1 innermost
   int64_t numel = 0;
   int64_t size[kMaxDim];
-  int64_t stride[N][kMaxDim]; // element strides per operand
+  int64_t stride[N][kMaxDim];  // element strides per operand
 
   /* Whether every operand is a flat contiguous run (stride 1 everywhere). */
   bool flat() const {
@@ -127,9 +128,8 @@ struct StridedLoop {
  * dropped and dims contiguous for every operand merged.
  */
 template <size_t N>
-void make_strided_loop_raw(
-    int rank, const int64_t* sizes, const DimOrderType* order,
-    const int64_t (*strides)[kMaxDim], StridedLoop<N>* loop) {
+void make_strided_loop_raw(int rank, const int64_t* sizes, const DimOrderType* order,
+                           const int64_t (*strides)[kMaxDim], StridedLoop<N>* loop) {
   int64_t sz_[kMaxDim];
   int64_t st_[N][kMaxDim];
   int nd = 0;
@@ -263,6 +263,6 @@ void for_each_run(const StridedLoop<N>& L, F&& f) {
   }
 }
 
-} // namespace detail
-} // namespace kernels
-} // namespace executorch
+}  // namespace detail
+}  // namespace kernels
+}  // namespace executorch

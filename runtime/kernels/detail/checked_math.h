@@ -91,6 +91,6 @@ inline T wrap_neg(T a) {
   }
 }
 
-} // namespace detail
-} // namespace kernels
-} // namespace executorch
+}  // namespace detail
+}  // namespace kernels
+}  // namespace executorch

@@ -28,7 +28,7 @@ bool copy_strided(KernelRuntimeContext& ctx, const char* op, const Tensor& in, c
   const char* src = static_cast<const char*>(in.const_data_ptr());
   char* dst = static_cast<char*>(out.mutable_data_ptr());
   if (src == dst && L.flat()) {
-    return true; // in place over the same bytes
+    return true;  // in place over the same bytes
   }
   for_each_run(L, [&](const int64_t* off, int64_t n, const int64_t* s) {
     char* d = dst + off[0] * static_cast<int64_t>(es);
@@ -38,14 +38,14 @@ bool copy_strided(KernelRuntimeContext& ctx, const char* op, const Tensor& in, c
       return;
     }
     switch (es) {
-#define ETK_COPY_CASE(T)                                                       \
-  case sizeof(T): {                                                            \
-    T* dt = reinterpret_cast<T*>(d);                                           \
-    const T* st = reinterpret_cast<const T*>(p);                               \
-    for (int64_t i = 0; i < n; ++i) {                                          \
-      dt[i * s[0]] = st[i * s[1]];                                             \
-    }                                                                          \
-    break;                                                                     \
+#define ETK_COPY_CASE(T)                         \
+  case sizeof(T): {                              \
+    T* dt = reinterpret_cast<T*>(d);             \
+    const T* st = reinterpret_cast<const T*>(p); \
+    for (int64_t i = 0; i < n; ++i) {            \
+      dt[i * s[0]] = st[i * s[1]];               \
+    }                                            \
+    break;                                       \
   }
       ETK_COPY_CASE(uint8_t)
       ETK_COPY_CASE(uint16_t)
@@ -92,6 +92,6 @@ bool copy_convert(KernelRuntimeContext& ctx, const char* op, const Tensor& in, c
   return apply_unary<double>(ctx, op, in, out, [](double v) { return v; });
 }
 
-} // namespace detail
-} // namespace kernels
-} // namespace executorch
+}  // namespace detail
+}  // namespace kernels
+}  // namespace executorch

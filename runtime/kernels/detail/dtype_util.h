@@ -54,17 +54,14 @@ constexpr ScalarType scalar_type_of() {
 /* Value conversion with PyTorch semantics for bool (nonzero -> true). */
 template <class To, class From>
 inline To cast_value(From v) {
-  if constexpr (
-      std::is_same<To, bool>::value &&
-      (std::is_same<From, Half>::value || std::is_same<From, BFloat16>::value)) {
+  if constexpr (std::is_same<To, bool>::value &&
+                (std::is_same<From, Half>::value || std::is_same<From, BFloat16>::value)) {
     return static_cast<float>(v) != 0.0f;
   } else if constexpr (std::is_same<To, bool>::value) {
     return static_cast<bool>(v);
-  } else if constexpr (
-      std::is_same<From, Half>::value || std::is_same<From, BFloat16>::value) {
+  } else if constexpr (std::is_same<From, Half>::value || std::is_same<From, BFloat16>::value) {
     return static_cast<To>(static_cast<float>(v));
-  } else if constexpr (
-      std::is_same<To, Half>::value || std::is_same<To, BFloat16>::value) {
+  } else if constexpr (std::is_same<To, Half>::value || std::is_same<To, BFloat16>::value) {
     return To(static_cast<float>(v));
   } else {
     return static_cast<To>(v);
@@ -85,18 +82,18 @@ template <class CT, class T>
 void store_as(CT v, void* p) {
   *static_cast<T*>(p) = cast_value<T>(v);
 }
-} // namespace internal
+}  // namespace internal
 
 #define ETK_FORALL_ELEMENTWISE_DTYPES(_) \
-  _(uint8_t, Byte)                        \
-  _(int8_t, Char)                         \
-  _(int16_t, Short)                       \
-  _(int32_t, Int)                         \
-  _(int64_t, Long)                        \
-  _(Half, Half)                           \
-  _(float, Float)                         \
-  _(double, Double)                       \
-  _(bool, Bool)                           \
+  _(uint8_t, Byte)                       \
+  _(int8_t, Char)                        \
+  _(int16_t, Short)                      \
+  _(int32_t, Int)                        \
+  _(int64_t, Long)                       \
+  _(Half, Half)                          \
+  _(float, Float)                        \
+  _(double, Double)                      \
+  _(bool, Bool)                          \
   _(BFloat16, BFloat16)
 
 /* Loader from dtype `t` into CT, or nullptr for an unsupported dtype. */
@@ -144,12 +141,12 @@ StoreFn<CT> store_fn(ScalarType t) {
 template <DtypeSet Allowed, class F>
 bool dispatch_dtype(KernelRuntimeContext& ctx, const char* op, ScalarType t, F&& f) {
   switch (t) {
-#define ETK_DISPATCH_CASE(ctype, name)                             \
-  case ScalarType::name:                                           \
-    if constexpr ((Allowed & dtype_bit(ScalarType::name)) != 0) {  \
-      f(type_tag<ctype>{});                                        \
-      return true;                                                 \
-    }                                                              \
+#define ETK_DISPATCH_CASE(ctype, name)                            \
+  case ScalarType::name:                                          \
+    if constexpr ((Allowed & dtype_bit(ScalarType::name)) != 0) { \
+      f(type_tag<ctype>{});                                       \
+      return true;                                                \
+    }                                                             \
     break;
     ETK_FORALL_ELEMENTWISE_DTYPES(ETK_DISPATCH_CASE)
 #undef ETK_DISPATCH_CASE
@@ -223,6 +220,6 @@ inline bool scalar_fits(const Scalar& s, ScalarType t) {
   return true;
 }
 
-} // namespace detail
-} // namespace kernels
-} // namespace executorch
+}  // namespace detail
+}  // namespace kernels
+}  // namespace executorch

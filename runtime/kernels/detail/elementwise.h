@@ -44,11 +44,11 @@ inline bool bad_dtype(KernelRuntimeContext& ctx, const char* op, const char* arg
   return false;
 }
 
-} // namespace internal
+}  // namespace internal
 
 template <class CT, class F>
-bool apply_unary(
-    KernelRuntimeContext& ctx, const char* op, const Tensor& in, const Tensor& out, F fn) {
+bool apply_unary(KernelRuntimeContext& ctx, const char* op, const Tensor& in, const Tensor& out,
+                 F fn) {
   using R = std::decay_t<decltype(fn(std::declval<CT>()))>;
   const Tensor* ops[2] = {&out, &in};
   StridedLoop<2> L;
@@ -102,9 +102,8 @@ bool apply_unary(
 }
 
 template <class CT, class F>
-bool apply_binary(
-    KernelRuntimeContext& ctx, const char* op, const Tensor& in_a, const Tensor& in_b,
-    const Tensor& out, F fn) {
+bool apply_binary(KernelRuntimeContext& ctx, const char* op, const Tensor& in_a, const Tensor& in_b,
+                  const Tensor& out, F fn) {
   using R = std::decay_t<decltype(fn(std::declval<CT>(), std::declval<CT>()))>;
   const Tensor* ops[3] = {&out, &in_a, &in_b};
   StridedLoop<3> L;
@@ -174,9 +173,8 @@ bool apply_binary(
 }
 
 template <class T1, class T2, class T3, class F>
-bool apply_ternary(
-    KernelRuntimeContext& ctx, const char* op, const Tensor& in_a, const Tensor& in_b,
-    const Tensor& in_c, const Tensor& out, F fn) {
+bool apply_ternary(KernelRuntimeContext& ctx, const char* op, const Tensor& in_a,
+                   const Tensor& in_b, const Tensor& in_c, const Tensor& out, F fn) {
   using R = std::decay_t<decltype(fn(std::declval<T1>(), std::declval<T2>(), std::declval<T3>()))>;
   const Tensor* ops[4] = {&out, &in_a, &in_b, &in_c};
   StridedLoop<4> L;
@@ -243,14 +241,14 @@ bool apply_ternary(
  * PyTorch computes in common and then casts to out.
  */
 template <class CT, class F>
-bool apply_binary_common(
-    KernelRuntimeContext& ctx, const char* op, const Tensor& a, const Tensor& b,
-    const Tensor& out, ScalarType common, F fn) {
+bool apply_binary_common(KernelRuntimeContext& ctx, const char* op, const Tensor& a,
+                         const Tensor& b, const Tensor& out, ScalarType common, F fn) {
   if constexpr (std::is_same<CT, float>::value) {
     if (common != out.scalar_type()) {
       if (common == ScalarType::Half) {
-        return apply_binary<CT>(ctx, op, a, b, out,
-                                [fn](CT x, CT y) mutable { return static_cast<float>(Half(fn(x, y))); });
+        return apply_binary<CT>(ctx, op, a, b, out, [fn](CT x, CT y) mutable {
+          return static_cast<float>(Half(fn(x, y)));
+        });
       }
       if (common == ScalarType::BFloat16) {
         return apply_binary<CT>(ctx, op, a, b, out, [fn](CT x, CT y) mutable {
@@ -263,13 +261,13 @@ bool apply_binary_common(
 }
 
 template <class CT, class F>
-bool apply_unary_common(
-    KernelRuntimeContext& ctx, const char* op, const Tensor& a, const Tensor& out,
-    ScalarType common, F fn) {
+bool apply_unary_common(KernelRuntimeContext& ctx, const char* op, const Tensor& a,
+                        const Tensor& out, ScalarType common, F fn) {
   if constexpr (std::is_same<CT, float>::value) {
     if (common != out.scalar_type()) {
       if (common == ScalarType::Half) {
-        return apply_unary<CT>(ctx, op, a, out, [fn](CT x) mutable { return static_cast<float>(Half(fn(x))); });
+        return apply_unary<CT>(ctx, op, a, out,
+                               [fn](CT x) mutable { return static_cast<float>(Half(fn(x))); });
       }
       if (common == ScalarType::BFloat16) {
         return apply_unary<CT>(ctx, op, a, out,
@@ -300,9 +298,9 @@ bool copy_convert(KernelRuntimeContext& ctx, const char* op, const Tensor& in, c
  * and must be castable to out's dtype (out's dtype is authoritative), and
  * out is resized to the broadcast shape.
  */
-inline bool prepare_binary(
-    KernelRuntimeContext& ctx, const char* op, const Tensor& a, const Tensor& b,
-    const Tensor& out, DtypeSet allowed, ScalarType* common) {
+inline bool prepare_binary(KernelRuntimeContext& ctx, const char* op, const Tensor& a,
+                           const Tensor& b, const Tensor& out, DtypeSet allowed,
+                           ScalarType* common) {
   if (!check_dtype_in(ctx, op, "self", a, allowed) ||
       !check_dtype_in(ctx, op, "other", b, allowed) ||
       !check_dtype_in(ctx, op, "out", out, allowed)) {
@@ -318,6 +316,6 @@ inline bool prepare_binary(
   return resize_out_to_broadcast(ctx, op, out, {&a, &b}, {"self", "other"});
 }
 
-} // namespace detail
-} // namespace kernels
-} // namespace executorch
+}  // namespace detail
+}  // namespace kernels
+}  // namespace executorch

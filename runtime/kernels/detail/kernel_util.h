@@ -95,15 +95,16 @@ namespace dtypes {
 constexpr DtypeSet kBool = dtype_bit(ScalarType::Bool);
 constexpr DtypeSet kByte = dtype_bit(ScalarType::Byte);
 constexpr DtypeSet kInt = dtype_bit(ScalarType::Byte) | dtype_bit(ScalarType::Char) |
-    dtype_bit(ScalarType::Short) | dtype_bit(ScalarType::Int) | dtype_bit(ScalarType::Long);
+                          dtype_bit(ScalarType::Short) | dtype_bit(ScalarType::Int) |
+                          dtype_bit(ScalarType::Long);
 constexpr DtypeSet kFloat = dtype_bit(ScalarType::Float) | dtype_bit(ScalarType::Double);
 constexpr DtypeSet kHalfBF16 = dtype_bit(ScalarType::Half) | dtype_bit(ScalarType::BFloat16);
 constexpr DtypeSet kFloatHBF16 = kFloat | kHalfBF16;
 constexpr DtypeSet kReal = kInt | kFloat;
 constexpr DtypeSet kRealHBF16 = kReal | kHalfBF16;
-constexpr DtypeSet kRealHBBF16 = kRealHBF16 | kBool; // what the elementwise ops accept
+constexpr DtypeSet kRealHBBF16 = kRealHBF16 | kBool;  // what the elementwise ops accept
 constexpr DtypeSet kIntB = kInt | kBool;
-} // namespace dtypes
+}  // namespace dtypes
 
 inline bool dtype_in(ScalarType t, DtypeSet set) {
   const int i = static_cast<int>(t);
@@ -113,25 +114,24 @@ inline bool dtype_in(ScalarType t, DtypeSet set) {
 // ---------------------------------------------------------------------------
 // Argument checks: log "<op>: ..." naming the argument and fail on false.
 
-inline bool check_dtype_in(
-    KernelRuntimeContext& ctx, const char* op, const char* arg, const Tensor& t, DtypeSet set) {
+inline bool check_dtype_in(KernelRuntimeContext& ctx, const char* op, const char* arg,
+                           const Tensor& t, DtypeSet set) {
   ET_KERNEL_CHECK_MSG(ctx, dtype_in(t.scalar_type(), set), InvalidArgument, false,
                       "%s: argument '%s' has unsupported dtype %s", op, arg,
                       dtype_name(t.scalar_type()));
   return true;
 }
 
-inline bool check_dtype(
-    KernelRuntimeContext& ctx, const char* op, const char* arg, const Tensor& t, ScalarType want) {
+inline bool check_dtype(KernelRuntimeContext& ctx, const char* op, const char* arg, const Tensor& t,
+                        ScalarType want) {
   ET_KERNEL_CHECK_MSG(ctx, t.scalar_type() == want, InvalidArgument, false,
                       "%s: argument '%s' must have dtype %s, got %s", op, arg, dtype_name(want),
                       dtype_name(t.scalar_type()));
   return true;
 }
 
-inline bool check_same_dtype(
-    KernelRuntimeContext& ctx, const char* op, const char* arg_a, const Tensor& a,
-    const char* arg_b, const Tensor& b) {
+inline bool check_same_dtype(KernelRuntimeContext& ctx, const char* op, const char* arg_a,
+                             const Tensor& a, const char* arg_b, const Tensor& b) {
   ET_KERNEL_CHECK_MSG(ctx, a.scalar_type() == b.scalar_type(), InvalidArgument, false,
                       "%s: arguments '%s' (%s) and '%s' (%s) must have the same dtype", op, arg_a,
                       dtype_name(a.scalar_type()), arg_b, dtype_name(b.scalar_type()));
@@ -139,16 +139,16 @@ inline bool check_same_dtype(
 }
 
 /* `from` (a computed common dtype) can be written to out's dtype. */
-inline bool check_can_cast(
-    KernelRuntimeContext& ctx, const char* op, ScalarType from, const char* arg, const Tensor& out) {
+inline bool check_can_cast(KernelRuntimeContext& ctx, const char* op, ScalarType from,
+                           const char* arg, const Tensor& out) {
   ET_KERNEL_CHECK_MSG(ctx, ::executorch::runtime::canCast(from, out.scalar_type()), InvalidArgument,
                       false, "%s: result dtype %s cannot be cast to argument '%s' of dtype %s", op,
                       dtype_name(from), arg, dtype_name(out.scalar_type()));
   return true;
 }
 
-inline bool check_rank(
-    KernelRuntimeContext& ctx, const char* op, const char* arg, const Tensor& t, ssize_t rank) {
+inline bool check_rank(KernelRuntimeContext& ctx, const char* op, const char* arg, const Tensor& t,
+                       ssize_t rank) {
   ET_KERNEL_CHECK_MSG(ctx, t.dim() == rank, InvalidArgument, false,
                       "%s: argument '%s' must have rank %zd, got %zd", op, arg, rank,
                       static_cast<ssize_t>(t.dim()));
@@ -168,9 +168,8 @@ inline bool same_dim_order(const Tensor& a, const Tensor& b) {
   return true;
 }
 
-inline bool check_same_dim_order(
-    KernelRuntimeContext& ctx, const char* op, const char* arg_a, const Tensor& a,
-    const char* arg_b, const Tensor& b) {
+inline bool check_same_dim_order(KernelRuntimeContext& ctx, const char* op, const char* arg_a,
+                                 const Tensor& a, const char* arg_b, const Tensor& b) {
   ET_KERNEL_CHECK_MSG(ctx, a.dim() != b.dim() || same_dim_order(a, b), InvalidArgument, false,
                       "%s: arguments '%s' and '%s' must have the same dim order", op, arg_a, arg_b);
   return true;
@@ -189,20 +188,20 @@ inline bool is_channels_last_dim_order(const Tensor& t) {
   if (t.dim() != 4 && t.dim() != 5) {
     return false;
   }
-  return ::executorch::runtime::is_channels_last_dim_order(
-      t.dim_order().data(), static_cast<size_t>(t.dim()));
+  return ::executorch::runtime::is_channels_last_dim_order(t.dim_order().data(),
+                                                           static_cast<size_t>(t.dim()));
 }
 
-inline bool check_contiguous_or_channels_last(
-    KernelRuntimeContext& ctx, const char* op, const char* arg, const Tensor& t) {
+inline bool check_contiguous_or_channels_last(KernelRuntimeContext& ctx, const char* op,
+                                              const char* arg, const Tensor& t) {
   ET_KERNEL_CHECK_MSG(ctx, is_contiguous_dim_order(t) || is_channels_last_dim_order(t),
                       InvalidArgument, false,
                       "%s: argument '%s' must be contiguous or channels-last", op, arg);
   return true;
 }
 
-inline bool check_contiguous(
-    KernelRuntimeContext& ctx, const char* op, const char* arg, const Tensor& t) {
+inline bool check_contiguous(KernelRuntimeContext& ctx, const char* op, const char* arg,
+                             const Tensor& t) {
   ET_KERNEL_CHECK_MSG(ctx, is_contiguous_dim_order(t), InvalidArgument, false,
                       "%s: argument '%s' must have the contiguous dim order", op, arg);
   return true;
@@ -212,9 +211,8 @@ inline bool check_contiguous(
  * Normalizes a possibly negative dim against `rank` (a rank-0 tensor accepts
  * dims 0 and -1, as in PyTorch). Writes the result to *out.
  */
-inline bool normalize_dim(
-    KernelRuntimeContext& ctx, const char* op, const char* arg, int64_t dim, int64_t rank,
-    int64_t* out) {
+inline bool normalize_dim(KernelRuntimeContext& ctx, const char* op, const char* arg, int64_t dim,
+                          int64_t rank, int64_t* out) {
   const int64_t r = rank == 0 ? 1 : rank;
   if (dim < -r || dim >= r) {
     ET_LOG(Error, "%s: argument '%s' = %lld is out of range for rank %lld", op, arg,
@@ -236,8 +234,8 @@ inline bool normalize_dim(
  * in int64 (checked_math.h) and pass it to the int64 overload below, which
  * rejects sizes a dim cannot hold instead of truncating them.
  */
-inline bool resize_out(
-    KernelRuntimeContext& ctx, const char* op, const Tensor& out, ArrayRef<SizesType> sizes) {
+inline bool resize_out(KernelRuntimeContext& ctx, const char* op, const Tensor& out,
+                       ArrayRef<SizesType> sizes) {
   const Error err = ::executorch::runtime::resize_tensor(out, sizes);
   if (err != Error::Ok) {
     char want[160], have[160];
@@ -249,8 +247,8 @@ inline bool resize_out(
   return true;
 }
 
-inline bool resize_out(
-    KernelRuntimeContext& ctx, const char* op, const Tensor& out, ArrayRef<int64_t> sizes) {
+inline bool resize_out(KernelRuntimeContext& ctx, const char* op, const Tensor& out,
+                       ArrayRef<int64_t> sizes) {
   if (sizes.size() > kMaxDim) {
     return fail(ctx, Error::InvalidArgument, op, "output rank exceeds the limit");
   }
@@ -268,8 +266,8 @@ inline bool resize_out(
 }
 
 /* Resizes out to like's shape. */
-inline bool resize_out_like(
-    KernelRuntimeContext& ctx, const char* op, const Tensor& out, const Tensor& like) {
+inline bool resize_out_like(KernelRuntimeContext& ctx, const char* op, const Tensor& out,
+                            const Tensor& like) {
   return resize_out(ctx, op, out, like.sizes());
 }
 
@@ -301,12 +299,11 @@ constexpr const char* log_name(const char* full_name) {
  * checks the argument count (schema + return slot) and kinds.
  */
 #define ETK_REGISTER_KERNEL(op_name, fn) ETK_REGISTER_KERNEL_IMPL(op_name, fn, __COUNTER__)
-#define ETK_REGISTER_KERNEL_IMPL(op_name, fn, uid)                            \
-  [[maybe_unused]] static const ::executorch::runtime::Error ET_CONCATENATE( \
-      etk_op_reg_, uid) =                                                    \
-      ::executorch::runtime::register_kernel(                                \
+#define ETK_REGISTER_KERNEL_IMPL(op_name, fn, uid)                                              \
+  [[maybe_unused]] static const ::executorch::runtime::Error ET_CONCATENATE(etk_op_reg_, uid) = \
+      ::executorch::runtime::register_kernel(                                                   \
           ::executorch::extension::make_boxed_kernel(op_name, EXECUTORCH_FN(fn, op_name)))
 
-} // namespace detail
-} // namespace kernels
-} // namespace executorch
+}  // namespace detail
+}  // namespace kernels
+}  // namespace executorch

@@ -17,12 +17,11 @@ void copy_run(char* d, const char* s, int64_t n, int64_t ds, int64_t ss) {
   }
 }
 
-} // namespace
+}  // namespace
 
-void strided_copy(
-    int rank, const int64_t* sizes, const DimOrderType* order, void* dst,
-    const int64_t* dst_strides, const void* src, const int64_t* src_strides,
-    size_t elem_size) {
+void strided_copy(int rank, const int64_t* sizes, const DimOrderType* order, void* dst,
+                  const int64_t* dst_strides, const void* src, const int64_t* src_strides,
+                  size_t elem_size) {
   int64_t strides[2][kMaxDim];
   for (int d = 0; d < rank; ++d) {
     strides[0][d] = dst_strides[d];
@@ -111,6 +110,6 @@ void copy_logical_order(const Tensor& in, const Tensor& out) {
   }
 }
 
-} // namespace detail
-} // namespace kernels
-} // namespace executorch
+}  // namespace detail
+}  // namespace kernels
+}  // namespace executorch

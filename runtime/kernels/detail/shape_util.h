@@ -36,10 +36,9 @@ inline void sizes64(const Tensor& t, int64_t* out) {
  * is the walk order, normally dst's dim order so writes are sequential.
  * Runs that are contiguous on both sides become one memcpy.
  */
-void strided_copy(
-    int rank, const int64_t* sizes, const DimOrderType* order, void* dst,
-    const int64_t* dst_strides, const void* src, const int64_t* src_strides,
-    size_t elem_size);
+void strided_copy(int rank, const int64_t* sizes, const DimOrderType* order, void* dst,
+                  const int64_t* dst_strides, const void* src, const int64_t* src_strides,
+                  size_t elem_size);
 
 /*
  * Copies `in` into `out` element by element in logical (row-major) order,
@@ -90,6 +89,6 @@ inline int64_t logical_to_offset(const Tensor& t, int64_t i) {
   return off;
 }
 
-} // namespace detail
-} // namespace kernels
-} // namespace executorch
+}  // namespace detail
+}  // namespace kernels
+}  // namespace executorch

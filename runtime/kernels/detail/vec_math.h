@@ -16,7 +16,7 @@ namespace detail {
 
 /* e^x for float. */
 inline float exp_f32(float x) {
-  const float kHi = 88.3762626647949f; // largest x with a normal 2^n scale
+  const float kHi = 88.3762626647949f;  // largest x with a normal 2^n scale
   const float kLo = -87.3365447505531f;
   float xc = x > kHi ? kHi : x;
   xc = xc < kLo ? kLo : xc;
@@ -46,6 +46,6 @@ inline float exp_f32(float x) {
   return y;
 }
 
-} // namespace detail
-} // namespace kernels
-} // namespace executorch
+}  // namespace detail
+}  // namespace kernels
+}  // namespace executorch

@@ -136,15 +136,16 @@ Tensor& clamp_tensor_out(KernelRuntimeContext& ctx, const Tensor& in, const opti
   dispatch_dtype<dtypes::kFloat | dtype_bit(ScalarType::Long)>(
       ctx, op, compute_type(common), [&](auto tag) {
         using CT = typename decltype(tag)::type;
-        apply_ternary<CT, CT, CT>(ctx, op, in, lo_t, hi_t, out, [has_lo, has_hi](CT x, CT lo, CT hi) -> CT {
-          if (has_lo) {
-            x = lower_bound(x, lo);
-          }
-          if (has_hi) {
-            x = upper_bound(x, hi);
-          }
-          return x;
-        });
+        apply_ternary<CT, CT, CT>(ctx, op, in, lo_t, hi_t, out,
+                                  [has_lo, has_hi](CT x, CT lo, CT hi) -> CT {
+                                    if (has_lo) {
+                                      x = lower_bound(x, lo);
+                                    }
+                                    if (has_hi) {
+                                      x = upper_bound(x, hi);
+                                    }
+                                    return x;
+                                  });
       });
   return out;
 }
@@ -163,12 +164,13 @@ Tensor& float_activation(const char* op, KernelRuntimeContext& ctx, const Tensor
   return out;
 }
 
-Tensor& gelu_out(KernelRuntimeContext& ctx, const Tensor& in, string_view approximate, Tensor& out) {
+Tensor& gelu_out(KernelRuntimeContext& ctx, const Tensor& in, string_view approximate,
+                 Tensor& out) {
   const char* op = log_name(gelu_out_name);
   if (approximate == "tanh") {
     return float_activation(op, ctx, in, out, [](auto x) {
       using T = decltype(x);
-      const T kBeta = T(0.7978845608028654); // sqrt(2 / pi)
+      const T kBeta = T(0.7978845608028654);  // sqrt(2 / pi)
       const T kKappa = T(0.044715);
       const T inner = kBeta * (x + kKappa * x * x * x);
       return T(0.5) * x * (T(1) + std::tanh(inner));
@@ -178,7 +180,7 @@ Tensor& gelu_out(KernelRuntimeContext& ctx, const Tensor& in, string_view approx
                       "%s: argument 'approximate' must be \"none\" or \"tanh\"", op);
   return float_activation(op, ctx, in, out, [](auto x) {
     using T = decltype(x);
-    const T kAlpha = T(0.7071067811865476); // 1 / sqrt(2)
+    const T kAlpha = T(0.7071067811865476);  // 1 / sqrt(2)
     return T(0.5) * x * (T(1) + std::erf(x * kAlpha));
   });
 }
@@ -211,6 +213,6 @@ ETK_REGISTER_KERNEL(gelu_out_name, gelu_out);
 ETK_REGISTER_KERNEL(silu_out_name, silu_out);
 ETK_REGISTER_KERNEL(leaky_relu_out_name, leaky_relu_out);
 
-} // namespace
-} // namespace kernels
-} // namespace executorch
+}  // namespace
+}  // namespace kernels
+}  // namespace executorch

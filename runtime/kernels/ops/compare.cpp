@@ -109,6 +109,6 @@ ETK_COMPARE_OPS(ge, Ge)
 
 #undef ETK_COMPARE_OPS
 
-} // namespace
-} // namespace kernels
-} // namespace executorch
+}  // namespace
+}  // namespace kernels
+}  // namespace executorch

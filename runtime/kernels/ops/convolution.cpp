@@ -117,7 +117,7 @@ bool conv_transpose2d(const compute::Conv2dParams& p, int64_t oh, int64_t ow, co
     std::memset(yn, 0, sizeof(float) * static_cast<size_t>(p.out_channels * oh * ow));
     for (int64_t gi = 0; gi < g; ++gi) {
       const float* xg = x + (n * p.in_channels + gi * icg) * hw;
-      const float* wg = w + gi * icg * ocg * khw; // [icg, ocg*khw]
+      const float* wg = w + gi * icg * ocg * khw;  // [icg, ocg*khw]
       compute::sgemm(compute::Trans::kYes, compute::Trans::kNo, ocg * khw, hw, icg, 1.0f, wg,
                      ocg * khw, xg, hw, 0.0f, col, hw);
       for (int64_t oc = 0; oc < ocg; ++oc) {
@@ -158,9 +158,9 @@ Tensor& convolution_out(KernelRuntimeContext& ctx, const Tensor& input, const Te
                         ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation, bool transposed,
                         ArrayRef<int64_t> output_padding, int64_t groups, Tensor& out) {
   const ssize_t rank = input.dim();
-  ET_KERNEL_CHECK_MSG(ctx, rank == 3 || rank == 4, InvalidArgument, out,
-                      "%s: argument 'input' must have rank 3 or 4 (1-D or 2-D convolution), got %zd",
-                      kOp, rank);
+  ET_KERNEL_CHECK_MSG(
+      ctx, rank == 3 || rank == 4, InvalidArgument, out,
+      "%s: argument 'input' must have rank 3 or 4 (1-D or 2-D convolution), got %zd", kOp, rank);
   if (!check_rank(ctx, kOp, "weight", weight, rank) ||
       !check_dtype(ctx, kOp, "input", input, ScalarType::Float) ||
       !check_dtype(ctx, kOp, "weight", weight, ScalarType::Float) ||
@@ -183,7 +183,7 @@ Tensor& convolution_out(KernelRuntimeContext& ctx, const Tensor& input, const Te
   p.in_w = input.size(rank - 1);
   p.kernel_h = rank == 4 ? weight.size(2) : 1;
   p.kernel_w = weight.size(rank - 1);
-  int64_t v[2][4]; // stride, padding, dilation, output_padding per spatial dim
+  int64_t v[2][4];  // stride, padding, dilation, output_padding per spatial dim
   for (size_t i = 0; i < spatial; ++i) {
     if (!param_at(ctx, "stride", stride, spatial, i, 1, &v[i][0]) ||
         !param_at(ctx, "padding", padding, spatial, i, 0, &v[i][1]) ||
@@ -203,21 +203,20 @@ Tensor& convolution_out(KernelRuntimeContext& ctx, const Tensor& input, const Te
   p.dilation_w = vw[2];
   // Parameters bounded by a dim size keep every product of the output-size
   // formulas and of the compute core's index arithmetic inside int64.
-  ET_KERNEL_CHECK_MSG(ctx,
-                      p.stride_h > 0 && p.stride_w > 0 && p.stride_h <= kMaxDimSize &&
-                          p.stride_w <= kMaxDimSize, InvalidArgument, out,
-                      "%s: argument 'stride' must be in [1, %lld]", kOp,
-                      static_cast<long long>(kMaxDimSize));
+  ET_KERNEL_CHECK_MSG(
+      ctx,
+      p.stride_h > 0 && p.stride_w > 0 && p.stride_h <= kMaxDimSize && p.stride_w <= kMaxDimSize,
+      InvalidArgument, out, "%s: argument 'stride' must be in [1, %lld]", kOp,
+      static_cast<long long>(kMaxDimSize));
   ET_KERNEL_CHECK_MSG(ctx,
                       p.dilation_h > 0 && p.dilation_w > 0 && p.dilation_h <= kMaxDimSize &&
-                          p.dilation_w <= kMaxDimSize, InvalidArgument, out,
-                      "%s: argument 'dilation' must be in [1, %lld]", kOp,
+                          p.dilation_w <= kMaxDimSize,
+                      InvalidArgument, out, "%s: argument 'dilation' must be in [1, %lld]", kOp,
                       static_cast<long long>(kMaxDimSize));
-  ET_KERNEL_CHECK_MSG(ctx,
-                      p.pad_h >= 0 && p.pad_w >= 0 && p.pad_h <= kMaxDimSize &&
-                          p.pad_w <= kMaxDimSize, InvalidArgument, out,
-                      "%s: argument 'padding' must be in [0, %lld]", kOp,
-                      static_cast<long long>(kMaxDimSize));
+  ET_KERNEL_CHECK_MSG(
+      ctx, p.pad_h >= 0 && p.pad_w >= 0 && p.pad_h <= kMaxDimSize && p.pad_w <= kMaxDimSize,
+      InvalidArgument, out, "%s: argument 'padding' must be in [0, %lld]", kOp,
+      static_cast<long long>(kMaxDimSize));
   ET_KERNEL_CHECK_MSG(ctx, groups <= kMaxDimSize, InvalidArgument, out,
                       "%s: argument 'groups' = %lld is too large", kOp,
                       static_cast<long long>(groups));
@@ -227,11 +226,11 @@ Tensor& convolution_out(KernelRuntimeContext& ctx, const Tensor& input, const Te
   int64_t oh = 0, ow = 0;
   if (!transposed) {
     p.out_channels = weight.size(0);
-    ET_KERNEL_CHECK_MSG(ctx,
-                        p.out_channels % groups == 0 && weight.size(1) * groups == p.in_channels,
-                        InvalidArgument, out,
-                        "%s: argument 'weight' shape does not match input channels %lld and groups %lld",
-                        kOp, static_cast<long long>(p.in_channels), static_cast<long long>(groups));
+    ET_KERNEL_CHECK_MSG(
+        ctx, p.out_channels % groups == 0 && weight.size(1) * groups == p.in_channels,
+        InvalidArgument, out,
+        "%s: argument 'weight' shape does not match input channels %lld and groups %lld", kOp,
+        static_cast<long long>(p.in_channels), static_cast<long long>(groups));
     oh = compute::conv2d_out_h(p);
     ow = compute::conv2d_out_w(p);
   } else {
@@ -242,7 +241,8 @@ Tensor& convolution_out(KernelRuntimeContext& ctx, const Tensor& input, const Te
     const int64_t oph = rank == 4 ? hh[3] : 0, opw = vw[3];
     ET_KERNEL_CHECK_MSG(ctx,
                         oph >= 0 && opw >= 0 && (oph < p.stride_h || oph < p.dilation_h) &&
-                            (opw < p.stride_w || opw < p.dilation_w), InvalidArgument, out,
+                            (opw < p.stride_w || opw < p.dilation_w),
+                        InvalidArgument, out,
                         "%s: argument 'output_padding' must be smaller than stride or dilation",
                         kOp);
     oh = transposed_out_size(p.in_h, p.kernel_h, p.stride_h, p.pad_h, p.dilation_h, oph);
@@ -302,9 +302,9 @@ Tensor& convolution_out(KernelRuntimeContext& ctx, const Tensor& input, const Te
   return out;
 }
 
-} // namespace
+}  // namespace
 
 ETK_REGISTER_KERNEL(convolution_out_name, convolution_out);
 
-} // namespace kernels
-} // namespace executorch
+}  // namespace kernels
+}  // namespace executorch

@@ -66,10 +66,10 @@ Tensor& clone_dim_order_out(KernelRuntimeContext& ctx, const Tensor& in, bool no
   return out;
 }
 
-Tensor& clone_out(KernelRuntimeContext& ctx, const Tensor& in,
-                  optional<MemoryFormat> memory_format, Tensor& out) {
+Tensor& clone_out(KernelRuntimeContext& ctx, const Tensor& in, optional<MemoryFormat> memory_format,
+                  Tensor& out) {
   const char* op = log_name(clone_out_name);
-  (void)memory_format; // out's dim order is the layout
+  (void)memory_format;  // out's dim order is the layout
   if (check_same_dtype(ctx, op, "self", in, "out", out) && resize_out_like(ctx, op, out, in)) {
     copy_strided(ctx, op, in, out);
   }
@@ -99,7 +99,8 @@ Tensor& copy_out(KernelRuntimeContext& ctx, const Tensor& in, const Tensor& src,
   return out;
 }
 
-Tensor& copy_inplace(KernelRuntimeContext& ctx, Tensor& self, const Tensor& src, bool non_blocking) {
+Tensor& copy_inplace(KernelRuntimeContext& ctx, Tensor& self, const Tensor& src,
+                     bool non_blocking) {
   const char* op = log_name(copy_inplace_name);
   (void)non_blocking;
   ET_KERNEL_CHECK_MSG(ctx, broadcastable_to(src.sizes(), self.sizes()), InvalidArgument, self,
@@ -124,6 +125,6 @@ ETK_REGISTER_KERNEL(copy_out_name, copy_out);
 ETK_REGISTER_KERNEL(copy_inplace_name, copy_inplace);
 ETK_REGISTER_KERNEL(alias_copy_out_name, alias_copy_out);
 
-} // namespace
-} // namespace kernels
-} // namespace executorch
+}  // namespace
+}  // namespace kernels
+}  // namespace executorch

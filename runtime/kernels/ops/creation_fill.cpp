@@ -43,15 +43,15 @@ bool fill_with(KernelRuntimeContext& ctx, const char* op, const Tensor& out, con
     case 1:
       std::memset(o, elem[0], n);
       break;
-#define ETK_FILL_CASE(T)                                  \
-  case sizeof(T): {                                       \
-    T v;                                                  \
-    std::memcpy(&v, elem, sizeof(T));                     \
-    T* p = reinterpret_cast<T*>(o);                       \
-    for (size_t i = 0; i < n; ++i) {                      \
-      p[i] = v;                                           \
-    }                                                     \
-    break;                                                \
+#define ETK_FILL_CASE(T)              \
+  case sizeof(T): {                   \
+    T v;                              \
+    std::memcpy(&v, elem, sizeof(T)); \
+    T* p = reinterpret_cast<T*>(o);   \
+    for (size_t i = 0; i < n; ++i) {  \
+      p[i] = v;                       \
+    }                                 \
+    break;                            \
   }
       ETK_FILL_CASE(uint16_t)
       ETK_FILL_CASE(uint32_t)
@@ -83,7 +83,7 @@ Tensor& full_out(KernelRuntimeContext& ctx, ArrayRef<int64_t> size, const Scalar
 Tensor& full_like_out(KernelRuntimeContext& ctx, const Tensor& in, const Scalar& value,
                       optional<::executorch::aten::MemoryFormat> memory_format, Tensor& out) {
   const char* op = log_name(full_like_out_name);
-  (void)memory_format; // out's dim order is the layout
+  (void)memory_format;  // out's dim order is the layout
   if (resize_out_like(ctx, op, out, in)) {
     fill_with(ctx, op, out, value);
   }
@@ -139,6 +139,6 @@ ETK_REGISTER_KERNEL(ones_out_name, ones_out);
 ETK_REGISTER_KERNEL(fill_scalar_out_name, fill_scalar_out);
 ETK_REGISTER_KERNEL(empty_dim_order_out_name, empty_dim_order_out);
 
-} // namespace
-} // namespace kernels
-} // namespace executorch
+}  // namespace
+}  // namespace kernels
+}  // namespace executorch

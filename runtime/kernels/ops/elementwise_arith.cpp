@@ -30,13 +30,13 @@ using std::optional;
 using std::string_view;
 
 // The alpha Scalar must be representable in the computation dtype.
-bool check_alpha(KernelRuntimeContext& ctx, const char* op, const Scalar& alpha, ScalarType common) {
+bool check_alpha(KernelRuntimeContext& ctx, const char* op, const Scalar& alpha,
+                 ScalarType common) {
   using ::executorch::runtime::isIntegralType;
-  ET_KERNEL_CHECK_MSG(ctx,
-                      !alpha.isFloatingPoint() || !isIntegralType(common, /*includeBool=*/true),
-                      InvalidArgument, false,
-                      "%s: argument 'alpha' is a float but the inputs are %s", op,
-                      dtype_name(common));
+  ET_KERNEL_CHECK_MSG(
+      ctx, !alpha.isFloatingPoint() || !isIntegralType(common, /*includeBool=*/true),
+      InvalidArgument, false, "%s: argument 'alpha' is a float but the inputs are %s", op,
+      dtype_name(common));
   ET_KERNEL_CHECK_MSG(ctx, !alpha.isBoolean() || common == ScalarType::Bool, InvalidArgument, false,
                       "%s: a bool 'alpha' needs bool inputs, got %s", op, dtype_name(common));
   return true;
@@ -54,11 +54,11 @@ constexpr DtypeSet kComputeAll = dtypes::kFloat | dtype_bit(ScalarType::Long) | 
 
 // a + alpha * b (sign = -1 for sub).
 template <int kSign>
-Tensor& add_sub_tensor(
-    const char* op, KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b,
-    const Scalar& alpha, Tensor& out) {
+Tensor& add_sub_tensor(const char* op, KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b,
+                       const Scalar& alpha, Tensor& out) {
   ScalarType common;
-  if (!prepare_binary(ctx, op, a, b, out, kArith, &common) || !check_alpha(ctx, op, alpha, common)) {
+  if (!prepare_binary(ctx, op, a, b, out, kArith, &common) ||
+      !check_alpha(ctx, op, alpha, common)) {
     return out;
   }
   if (kSign < 0 && !check_not_bool_sub(ctx, op, common)) {
@@ -107,8 +107,8 @@ bool prepare_scalar(KernelRuntimeContext& ctx, const char* op, const Tensor& a, 
 
 // self + alpha * other, or (reverse) other - alpha * self.
 template <int kSign, bool kReverse>
-Tensor& add_sub_scalar(const char* op, KernelRuntimeContext& ctx, const Tensor& a,
-                       const Scalar& b, const Scalar& alpha, Tensor& out) {
+Tensor& add_sub_scalar(const char* op, KernelRuntimeContext& ctx, const Tensor& a, const Scalar& b,
+                       const Scalar& alpha, Tensor& out) {
   ScalarType common;
   if (!prepare_scalar(ctx, op, a, b, out, kArith, &common) ||
       !check_alpha(ctx, op, alpha, common)) {
@@ -325,8 +325,8 @@ Tensor& div_out_mode(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b
   return div_impl(log_name(div_out_mode_name), ctx, a, b, mode, out);
 }
 
-Tensor& div_scalar_impl(const char* op, KernelRuntimeContext& ctx, const Tensor& a,
-                        const Scalar& b, const optional<string_view>& mode, Tensor& out) {
+Tensor& div_scalar_impl(const char* op, KernelRuntimeContext& ctx, const Tensor& a, const Scalar& b,
+                        const optional<string_view>& mode, Tensor& out) {
   Rounding r;
   if (!parse_mode(ctx, op, mode, &r)) {
     return out;
@@ -352,8 +352,7 @@ Tensor& div_scalar_impl(const char* op, KernelRuntimeContext& ctx, const Tensor&
       }
     }
     run_div<CT>(ctx, op, r, [&](auto fn) {
-      apply_unary_common<CT>(ctx, op, a, out, common,
-                             [fn, v](CT x) -> CT { return fn(x, v); });
+      apply_unary_common<CT>(ctx, op, a, out, common, [fn, v](CT x) -> CT { return fn(x, v); });
     });
   });
   return out;
@@ -380,6 +379,6 @@ ETK_REGISTER_KERNEL(div_out_mode_name, div_out_mode);
 ETK_REGISTER_KERNEL(div_scalar_out_name, div_scalar_out);
 ETK_REGISTER_KERNEL(div_scalar_mode_out_name, div_scalar_mode_out);
 
-} // namespace
-} // namespace kernels
-} // namespace executorch
+}  // namespace
+}  // namespace kernels
+}  // namespace executorch

@@ -37,7 +37,7 @@ Tensor& pow_tensor_scalar_out(KernelRuntimeContext& ctx, const Tensor& in, const
   }
   ScalarType common = promote_with_scalar(in.scalar_type(), exponent);
   if (common == ScalarType::Bool) {
-    common = ScalarType::Long; // bool ** bool computes in integers
+    common = ScalarType::Long;  // bool ** bool computes in integers
   }
   if (!check_can_cast(ctx, op, common, "out", out) || !resize_out_like(ctx, op, out, in)) {
     return out;
@@ -47,9 +47,9 @@ Tensor& pow_tensor_scalar_out(KernelRuntimeContext& ctx, const Tensor& in, const
         using CT = typename decltype(tag)::type;
         if constexpr (std::is_same<CT, int64_t>::value) {
           const int64_t e = exponent.to<int64_t>();
-          ET_KERNEL_CHECK_MSG(ctx, e >= 0, InvalidArgument, ,
-                              "%s: integers to negative integer powers are not allowed (argument 'exponent')",
-                              op);
+          ET_KERNEL_CHECK_MSG(
+              ctx, e >= 0, InvalidArgument, ,
+              "%s: integers to negative integer powers are not allowed (argument 'exponent')", op);
           apply_unary<CT>(ctx, op, in, out, [e](CT x) -> CT { return int_pow(x, e); });
         } else {
           const CT e = scalar_to<CT>(exponent);
@@ -77,6 +77,6 @@ Tensor& pow_tensor_scalar_out(KernelRuntimeContext& ctx, const Tensor& in, const
 
 ETK_REGISTER_KERNEL(pow_tensor_scalar_out_name, pow_tensor_scalar_out);
 
-} // namespace
-} // namespace kernels
-} // namespace executorch
+}  // namespace
+}  // namespace kernels
+}  // namespace executorch

@@ -40,8 +40,8 @@ Tensor& arange_impl(const char* op, KernelRuntimeContext& ctx, const Scalar& sta
   ET_KERNEL_CHECK_MSG(ctx, (s > 0 && b >= a) || (s < 0 && b <= a), InvalidArgument, out,
                       "%s: argument 'end' is on the wrong side of 'start' for the sign of 'step'",
                       op);
-  const bool all_int = !start.isFloatingPoint() && !end.isFloatingPoint() &&
-      !step.isFloatingPoint();
+  const bool all_int =
+      !start.isFloatingPoint() && !end.isFloatingPoint() && !step.isFloatingPoint();
   // The length is computed without wrapping and checked against the dim
   // limit before anything is written: `out` is resized to exactly n.
   int64_t n;
@@ -96,10 +96,10 @@ Tensor& arange_out(KernelRuntimeContext& ctx, const Scalar& end, Tensor& out) {
                      Scalar(static_cast<int64_t>(1)), out);
 }
 
-} // namespace
+}  // namespace
 
 ETK_REGISTER_KERNEL(arange_start_out_name, arange_start_out);
 ETK_REGISTER_KERNEL(arange_out_name, arange_out);
 
-} // namespace kernels
-} // namespace executorch
+}  // namespace kernels
+}  // namespace executorch

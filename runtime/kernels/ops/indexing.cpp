@@ -91,8 +91,8 @@ Tensor& embedding_out(KernelRuntimeContext& ctx, const Tensor& weight, const Ten
   return out;
 }
 
-Tensor& gather_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t dim,
-                   const Tensor& index, bool sparse_grad, Tensor& out) {
+Tensor& gather_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t dim, const Tensor& index,
+                   bool sparse_grad, Tensor& out) {
   (void)sparse_grad;
   const char* op = log_name(gather_out_name);
   int64_t d;
@@ -167,8 +167,8 @@ Tensor& index_select_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t 
     }
     int64_t v;
     if (index.numel() != 1 ||
-        !wrap_index(ctx, op, "index", load_index(index.const_data_ptr(), index.scalar_type(), 0),
-                    1, &v)) {
+        !wrap_index(ctx, op, "index", load_index(index.const_data_ptr(), index.scalar_type(), 0), 1,
+                    &v)) {
       fail(ctx, Error::InvalidArgument, op, "argument 'index' must hold one valid index");
       return out;
     }
@@ -219,7 +219,7 @@ struct IndexArr {
   int rank;
   int64_t sizes[kMaxDim];
   int64_t strides[kMaxDim];
-  int self_dim; // the dim of self it indexes
+  int self_dim;  // the dim of self it indexes
 };
 
 struct AdvIndex {
@@ -230,12 +230,12 @@ struct AdvIndex {
   int64_t bshape[kMaxDim];
   bool indexed[kMaxDim] = {false};
   bool adjacent = true;
-  int first = 0; // first indexed dim of self
+  int first = 0;  // first indexed dim of self
   // Output layout: out dim of each B dim starts at bpos; rest dims of self.
   int bpos = 0;
   int nrest = 0;
-  int rest_self[kMaxDim]; // self dim of each rest dim
-  int rest_out[kMaxDim];  // out dim of each rest dim
+  int rest_self[kMaxDim];  // self dim of each rest dim
+  int rest_out[kMaxDim];   // out dim of each rest dim
   int out_rank = 0;
   int64_t out_shape[kMaxDim];
 };
@@ -256,9 +256,10 @@ bool build_index(KernelRuntimeContext& ctx, const char* op, const Tensor& self,
       ET_KERNEL_CHECK_MSG(ctx, pos + m <= rank, InvalidArgument, false,
                           "%s: argument 'indices'[%zu] (mask) has too many dims", op, k);
       for (int j = 0; j < m; ++j) {
-        ET_KERNEL_CHECK_MSG(ctx, t.sizes()[j] == self.sizes()[pos + j], InvalidArgument, false,
-                            "%s: argument 'indices'[%zu] mask shape does not match 'self' at dim %d",
-                            op, k, pos + j);
+        ET_KERNEL_CHECK_MSG(
+            ctx, t.sizes()[j] == self.sizes()[pos + j], InvalidArgument, false,
+            "%s: argument 'indices'[%zu] mask shape does not match 'self' at dim %d", op, k,
+            pos + j);
       }
       std::vector<std::vector<int64_t>> cols(static_cast<size_t>(m));
       const uint8_t* md = static_cast<const uint8_t*>(t.const_data_ptr());
@@ -271,7 +272,7 @@ bool build_index(KernelRuntimeContext& ctx, const char* op, const Tensor& self,
           }
         }
       }
-      if (m == 0) { // 0-dim mask: adds a dim of size 0 or 1 (not supported: rare)
+      if (m == 0) {  // 0-dim mask: adds a dim of size 0 or 1 (not supported: rare)
         return fail(ctx, Error::NotSupported, op, "0-dim boolean index is not supported");
       }
       for (int j = 0; j < m; ++j) {
@@ -558,7 +559,7 @@ Tensor& index_put_inplace(KernelRuntimeContext& ctx, Tensor& self,
   return self;
 }
 
-} // namespace
+}  // namespace
 
 ETK_REGISTER_KERNEL(embedding_out_name, embedding_out);
 ETK_REGISTER_KERNEL(gather_out_name, gather_out);
@@ -567,5 +568,5 @@ ETK_REGISTER_KERNEL(index_tensor_out_name, index_tensor_out);
 ETK_REGISTER_KERNEL(index_put_out_name, index_put_out);
 ETK_REGISTER_KERNEL(index_put_inplace_name, index_put_inplace);
 
-} // namespace kernels
-} // namespace executorch
+}  // namespace kernels
+}  // namespace executorch

@@ -30,7 +30,7 @@ using std::optional;
 struct Mat {
   const char* p;
   int64_t rows, cols;
-  int64_t sr, sc; // element strides
+  int64_t sr, sc;  // element strides
 };
 
 // How the compute core can read a matrix without copying it.
@@ -57,8 +57,8 @@ struct Acc {
   using type = std::conditional_t<
       std::is_floating_point<T>::value,
       std::conditional_t<std::is_same<T, double>::value, double, float>,
-      std::conditional_t<std::is_same<T, Half>::value || std::is_same<T, BFloat16>::value,
-                         float, int64_t>>;
+      std::conditional_t<std::is_same<T, Half>::value || std::is_same<T, BFloat16>::value, float,
+                         int64_t>>;
 };
 
 // c = alpha * a @ b + beta * c  (beta == 0: c is not read).
@@ -114,7 +114,7 @@ constexpr DtypeSet kMatDtypes = dtypes::kRealHBF16;
 bool check_mat_dtypes(KernelRuntimeContext& ctx, const char* op, const Tensor& a, const char* na,
                       const Tensor& b, const char* nb, const Tensor& out) {
   return check_dtype_in(ctx, op, na, a, kMatDtypes) && check_same_dtype(ctx, op, na, a, nb, b) &&
-      check_same_dtype(ctx, op, na, a, "out", out) && check_contiguous(ctx, op, "out", out);
+         check_same_dtype(ctx, op, na, a, "out", out) && check_contiguous(ctx, op, "out", out);
 }
 
 Mat mat_of(const Tensor& t, int64_t batch_offset_elems = 0) {
@@ -148,11 +148,10 @@ Tensor& bmm_out(KernelRuntimeContext& ctx, const Tensor& self, const Tensor& mat
       !check_mat_dtypes(ctx, op, self, "self", mat2, "mat2", out)) {
     return out;
   }
-  ET_KERNEL_CHECK_MSG(ctx, self.size(0) == mat2.size(0) && self.size(2) == mat2.size(1),
-                      InvalidArgument, out,
-                      "%s: argument 'self' [%zd, %zd, %zd] and 'mat2' [%zd, %zd, %zd] cannot be multiplied",
-                      op, self.size(0), self.size(1), self.size(2), mat2.size(0), mat2.size(1),
-                      mat2.size(2));
+  ET_KERNEL_CHECK_MSG(
+      ctx, self.size(0) == mat2.size(0) && self.size(2) == mat2.size(1), InvalidArgument, out,
+      "%s: argument 'self' [%zd, %zd, %zd] and 'mat2' [%zd, %zd, %zd] cannot be multiplied", op,
+      self.size(0), self.size(1), self.size(2), mat2.size(0), mat2.size(1), mat2.size(2));
   const SizesType shape[3] = {static_cast<SizesType>(self.size(0)),
                               static_cast<SizesType>(self.size(1)),
                               static_cast<SizesType>(mat2.size(2))};
@@ -210,12 +209,10 @@ Tensor& addmm_out(KernelRuntimeContext& ctx, const Tensor& self, const Tensor& m
                       op, mat1.size(0), mat1.size(1), mat2.size(0), mat2.size(1));
   const int64_t m = mat1.size(0), n = mat2.size(1);
   const SizesType shape[2] = {static_cast<SizesType>(m), static_cast<SizesType>(n)};
-  ET_KERNEL_CHECK_MSG(ctx,
-                      self.dim() <= 2 &&
-                          broadcastable_to(self.sizes(), ArrayRef<SizesType>(shape, 2)),
-                      InvalidArgument, out,
-                      "%s: argument 'self' does not broadcast to [%lld, %lld]", op,
-                      static_cast<long long>(m), static_cast<long long>(n));
+  ET_KERNEL_CHECK_MSG(
+      ctx, self.dim() <= 2 && broadcastable_to(self.sizes(), ArrayRef<SizesType>(shape, 2)),
+      InvalidArgument, out, "%s: argument 'self' does not broadcast to [%lld, %lld]", op,
+      static_cast<long long>(m), static_cast<long long>(n));
   if (!resize_out(ctx, op, out, ArrayRef<SizesType>(shape, 2))) {
     return out;
   }
@@ -270,12 +267,12 @@ Tensor& linear_out(KernelRuntimeContext& ctx, const Tensor& input, const Tensor&
   return out;
 }
 
-} // namespace
+}  // namespace
 
 ETK_REGISTER_KERNEL(mm_out_name, mm_out);
 ETK_REGISTER_KERNEL(bmm_out_name, bmm_out);
 ETK_REGISTER_KERNEL(addmm_out_name, addmm_out);
 ETK_REGISTER_KERNEL(linear_out_name, linear_out);
 
-} // namespace kernels
-} // namespace executorch
+}  // namespace kernels
+}  // namespace executorch

@@ -90,25 +90,23 @@ Tensor& bitwise_scalar(const char* op, KernelRuntimeContext& ctx, const Tensor& 
   return out;
 }
 
-#define ETK_BITWISE_OPS(name, expr)                                                              \
-  ET_DEFINE_OPERATOR_NAME(name##_tensor_out_name, "aten::" #name ".Tensor_out");                 \
-  ET_DEFINE_OPERATOR_NAME(name##_scalar_out_name, "aten::" #name ".Scalar_out");                 \
-  Tensor& name##_tensor_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b,         \
-                            Tensor& out) {                                                       \
-    return bitwise_tensor(log_name(name##_tensor_out_name), ctx, a, b, out, [](auto x, auto y) { \
-      return static_cast<decltype(x)>(expr);                                                     \
-    });                                                                                          \
-  }                                                                                              \
-  Tensor& name##_scalar_out(KernelRuntimeContext& ctx, const Tensor& a, const Scalar& b,         \
-                            Tensor& out) {                                                       \
-    return bitwise_scalar(log_name(name##_scalar_out_name), ctx, a, b, out, [](auto x, auto y) { \
-      return static_cast<decltype(x)>(expr);                                                     \
-    });                                                                                          \
-  }                                                                                              \
-  ETK_REGISTER_KERNEL(name##_tensor_out_name, name##_tensor_out);                                \
+#define ETK_BITWISE_OPS(name, expr)                                                       \
+  ET_DEFINE_OPERATOR_NAME(name##_tensor_out_name, "aten::" #name ".Tensor_out");          \
+  ET_DEFINE_OPERATOR_NAME(name##_scalar_out_name, "aten::" #name ".Scalar_out");          \
+  Tensor& name##_tensor_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b,  \
+                            Tensor& out) {                                                \
+    return bitwise_tensor(log_name(name##_tensor_out_name), ctx, a, b, out,               \
+                          [](auto x, auto y) { return static_cast<decltype(x)>(expr); }); \
+  }                                                                                       \
+  Tensor& name##_scalar_out(KernelRuntimeContext& ctx, const Tensor& a, const Scalar& b,  \
+                            Tensor& out) {                                                \
+    return bitwise_scalar(log_name(name##_scalar_out_name), ctx, a, b, out,               \
+                          [](auto x, auto y) { return static_cast<decltype(x)>(expr); }); \
+  }                                                                                       \
+  ETK_REGISTER_KERNEL(name##_tensor_out_name, name##_tensor_out);                         \
   ETK_REGISTER_KERNEL(name##_scalar_out_name, name##_scalar_out);
 
-ETK_BITWISE_OPS(bitwise_and, x & y)
+ETK_BITWISE_OPS(bitwise_and, x& y)
 ETK_BITWISE_OPS(bitwise_or, x | y)
 ETK_BITWISE_OPS(bitwise_xor, x ^ y)
 
@@ -119,6 +117,6 @@ ETK_REGISTER_KERNEL(logical_and_out_name, logical_and_out);
 ETK_REGISTER_KERNEL(logical_or_out_name, logical_or_out);
 ETK_REGISTER_KERNEL(logical_xor_out_name, logical_xor_out);
 
-} // namespace
-} // namespace kernels
-} // namespace executorch
+}  // namespace
+}  // namespace kernels
+}  // namespace executorch

@@ -25,8 +25,8 @@ using std::optional;
 
 /* reduce[d] marks the reduced dims of `in`; computes out and fills it. */
 template <bool kAny>
-Tensor& reduce_bool(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
-                    const bool* reduce, bool keepdim, Tensor& out) {
+Tensor& reduce_bool(const char* op, KernelRuntimeContext& ctx, const Tensor& in, const bool* reduce,
+                    bool keepdim, Tensor& out) {
   if (!check_dtype_in(ctx, op, "self", in, dtypes::kRealHBBF16) ||
       !check_dtype_in(ctx, op, "out", out, dtypes::kBool | dtypes::kByte)) {
     return out;
@@ -108,23 +108,25 @@ Tensor& reduce_dims(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
   return reduce_bool<kAny>(op, ctx, in, reduce, keepdim, out);
 }
 
-Tensor& any_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim, bool keepdim, Tensor& out) {
+Tensor& any_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim, bool keepdim,
+                Tensor& out) {
   const int64_t d[1] = {dim};
   return reduce_dims<true>(log_name(any_out_name), ctx, in, ArrayRef<int64_t>(d, 1), keepdim, out);
 }
-Tensor& any_dims_out(KernelRuntimeContext& ctx, const Tensor& in,
-                     optional<ArrayRef<int64_t>> dims, bool keepdim, Tensor& out) {
+Tensor& any_dims_out(KernelRuntimeContext& ctx, const Tensor& in, optional<ArrayRef<int64_t>> dims,
+                     bool keepdim, Tensor& out) {
   return reduce_dims<true>(log_name(any_dims_out_name), ctx, in, dims, keepdim, out);
 }
 Tensor& any_all_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out) {
   return reduce_dims<true>(log_name(any_all_out_name), ctx, in, std::nullopt, false, out);
 }
-Tensor& all_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim, bool keepdim, Tensor& out) {
+Tensor& all_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim, bool keepdim,
+                Tensor& out) {
   const int64_t d[1] = {dim};
   return reduce_dims<false>(log_name(all_out_name), ctx, in, ArrayRef<int64_t>(d, 1), keepdim, out);
 }
-Tensor& all_dims_out(KernelRuntimeContext& ctx, const Tensor& in,
-                     optional<ArrayRef<int64_t>> dims, bool keepdim, Tensor& out) {
+Tensor& all_dims_out(KernelRuntimeContext& ctx, const Tensor& in, optional<ArrayRef<int64_t>> dims,
+                     bool keepdim, Tensor& out) {
   return reduce_dims<false>(log_name(all_dims_out_name), ctx, in, dims, keepdim, out);
 }
 Tensor& all_all_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out) {
@@ -138,6 +140,6 @@ ETK_REGISTER_KERNEL(all_out_name, all_out);
 ETK_REGISTER_KERNEL(all_dims_out_name, all_dims_out);
 ETK_REGISTER_KERNEL(all_all_out_name, all_all_out);
 
-} // namespace
-} // namespace kernels
-} // namespace executorch
+}  // namespace
+}  // namespace kernels
+}  // namespace executorch

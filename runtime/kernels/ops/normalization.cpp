@@ -45,9 +45,8 @@ bool check_param(KernelRuntimeContext& ctx, const char* op, const char* arg,
 }
 
 template <class T>
-void batch_norm_impl(const Tensor& in, const optional<Tensor>& weight,
-                     const optional<Tensor>& bias, const Tensor& mean, const Tensor& var,
-                     double eps, const Tensor& out) {
+void batch_norm_impl(const Tensor& in, const optional<Tensor>& weight, const optional<Tensor>& bias,
+                     const Tensor& mean, const Tensor& var, double eps, const Tensor& out) {
   using C = ComputeOf<T>;
   const int64_t n = in.size(0), c = in.size(1);
   const int64_t inner = c > 0 && n > 0 ? in.numel() / (n * c) : 0;
@@ -85,7 +84,7 @@ void batch_norm_impl(const Tensor& in, const optional<Tensor>& weight,
         }
       }
     }
-  } else { // channels-last: channel is the innermost dim
+  } else {  // channels-last: channel is the innermost dim
     const int64_t rows = c > 0 ? in.numel() / c : 0;
     for (int64_t r = 0; r < rows; ++r) {
       const T* xp = x + r * c;
@@ -145,9 +144,9 @@ Ret3 batch_norm_no_training_out(KernelRuntimeContext& ctx, const Tensor& input,
 }
 
 template <class T>
-void layer_norm_impl(const Tensor& in, const optional<Tensor>& weight,
-                     const optional<Tensor>& bias, double eps, int64_t rows, int64_t cols,
-                     const Tensor& out, const Tensor& mean_out, const Tensor& rstd_out) {
+void layer_norm_impl(const Tensor& in, const optional<Tensor>& weight, const optional<Tensor>& bias,
+                     double eps, int64_t rows, int64_t cols, const Tensor& out,
+                     const Tensor& mean_out, const Tensor& rstd_out) {
   using C = ComputeOf<T>;
   const T* x = in.const_data_ptr<T>();
   T* y = out.mutable_data_ptr<T>();
@@ -198,8 +197,8 @@ void layer_norm_impl(const Tensor& in, const optional<Tensor>& weight,
 
 Ret3 native_layer_norm_out(KernelRuntimeContext& ctx, const Tensor& input,
                            ArrayRef<int64_t> normalized_shape, const optional<Tensor>& weight,
-                           const optional<Tensor>& bias, double eps, Tensor& out,
-                           Tensor& mean_out, Tensor& rstd_out) {
+                           const optional<Tensor>& bias, double eps, Tensor& out, Tensor& mean_out,
+                           Tensor& rstd_out) {
   const char* op = log_name(native_layer_norm_out_name);
   Ret3 ret(out, mean_out, rstd_out);
   const ssize_t nd = static_cast<ssize_t>(normalized_shape.size());
@@ -210,16 +209,16 @@ Ret3 native_layer_norm_out(KernelRuntimeContext& ctx, const Tensor& input,
       !check_same_dtype(ctx, op, "input", input, "out", out) ||
       !check_same_dtype(ctx, op, "input", input, "mean", mean_out) ||
       !check_same_dtype(ctx, op, "input", input, "rstd", rstd_out) ||
-      !check_contiguous(ctx, op, "input", input) ||
-      !check_contiguous(ctx, op, "out", out)) {
+      !check_contiguous(ctx, op, "input", input) || !check_contiguous(ctx, op, "out", out)) {
     return ret;
   }
   int64_t cols = 1;
   for (ssize_t i = 0; i < nd; ++i) {
     const ssize_t d = input.dim() - nd + i;
-    ET_KERNEL_CHECK_MSG(ctx, input.size(d) == normalized_shape[i], InvalidArgument, ret,
-                        "%s: argument 'normalized_shape' entry %zd (%lld) does not match input dim %zd (%zd)",
-                        op, i, static_cast<long long>(normalized_shape[i]), d, input.size(d));
+    ET_KERNEL_CHECK_MSG(
+        ctx, input.size(d) == normalized_shape[i], InvalidArgument, ret,
+        "%s: argument 'normalized_shape' entry %zd (%lld) does not match input dim %zd (%zd)", op,
+        i, static_cast<long long>(normalized_shape[i]), d, input.size(d));
     // The entries equal input dims, but with another dim empty their
     // product can still exceed int64.
     ET_KERNEL_CHECK_MSG(ctx, checked_mul(cols, normalized_shape[i], &cols), InvalidArgument, ret,
@@ -249,10 +248,10 @@ Ret3 native_layer_norm_out(KernelRuntimeContext& ctx, const Tensor& input,
   return ret;
 }
 
-} // namespace
+}  // namespace
 
 ETK_REGISTER_KERNEL(batch_norm_no_training_out_name, batch_norm_no_training_out);
 ETK_REGISTER_KERNEL(native_layer_norm_out_name, native_layer_norm_out);
 
-} // namespace kernels
-} // namespace executorch
+}  // namespace kernels
+}  // namespace executorch

@@ -35,8 +35,8 @@ struct Pool2d {
 // of (in + 2 * pad - dil * (k - 1) - 1) / stride, plus one. The stride may be
 // huge, so the rounding never forms `numerator + stride - 1`. False if a term
 // overflows int64 (the callers bound k, pad and dil, so it does not).
-bool pool_out_size(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dil,
-                   bool ceil_mode, int64_t* out) {
+bool pool_out_size(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dil, bool ceil_mode,
+                   int64_t* out) {
   int64_t two_pad, span, num;
   if (!checked_mul(pad, 2, &two_pad) || !checked_mul(dil, k - 1, &span) ||
       !checked_sub(in, span, &num) || !checked_add3(num, two_pad, -1, &num)) {
@@ -44,14 +44,13 @@ bool pool_out_size(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t d
   }
   const int64_t mag = num < 0 ? -num : num;
   const bool exact = mag % stride == 0;
-  const bool round_up = ceil_mode == (num >= 0); // away from zero for +ceil / -floor
+  const bool round_up = ceil_mode == (num >= 0);  // away from zero for +ceil / -floor
   int64_t q = mag / stride + (round_up && !exact ? 1 : 0);
   int64_t n = (num < 0 ? -q : q) + 1;
   // The last window must start inside the input or the left padding; a
   // product that overflows is certainly past it.
   int64_t last_start;
-  if (ceil_mode && n > 0 &&
-      (!checked_mul(n - 1, stride, &last_start) || last_start >= in + pad)) {
+  if (ceil_mode && n > 0 && (!checked_mul(n - 1, stride, &last_start) || last_start >= in + pad)) {
     --n;
   }
   *out = n;
@@ -99,8 +98,7 @@ Geo geo_of(const Tensor& t) {
   return g;
 }
 
-bool common_checks(KernelRuntimeContext& ctx, const char* op, const Tensor& in,
-                   const Tensor& out) {
+bool common_checks(KernelRuntimeContext& ctx, const char* op, const Tensor& in, const Tensor& out) {
   ET_KERNEL_CHECK_MSG(ctx, in.dim() == 3 || in.dim() == 4, InvalidArgument, false,
                       "%s: argument 'self' must have rank 3 or 4, got %zd", op, in.dim());
   if (!check_same_dtype(ctx, op, "self", in, "out", out) ||
@@ -111,8 +109,8 @@ bool common_checks(KernelRuntimeContext& ctx, const char* op, const Tensor& in,
   return true;
 }
 
-bool resize_pool_out(KernelRuntimeContext& ctx, const char* op, const Tensor& in,
-                     const Tensor& out, int64_t oh, int64_t ow) {
+bool resize_pool_out(KernelRuntimeContext& ctx, const char* op, const Tensor& in, const Tensor& out,
+                     int64_t oh, int64_t ow) {
   int64_t s[4];
   const ssize_t r = in.dim();
   for (ssize_t i = 0; i < r - 2; ++i) {
@@ -124,9 +122,8 @@ bool resize_pool_out(KernelRuntimeContext& ctx, const char* op, const Tensor& in
 }
 
 bool pool_params(KernelRuntimeContext& ctx, const char* op, const Tensor& in,
-                 ArrayRef<int64_t> kernel_size, ArrayRef<int64_t> stride,
-                 ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation, Pool2d* p,
-                 int64_t* oh, int64_t* ow) {
+                 ArrayRef<int64_t> kernel_size, ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
+                 ArrayRef<int64_t> dilation, Pool2d* p, int64_t* oh, int64_t* ow) {
   ET_KERNEL_CHECK_MSG(ctx, kernel_size.size() >= 1, InvalidArgument, false,
                       "%s: argument 'kernel_size' is empty", op);
   if (!list2(ctx, op, "kernel_size", kernel_size, 1, 1, &p->kh, &p->kw) ||
@@ -228,8 +225,8 @@ void max_pool_impl(const Tensor& in, const Tensor& out, const Tensor& idx, const
 
 std::tuple<Tensor&, Tensor&> max_pool2d_with_indices_out(
     KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<int64_t> kernel_size,
-    ArrayRef<int64_t> stride, ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation,
-    bool ceil_mode, Tensor& out, Tensor& indices) {
+    ArrayRef<int64_t> stride, ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation, bool ceil_mode,
+    Tensor& out, Tensor& indices) {
   const char* op = log_name(max_pool2d_with_indices_out_name);
   std::tuple<Tensor&, Tensor&> ret(out, indices);
   if (!common_checks(ctx, op, self, out) ||
@@ -285,18 +282,16 @@ void avg_pool_impl(const Tensor& in, const Tensor& out, const Pool2d& p, bool co
           if (div == 0) {
             div = count_include_pad ? pool : (he - hs) * (we - ws);
           }
-          yp[oh * go.sh + ow * go.sw] =
-              static_cast<T>(div != 0 ? sum / static_cast<C>(div) : C(0));
+          yp[oh * go.sh + ow * go.sw] = static_cast<T>(div != 0 ? sum / static_cast<C>(div) : C(0));
         }
       }
     }
   }
 }
 
-Tensor& avg_pool2d_out(KernelRuntimeContext& ctx, const Tensor& self,
-                       ArrayRef<int64_t> kernel_size, ArrayRef<int64_t> stride,
-                       ArrayRef<int64_t> padding, bool ceil_mode, bool count_include_pad,
-                       optional<int64_t> divisor_override, Tensor& out) {
+Tensor& avg_pool2d_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<int64_t> kernel_size,
+                       ArrayRef<int64_t> stride, ArrayRef<int64_t> padding, bool ceil_mode,
+                       bool count_include_pad, optional<int64_t> divisor_override, Tensor& out) {
   const char* op = log_name(avg_pool2d_out_name);
   if (!common_checks(ctx, op, self, out) ||
       !check_dtype_in(ctx, op, "self", self, dtypes::kFloatHBF16)) {
@@ -377,11 +372,11 @@ Tensor& adaptive_avg_pool2d_out(KernelRuntimeContext& ctx, const Tensor& self,
   return out;
 }
 
-} // namespace
+}  // namespace
 
 ETK_REGISTER_KERNEL(max_pool2d_with_indices_out_name, max_pool2d_with_indices_out);
 ETK_REGISTER_KERNEL(avg_pool2d_out_name, avg_pool2d_out);
 ETK_REGISTER_KERNEL(adaptive_avg_pool2d_out_name, adaptive_avg_pool2d_out);
 
-} // namespace kernels
-} // namespace executorch
+}  // namespace kernels
+}  // namespace executorch

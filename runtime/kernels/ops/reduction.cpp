@@ -35,8 +35,8 @@ struct ReducePlan {
   int nk = 0, nr = 0;
   int64_t ksize[kMaxDim], kin[kMaxDim], kout[kMaxDim];
   int64_t rsize[kMaxDim], rin[kMaxDim];
-  int64_t count = 1; // elements per reduction
-  bool empty_out = false; // a kept dim is empty: there is no output element
+  int64_t count = 1;       // elements per reduction
+  bool empty_out = false;  // a kept dim is empty: there is no output element
 };
 
 // Validates the dim list into mask[]; none/empty = every dim.
@@ -197,8 +197,8 @@ constexpr DtypeSet kWideAccumulators = dtype_bit(ScalarType::Double) | dtype_bit
 // sum / mean: accumulate in double (floating) or int64 (integral/bool).
 template <Kind K>
 Tensor& sum_mean(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
-                 const optional<ArrayRef<int64_t>>& dims, bool keepdim,
-                 optional<ScalarType> dtype, Tensor& out) {
+                 const optional<ArrayRef<int64_t>>& dims, bool keepdim, optional<ScalarType> dtype,
+                 Tensor& out) {
   if (dtype.has_value()) {
     ET_KERNEL_CHECK_MSG(ctx, *dtype == out.scalar_type(), InvalidArgument, out,
                         "%s: argument 'dtype' (%s) must match the dtype of 'out' (%s)", op,
@@ -218,7 +218,7 @@ Tensor& sum_mean(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
     return out;
   }
   const bool floating = ::executorch::runtime::isFloatingType(out.scalar_type()) ||
-      ::executorch::runtime::isFloatingType(in.scalar_type());
+                        ::executorch::runtime::isFloatingType(in.scalar_type());
   const char* x = static_cast<const char*>(in.const_data_ptr());
   char* y = static_cast<char*>(out.mutable_data_ptr());
   const int64_t ei = in.element_size(), eo = out.element_size();
@@ -257,8 +257,7 @@ Tensor& sum_mean(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
         }
       });
       if constexpr (K == Kind::kMean) {
-        acc = p.count > 0 ? acc / static_cast<A>(p.count)
-                          : std::numeric_limits<A>::quiet_NaN();
+        acc = p.count > 0 ? acc / static_cast<A>(p.count) : std::numeric_limits<A>::quiet_NaN();
       }
       st(acc, y + ooff * eo);
     });
@@ -303,9 +302,9 @@ Tensor& amax_amin(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
                       "%s: cannot reduce over an empty dim of argument 'self'", op);
   dispatch_dtype<dtypes::kRealHBBF16>(ctx, op, in.scalar_type(), [&](auto tag) {
     using CTYPE = typename decltype(tag)::type;
-    using C = std::conditional_t<std::is_same<CTYPE, Half>::value ||
-                                     std::is_same<CTYPE, BFloat16>::value,
-                                 float, CTYPE>;
+    using C =
+        std::conditional_t<std::is_same<CTYPE, Half>::value || std::is_same<CTYPE, BFloat16>::value,
+                           float, CTYPE>;
     const CTYPE* x = in.const_data_ptr<CTYPE>();
     CTYPE* y = out.mutable_data_ptr<CTYPE>();
     for_each_output(p, [&](int64_t ioff, int64_t ooff) {
@@ -339,13 +338,13 @@ Tensor& amax_amin(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
   return out;
 }
 
-Tensor& amax_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<int64_t> dim,
-                 bool keepdim, Tensor& out) {
+Tensor& amax_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<int64_t> dim, bool keepdim,
+                 Tensor& out) {
   return amax_amin<true>(log_name(amax_out_name), ctx, self, dim, keepdim, out);
 }
 
-Tensor& amin_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<int64_t> dim,
-                 bool keepdim, Tensor& out) {
+Tensor& amin_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<int64_t> dim, bool keepdim,
+                 Tensor& out) {
   return amax_amin<false>(log_name(amin_out_name), ctx, self, dim, keepdim, out);
 }
 
@@ -386,15 +385,15 @@ Tensor& arg_reduce(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
     }
   }
   if (out.numel() == 0) {
-    return out; // an empty kept dim: nothing to reduce
+    return out;  // an empty kept dim: nothing to reduce
   }
   ET_KERNEL_CHECK_MSG(ctx, in.numel() > 0, InvalidArgument, out,
                       "%s: cannot reduce over an empty dim of argument 'self'", op);
   dispatch_dtype<dtypes::kRealHBF16>(ctx, op, in.scalar_type(), [&](auto tag) {
     using CTYPE = typename decltype(tag)::type;
-    using C = std::conditional_t<std::is_same<CTYPE, Half>::value ||
-                                     std::is_same<CTYPE, BFloat16>::value,
-                                 float, CTYPE>;
+    using C =
+        std::conditional_t<std::is_same<CTYPE, Half>::value || std::is_same<CTYPE, BFloat16>::value,
+                           float, CTYPE>;
     const CTYPE* x = in.const_data_ptr<CTYPE>();
     int64_t* y = out.mutable_data_ptr<int64_t>();
     auto reduce_one = [&](auto&& get, int64_t n) {
@@ -545,7 +544,7 @@ Tensor& cumsum_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim,
   return out;
 }
 
-} // namespace
+}  // namespace
 
 ETK_REGISTER_KERNEL(sum_intlist_out_name, sum_intlist_out);
 ETK_REGISTER_KERNEL(mean_out_name, mean_out);
@@ -557,5 +556,5 @@ ETK_REGISTER_KERNEL(argmin_out_name, argmin_out);
 ETK_REGISTER_KERNEL(var_correction_out_name, var_correction_out);
 ETK_REGISTER_KERNEL(cumsum_out_name, cumsum_out);
 
-} // namespace kernels
-} // namespace executorch
+}  // namespace kernels
+}  // namespace executorch

@@ -249,8 +249,7 @@ bool resize_with_dim(KernelRuntimeContext& ctx, const char* op, const Tensor& se
 }
 
 Tensor& slice_copy_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t dim,
-                       optional<int64_t> start, optional<int64_t> end, int64_t step,
-                       Tensor& out) {
+                       optional<int64_t> start, optional<int64_t> end, int64_t step, Tensor& out) {
   const char* op = log_name(slice_copy_out_name);
   int64_t d;
   if (!same_dtype_out(ctx, op, self, out)) {
@@ -355,8 +354,8 @@ Tensor& squeeze_mask(const char* op, KernelRuntimeContext& ctx, const Tensor& se
   return out;
 }
 
-Tensor& squeeze_copy_dims_out(KernelRuntimeContext& ctx, const Tensor& self,
-                              ArrayRef<int64_t> dims, Tensor& out) {
+Tensor& squeeze_copy_dims_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<int64_t> dims,
+                              Tensor& out) {
   const char* op = log_name(squeeze_copy_dims_out_name);
   if (!same_dtype_out(ctx, op, self, out)) {
     return out;
@@ -441,7 +440,7 @@ Tensor& cat_out(KernelRuntimeContext& ctx, TensorList tensors, int64_t dim, Tens
       break;
     }
   }
-  if (ref == nullptr) { // every input is a legacy empty tensor
+  if (ref == nullptr) {  // every input is a legacy empty tensor
     const SizesType z[1] = {0};
     (void)resize_out(ctx, op, out, ArrayRef<SizesType>(z, 1));
     return out;
@@ -548,17 +547,17 @@ Tensor& stack_out(KernelRuntimeContext& ctx, TensorList tensors, int64_t dim, Te
     int64_t sizes[kMaxDim], ss[kMaxDim];
     sizes64(t, sizes);
     strides64(t, ss);
-    strided_copy(static_cast<int>(t.dim()), sizes, order,
-                 static_cast<char*>(out.mutable_data_ptr()) +
-                     static_cast<int64_t>(k) * ds_full[d] * es,
-                 ds, t.const_data_ptr(), ss, static_cast<size_t>(es));
+    strided_copy(
+        static_cast<int>(t.dim()), sizes, order,
+        static_cast<char*>(out.mutable_data_ptr()) + static_cast<int64_t>(k) * ds_full[d] * es, ds,
+        t.const_data_ptr(), ss, static_cast<size_t>(es));
   }
   return out;
 }
 
 // Splits self along dim into outs of the given sizes.
-void split_impl(const char* op, KernelRuntimeContext& ctx, const Tensor& self,
-                const int64_t* sizes, size_t n, int64_t dim, TensorList out) {
+void split_impl(const char* op, KernelRuntimeContext& ctx, const Tensor& self, const int64_t* sizes,
+                size_t n, int64_t dim, TensorList out) {
   int64_t d;
   ET_KERNEL_CHECK_MSG(ctx, self.dim() > 0, InvalidArgument, ,
                       "%s: argument 'self' must have rank >= 1", op);
@@ -648,10 +647,9 @@ Tensor& constant_pad_nd_out(KernelRuntimeContext& ctx, const Tensor& self, Array
   if (!same_dtype_out(ctx, op, self, out)) {
     return out;
   }
-  ET_KERNEL_CHECK_MSG(ctx,
-                      pad.size() % 2 == 0 && static_cast<ssize_t>(pad.size() / 2) <= self.dim(),
-                      InvalidArgument, out,
-                      "%s: argument 'pad' must have an even length of at most 2 * rank", op);
+  ET_KERNEL_CHECK_MSG(
+      ctx, pad.size() % 2 == 0 && static_cast<ssize_t>(pad.size() / 2) <= self.dim(),
+      InvalidArgument, out, "%s: argument 'pad' must have an even length of at most 2 * rank", op);
   const ssize_t r = self.dim();
   int64_t lo[kMaxDim] = {0}, hi[kMaxDim] = {0};
   for (size_t i = 0; i < pad.size() / 2; ++i) {
@@ -663,12 +661,12 @@ Tensor& constant_pad_nd_out(KernelRuntimeContext& ctx, const Tensor& self, Array
     // A negative pad crops at most the whole dim and a positive one adds at
     // most a dim's worth: with both bounded no sum or offset below can wrap.
     const int64_t len = self.sizes()[i];
-    ET_KERNEL_CHECK_MSG(ctx,
-                        lo[i] >= -len && lo[i] <= kMaxDimSize && hi[i] >= -len &&
-                            hi[i] <= kMaxDimSize, InvalidArgument, out,
-                        "%s: argument 'pad' (%lld, %lld) is out of range for dim %zd of size %lld",
-                        op, static_cast<long long>(lo[i]), static_cast<long long>(hi[i]), i,
-                        static_cast<long long>(len));
+    ET_KERNEL_CHECK_MSG(
+        ctx, lo[i] >= -len && lo[i] <= kMaxDimSize && hi[i] >= -len && hi[i] <= kMaxDimSize,
+        InvalidArgument, out,
+        "%s: argument 'pad' (%lld, %lld) is out of range for dim %zd of size %lld", op,
+        static_cast<long long>(lo[i]), static_cast<long long>(hi[i]), i,
+        static_cast<long long>(len));
     shape[i] = len + lo[i] + hi[i];
     ET_KERNEL_CHECK_MSG(ctx, shape[i] >= 0, InvalidArgument, out,
                         "%s: argument 'pad' makes dim %zd negative", op, i);
@@ -724,11 +722,10 @@ Tensor& repeat_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<int64
                         "%s: argument 'repeats' has a negative entry", op);
     // A wrapped product could match out's size while the tile loop below
     // still runs `repeats` times.
-    ET_KERNEL_CHECK_MSG(ctx,
-                        checked_mul(repeats[i], i < lead ? 1 : self.sizes()[i - lead], &shape[i]),
-                        InvalidArgument, out,
-                        "%s: argument 'repeats' entry %zd (%lld) overflows the output size", op, i,
-                        static_cast<long long>(repeats[i]));
+    ET_KERNEL_CHECK_MSG(
+        ctx, checked_mul(repeats[i], i < lead ? 1 : self.sizes()[i - lead], &shape[i]),
+        InvalidArgument, out, "%s: argument 'repeats' entry %zd (%lld) overflows the output size",
+        op, i, static_cast<long long>(repeats[i]));
   }
   if (!resize_out(ctx, op, out, ArrayRef<int64_t>(shape, static_cast<size_t>(n)))) {
     return out;
@@ -768,7 +765,7 @@ Tensor& repeat_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<int64
   return out;
 }
 
-} // namespace
+}  // namespace
 
 ETK_REGISTER_KERNEL(view_copy_out_name, view_copy_out);
 ETK_REGISTER_KERNEL(permute_copy_out_name, permute_copy_out);
@@ -790,5 +787,5 @@ ETK_REGISTER_KERNEL(unbind_copy_int_out_name, unbind_copy_int_out);
 ETK_REGISTER_KERNEL(constant_pad_nd_out_name, constant_pad_nd_out);
 ETK_REGISTER_KERNEL(repeat_out_name, repeat_out);
 
-} // namespace kernels
-} // namespace executorch
+}  // namespace kernels
+}  // namespace executorch

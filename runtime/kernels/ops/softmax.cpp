@@ -143,8 +143,7 @@ Tensor& softmax_common(const char* op, KernelRuntimeContext& ctx, const Tensor& 
   if (!check_dtype_in(ctx, op, "self", self, dtypes::kFloatHBF16) ||
       !check_same_dtype(ctx, op, "self", self, "out", out) ||
       !check_contiguous(ctx, op, "self", self) || !check_contiguous(ctx, op, "out", out) ||
-      !normalize_dim(ctx, op, "dim", dim, self.dim(), &d) ||
-      !resize_out_like(ctx, op, out, self)) {
+      !normalize_dim(ctx, op, "dim", dim, self.dim(), &d) || !resize_out_like(ctx, op, out, self)) {
     return out;
   }
   if (self.numel() == 0) {
@@ -157,8 +156,8 @@ Tensor& softmax_common(const char* op, KernelRuntimeContext& ctx, const Tensor& 
   return out;
 }
 
-Tensor& softmax_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t dim,
-                    bool half_to_float, Tensor& out) {
+Tensor& softmax_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t dim, bool half_to_float,
+                    Tensor& out) {
   return softmax_common<false>(log_name(softmax_out_name), ctx, self, dim, half_to_float, out);
 }
 
@@ -167,10 +166,10 @@ Tensor& log_softmax_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t d
   return softmax_common<true>(log_name(log_softmax_out_name), ctx, self, dim, half_to_float, out);
 }
 
-} // namespace
+}  // namespace
 
 ETK_REGISTER_KERNEL(softmax_out_name, softmax_out);
 ETK_REGISTER_KERNEL(log_softmax_out_name, log_softmax_out);
 
-} // namespace kernels
-} // namespace executorch
+}  // namespace kernels
+}  // namespace executorch

@@ -24,7 +24,8 @@ ET_DEFINE_OPERATOR_NAME(abs_out_name, "aten::abs.out");
  * Double.
  */
 template <class F>
-Tensor& float_ufunc(const char* op, KernelRuntimeContext& ctx, const Tensor& in, Tensor& out, F fn) {
+Tensor& float_ufunc(const char* op, KernelRuntimeContext& ctx, const Tensor& in, Tensor& out,
+                    F fn) {
   if (!check_dtype_in(ctx, op, "self", in, dtypes::kRealHBBF16) ||
       !check_dtype_in(ctx, op, "out", out, dtypes::kFloatHBF16) ||
       !resize_out_like(ctx, op, out, in)) {
@@ -84,8 +85,7 @@ template <class F>
 Tensor& same_dtype_unary(const char* op, KernelRuntimeContext& ctx, const Tensor& in, Tensor& out,
                          F fn) {
   if (!check_dtype_in(ctx, op, "self", in, dtypes::kRealHBF16) ||
-      !check_same_dtype(ctx, op, "self", in, "out", out) ||
-      !resize_out_like(ctx, op, out, in)) {
+      !check_same_dtype(ctx, op, "self", in, "out", out) || !resize_out_like(ctx, op, out, in)) {
     return out;
   }
   dispatch_dtype<dtypes::kFloat | dtype_bit(ScalarType::Long)>(
@@ -108,6 +108,6 @@ Tensor& abs_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out) {
 ETK_REGISTER_KERNEL(neg_out_name, neg_out);
 ETK_REGISTER_KERNEL(abs_out_name, abs_out);
 
-} // namespace
-} // namespace kernels
-} // namespace executorch
+}  // namespace
+}  // namespace kernels
+}  // namespace executorch

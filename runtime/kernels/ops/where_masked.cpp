@@ -79,6 +79,6 @@ Tensor& masked_fill_scalar_out(KernelRuntimeContext& ctx, const Tensor& in, cons
 ETK_REGISTER_KERNEL(where_out_name, where_out);
 ETK_REGISTER_KERNEL(masked_fill_scalar_out_name, masked_fill_scalar_out);
 
-} // namespace
-} // namespace kernels
-} // namespace executorch
+}  // namespace
+}  // namespace kernels
+}  // namespace executorch

@@ -33,7 +33,7 @@ ET_WEAK et_timestamp_t et_pal_current_ticks(void) {
   }
   // One tick is one nanosecond on this platform.
   return static_cast<et_timestamp_t>(ts.tv_sec) * 1000000000ull +
-      static_cast<et_timestamp_t>(ts.tv_nsec);
+         static_cast<et_timestamp_t>(ts.tv_nsec);
 }
 
 ET_WEAK et_tick_ratio_t et_pal_ticks_to_ns_multiplier(void) {
@@ -75,4 +75,4 @@ ET_WEAK void et_pal_free(void* ptr) {
   free(ptr);
 }
 
-} // extern "C"
+}  // extern "C"

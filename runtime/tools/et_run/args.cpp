@@ -12,19 +12,25 @@ namespace et_run {
 void print_usage(const char* argv0) {
   std::printf(
       "usage: %s model.pte [options]\n"
-      "  --method NAME          method to run (default: forward, else the first)\n"
+      "  --method NAME          method to run (default: forward, else the "
+      "first)\n"
       "  --input FILE.npy       input value, once per method input, in order\n"
       "                         (without --input every input is ones)\n"
       "  --data FILE.ptd        external constant data\n"
       "  --iterations N         timed executions (median reported; default 1)\n"
       "  --warmup N             untimed executions first (default 0)\n"
       "  --profile              per-operator time table\n"
-      "  --verification minimal|full   program verification level (default minimal)\n"
-      "  --max-memory BYTES     most memory the method's planned buffers, unplanned outputs\n"
-      "                         and inputs may take together; a K, M, G or T suffix\n"
-      "                         multiplies by 1024^n (default: half of physical memory,\n"
+      "  --verification minimal|full   program verification level (default "
+      "minimal)\n"
+      "  --max-memory BYTES     most memory the method's planned buffers, "
+      "unplanned outputs\n"
+      "                         and inputs may take together; a K, M, G or T "
+      "suffix\n"
+      "                         multiplies by 1024^n (default: half of "
+      "physical memory,\n"
       "                         %s here)\n"
-      "  --output-dir DIR       write each tensor output as DIR/output_<i>.npy\n"
+      "  --output-dir DIR       write each tensor output as "
+      "DIR/output_<i>.npy\n"
       "  --top K                print the K largest entries of each output\n"
       "  --values N             leading values printed per output (default 8)\n"
       "  -h, --help             this text\n",
@@ -72,7 +78,7 @@ bool parse_bytes(const char* s, uint64_t* out) {
   return true;
 }
 
-} // namespace
+}  // namespace
 
 int parse_args(int argc, char** argv, Options* o, bool* exit_now) {
   *exit_now = false;
@@ -97,10 +103,11 @@ int parse_args(int argc, char** argv, Options* o, bool* exit_now) {
       return 0;
     } else if (a == "--profile") {
       o->profile = true;
-    } else if (a == "--method" || a == "--input" || a == "--data" ||
-               a == "--iterations" || a == "--warmup" || a == "--verification" ||
-               a == "--output-dir" || a == "--top" || a == "--values" ||
-               a == "--max-memory") {
+    } else if (
+        a == "--method" || a == "--input" || a == "--data" ||
+        a == "--iterations" || a == "--warmup" || a == "--verification" ||
+        a == "--output-dir" || a == "--top" || a == "--values" ||
+        a == "--max-memory") {
       if (!value(&v)) {
         return fail(a + " needs a value");
       }
@@ -114,7 +121,8 @@ int parse_args(int argc, char** argv, Options* o, bool* exit_now) {
         o->output_dir = v;
       } else if (a == "--iterations") {
         if (!parse_int(v, 1, &o->iterations)) {
-          return fail(std::string("--iterations: '") + v + "' is not a count >= 1");
+          return fail(
+              std::string("--iterations: '") + v + "' is not a count >= 1");
         }
       } else if (a == "--warmup") {
         if (!parse_int(v, 0, &o->warmup)) {
@@ -122,8 +130,9 @@ int parse_args(int argc, char** argv, Options* o, bool* exit_now) {
         }
       } else if (a == "--max-memory") {
         if (!parse_bytes(v, &o->max_memory)) {
-          return fail(std::string("--max-memory: '") + v +
-                      "' is not a byte count (digits, optionally K, M, G or T)");
+          return fail(
+              std::string("--max-memory: '") + v +
+              "' is not a byte count (digits, optionally K, M, G or T)");
         }
       } else if (a == "--top") {
         if (!parse_int(v, 0, &o->top)) {
@@ -133,7 +142,7 @@ int parse_args(int argc, char** argv, Options* o, bool* exit_now) {
         if (!parse_int(v, 0, &o->values)) {
           return fail(std::string("--values: '") + v + "' is not a count >= 0");
         }
-      } else { // --verification
+      } else {  // --verification
         const std::string lv = v;
         if (lv == "minimal") {
           o->full_verification = false;
@@ -157,4 +166,4 @@ int parse_args(int argc, char** argv, Options* o, bool* exit_now) {
   return 0;
 }
 
-} // namespace et_run
+}  // namespace et_run

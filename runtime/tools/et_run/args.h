@@ -11,14 +11,14 @@ namespace et_run {
 
 struct Options {
   std::string model;
-  std::string method; // empty: "forward" if present, else the first method
-  std::string data_path; // optional .ptd with external constants
-  std::vector<std::string> inputs; // .npy files, in input order
+  std::string method;     // empty: "forward" if present, else the first method
+  std::string data_path;  // optional .ptd with external constants
+  std::vector<std::string> inputs;  // .npy files, in input order
   std::string output_dir;
   int iterations = 1;
   int warmup = 0;
-  int top = 0; // print the top-K entries of each output (0: off)
-  int values = 8; // leading values printed per output
+  int top = 0;     // print the top-K entries of each output (0: off)
+  int values = 8;  // leading values printed per output
   bool profile = false;
   bool full_verification = false;
   // Cap on the bytes allocated from sizes the program declares (planned buffers, unplanned
@@ -32,4 +32,4 @@ int parse_args(int argc, char** argv, Options* out, bool* exit_now);
 
 void print_usage(const char* argv0);
 
-} // namespace et_run
+}  // namespace et_run

@@ -31,15 +31,16 @@
 
 namespace {
 
+using et_run::now_ns;
 using executorch::aten::ScalarType;
 using executorch::aten::TensorImpl;
+using executorch::extension::allocate_zeroed;
 using executorch::extension::FileDataLoader;
 using executorch::extension::FlatTensorDataMap;
 using executorch::extension::MallocMemoryAllocator;
 using executorch::extension::MemoryBudget;
-using executorch::extension::ZeroedBuffer;
-using executorch::extension::allocate_zeroed;
 using executorch::extension::MmapDataLoader;
+using executorch::extension::ZeroedBuffer;
 using executorch::runtime::Error;
 using executorch::runtime::EValue;
 using executorch::runtime::HierarchicalAllocator;
@@ -50,7 +51,6 @@ using executorch::runtime::Program;
 using executorch::runtime::Result;
 using executorch::runtime::Span;
 using executorch::runtime::Tag;
-using et_run::now_ns;
 
 /// An input tensor and the storage it points into.
 struct OwnedTensor {
@@ -75,15 +75,22 @@ struct LoadedMethod {
 };
 
 /// Reserves `nbytes` in `budget` for `what`, then allocates them (zeroed).
-Error allocate_within(MemoryBudget* budget, size_t nbytes, const std::string& what,
-                      ZeroedBuffer* out) {
+Error allocate_within(
+    MemoryBudget* budget,
+    size_t nbytes,
+    const std::string& what,
+    ZeroedBuffer* out) {
   const Error e = budget->reserve(nbytes, what.c_str());
   if (e != Error::Ok) {
     return e;
   }
   *out = allocate_zeroed(nbytes);
   if (*out == nullptr) {
-    std::fprintf(stderr, "et_run: %s: cannot allocate %zu bytes\n", what.c_str(), nbytes);
+    std::fprintf(
+        stderr,
+        "et_run: %s: cannot allocate %zu bytes\n",
+        what.c_str(),
+        nbytes);
     return Error::MemoryAllocationFailed;
   }
   return Error::Ok;
@@ -106,11 +113,16 @@ Error load_method(
   }
   for (size_t i = 0; i < meta.num_memory_planned_buffers(); ++i) {
     // reserve_planned() checked each size (non-negative, within the limit).
-    const size_t size = static_cast<size_t>(meta.memory_planned_buffer_size(i).get());
+    const size_t size =
+        static_cast<size_t>(meta.memory_planned_buffer_size(i).get());
     out->planned.push_back(allocate_zeroed(size));
     if (out->planned.back() == nullptr) {
-      std::fprintf(stderr, "et_run: %s: cannot allocate planned buffer %zu of %zu bytes\n",
-                   what.c_str(), i, size);
+      std::fprintf(
+          stderr,
+          "et_run: %s: cannot allocate planned buffer %zu of %zu bytes\n",
+          what.c_str(),
+          i,
+          size);
       return Error::MemoryAllocationFailed;
     }
     out->spans.emplace_back(out->planned.back().get(), size);
@@ -119,8 +131,7 @@ Error load_method(
       Span<Span<uint8_t>>(out->spans.data(), out->spans.size()));
   out->mm = std::make_unique<MemoryManager>(
       &out->method_alloc, out->planned_memory.get(), &out->temp_alloc);
-  Result<Method> m =
-      program.load_method(name, out->mm.get(), tracer, data_map);
+  Result<Method> m = program.load_method(name, out->mm.get(), tracer, data_map);
   if (!m.ok()) {
     return m.error();
   }
@@ -132,7 +143,8 @@ Error load_method(
     }
     const size_t nbytes = info->nbytes();
     ZeroedBuffer buffer;
-    e = allocate_within(budget, nbytes, what + ": output " + std::to_string(i), &buffer);
+    e = allocate_within(
+        budget, nbytes, what + ": output " + std::to_string(i), &buffer);
     if (e != Error::Ok) {
       return e;
     }
@@ -159,8 +171,8 @@ void contiguous_strides(OwnedTensor* t) {
 
 void fill_ones(void* data, ScalarType t, size_t numel) {
   switch (t) {
-#define ET_RUN_FILL(ctype, name)                              \
-  case ScalarType::name:                                      \
+#define ET_RUN_FILL(ctype, name)                             \
+  case ScalarType::name:                                     \
     std::fill_n(static_cast<ctype*>(data), numel, ctype(1)); \
     break;
     ET_FORALL_REAL_TYPES(ET_RUN_FILL)
@@ -197,7 +209,9 @@ double median(std::vector<uint64_t> v) {
   std::sort(v.begin(), v.end());
   const size_t n = v.size();
   return n % 2 ? static_cast<double>(v[n / 2])
-               : (static_cast<double>(v[n / 2 - 1]) + static_cast<double>(v[n / 2])) / 2;
+               : (static_cast<double>(v[n / 2 - 1]) +
+                  static_cast<double>(v[n / 2])) /
+                     2;
 }
 
 /// Builds input `i` from an .npy file or as ones; checks dtype and rank against meta.
@@ -212,7 +226,8 @@ int make_input(
     std::string* shape_note) {
   Result<Tag> tag = meta.input_tag(i);
   if (!tag.ok()) {
-    return fail("input " + std::to_string(i) + ": reading its kind", tag.error());
+    return fail(
+        "input " + std::to_string(i) + ": reading its kind", tag.error());
   }
   const bool from_file = i < opt.inputs.size();
   et_run::NpyArray arr;
@@ -231,8 +246,8 @@ int make_input(
     if (!arr.shape.empty() || arr.data.empty()) {
       return fail_msg(
           "input " + std::to_string(i) + ": method input is " +
-          executorch::runtime::tag_to_string(tag.get()) + ", '" + opt.inputs[i] +
-          "' must hold a 0-dimensional array");
+          executorch::runtime::tag_to_string(tag.get()) + ", '" +
+          opt.inputs[i] + "' must hold a 0-dimensional array");
     }
     const void* p = arr.data.data();
     if (tag.get() == Tag::Int && arr.dtype == ScalarType::Long) {
@@ -248,14 +263,17 @@ int make_input(
     } else {
       return fail_msg(
           "input " + std::to_string(i) + ": method input is " +
-          executorch::runtime::tag_to_string(tag.get()) + ", '" + opt.inputs[i] + "' holds dtype " +
-          arr.descr + " (use int64, float64 or bool)");
+          executorch::runtime::tag_to_string(tag.get()) + ", '" +
+          opt.inputs[i] + "' holds dtype " + arr.descr +
+          " (use int64, float64 or bool)");
     }
     return 0;
   }
   Result<executorch::runtime::TensorInfo> info = meta.input_tensor_meta(i);
   if (!info.ok()) {
-    return fail("input " + std::to_string(i) + ": reading its tensor meta", info.error());
+    return fail(
+        "input " + std::to_string(i) + ": reading its tensor meta",
+        info.error());
   }
   auto t = std::make_unique<OwnedTensor>();
   const ScalarType dtype = info->scalar_type();
@@ -277,15 +295,16 @@ int make_input(
         et_run::dtype_name(dtype) + " " + et_run::shape_str(info->sizes());
     if (arr.dtype != dtype) {
       return fail_msg(
-          "input " + std::to_string(i) + ": '" + opt.inputs[i] + "' has dtype " +
-          et_run::dtype_name(arr.dtype) + " (" + arr.descr + "), method '" +
-          meta.name() + "' expects " + expected);
+          "input " + std::to_string(i) + ": '" + opt.inputs[i] +
+          "' has dtype " + et_run::dtype_name(arr.dtype) + " (" + arr.descr +
+          "), method '" + meta.name() + "' expects " + expected);
     }
     if (arr.shape.size() != t->sizes.size()) {
       return fail_msg(
-          "input " + std::to_string(i) + ": '" + opt.inputs[i] + "' has shape " +
-          et_run::shape_str(arr.shape) + " (rank " + std::to_string(arr.shape.size()) +
-          "), method '" + meta.name() + "' expects " + expected);
+          "input " + std::to_string(i) + ": '" + opt.inputs[i] +
+          "' has shape " + et_run::shape_str(arr.shape) + " (rank " +
+          std::to_string(arr.shape.size()) + "), method '" + meta.name() +
+          "' expects " + expected);
     }
     bool same = true;
     for (size_t d = 0; d < arr.shape.size(); ++d) {
@@ -293,7 +312,8 @@ int make_input(
       t->sizes[d] = static_cast<int32_t>(arr.shape[d]);
     }
     if (!same) {
-      *shape_note = "'" + opt.inputs[i] + "' has shape " + et_run::shape_str(arr.shape) +
+      *shape_note =
+          "'" + opt.inputs[i] + "' has shape " + et_run::shape_str(arr.shape) +
           ", method '" + meta.name() + "' expects " + expected +
           " (a different shape needs a dynamic input within its bound)";
     }
@@ -338,7 +358,10 @@ void print_methods(const Program& program) {
     }
     Result<MethodMeta> meta = program.method_meta(name.get());
     if (!meta.ok()) {
-      std::printf("  %s: %s\n", name.get(), executorch::runtime::to_string(meta.error()));
+      std::printf(
+          "  %s: %s\n",
+          name.get(),
+          executorch::runtime::to_string(meta.error()));
       continue;
     }
     std::printf(
@@ -349,10 +372,16 @@ void print_methods(const Program& program) {
         meta->num_outputs(),
         meta->num_outputs() == 1 ? "" : "s");
     for (size_t i = 0; i < meta->num_inputs(); ++i) {
-      std::printf("    input %zu: %s\n", i, et_run::io_description(meta.get(), i, true).c_str());
+      std::printf(
+          "    input %zu: %s\n",
+          i,
+          et_run::io_description(meta.get(), i, true).c_str());
     }
     for (size_t i = 0; i < meta->num_outputs(); ++i) {
-      std::printf("    output %zu: %s\n", i, et_run::io_description(meta.get(), i, false).c_str());
+      std::printf(
+          "    output %zu: %s\n",
+          i,
+          et_run::io_description(meta.get(), i, false).c_str());
     }
     for (size_t b = 0; b < meta->num_backends(); ++b) {
       Result<const char*> backend = meta->get_backend_name(b);
@@ -390,7 +419,9 @@ int run_iterations(
     const Error e = method.execute();
     const uint64_t t1 = now_ns();
     if (e != Error::Ok) {
-      return fail("executing method '" + std::string(method.method_meta().name()) + "'", e);
+      return fail(
+          "executing method '" + std::string(method.method_meta().name()) + "'",
+          e);
     }
     if (w >= opt.warmup) {
       times->push_back(t1 - t0);
@@ -440,12 +471,13 @@ int run(const et_run::Options& opt) {
       Result<const char*> n = program.get_method_name(m);
       known += std::string(m ? ", " : "") + (n.ok() ? n.get() : "?");
     }
-    return fail("method '" + name + "' (the program has: " + known + ")", meta.error());
+    return fail(
+        "method '" + name + "' (the program has: " + known + ")", meta.error());
   }
   if (opt.inputs.size() > meta->num_inputs()) {
     return fail_msg(
-        std::to_string(opt.inputs.size()) + " --input files given, method '" + name +
-        "' has " + std::to_string(meta->num_inputs()) + " input(s)");
+        std::to_string(opt.inputs.size()) + " --input files given, method '" +
+        name + "' has " + std::to_string(meta->num_inputs()) + " input(s)");
   }
 
   // ---- external data
@@ -463,7 +495,8 @@ int run(const et_run::Options& opt) {
     }
     data_map.emplace(std::move(dm.get()));
   }
-  const executorch::runtime::NamedDataMap* named = data_map ? &*data_map : nullptr;
+  const executorch::runtime::NamedDataMap* named =
+      data_map ? &*data_map : nullptr;
 
   // ---- method
   et_run::OpTracer tracer;
@@ -472,8 +505,14 @@ int run(const et_run::Options& opt) {
   // and the inputs made below.
   MemoryBudget budget(opt.max_memory, "raise it with --max-memory BYTES");
   const uint64_t t_m0 = now_ns();
-  Error e = load_method(program, meta.get(), name.c_str(), opt.profile ? &tracer : nullptr,
-                        named, &budget, lm.get());
+  Error e = load_method(
+      program,
+      meta.get(),
+      name.c_str(),
+      opt.profile ? &tracer : nullptr,
+      named,
+      &budget,
+      lm.get());
   const uint64_t t_m1 = now_ns();
   if (e != Error::Ok) {
     return fail("loading method '" + name + "'", e);
@@ -493,20 +532,23 @@ int run(const et_run::Options& opt) {
   std::vector<EValue> inputs(method.inputs_size());
   std::vector<std::string> notes(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
-    const int rc =
-        make_input(opt, meta.get(), i, traced[i], &budget, &owned, &inputs[i], &notes[i]);
+    const int rc = make_input(
+        opt, meta.get(), i, traced[i], &budget, &owned, &inputs[i], &notes[i]);
     if (rc != 0) {
       return rc;
     }
   }
-  std::printf("\nrunning '%s' on %s\n", name.c_str(),
-              opt.inputs.empty()            ? "ones"
-              : opt.inputs.size() < inputs.size() ? ".npy files and ones"
-                                                  : ".npy files");
+  std::printf(
+      "\nrunning '%s' on %s\n",
+      name.c_str(),
+      opt.inputs.empty()                  ? "ones"
+      : opt.inputs.size() < inputs.size() ? ".npy files and ones"
+                                          : ".npy files");
 
   // ---- execute
   std::vector<uint64_t> times;
-  int rc = run_iterations(opt, method, inputs, notes, &times, opt.profile ? &tracer : nullptr);
+  int rc = run_iterations(
+      opt, method, inputs, notes, &times, opt.profile ? &tracer : nullptr);
   tracer.set_enabled(false);
   if (rc != 0) {
     return rc;
@@ -515,13 +557,15 @@ int run(const et_run::Options& opt) {
   // ---- outputs
   std::vector<EValue> outputs(method.outputs_size());
   // A method may have no outputs; get_outputs() has nothing to fill then.
-  e = outputs.empty() ? Error::Ok : method.get_outputs(outputs.data(), outputs.size());
+  e = outputs.empty() ? Error::Ok
+                      : method.get_outputs(outputs.data(), outputs.size());
   if (e != Error::Ok) {
     return fail("get_outputs", e);
   }
   if (!opt.output_dir.empty()) {
     if (mkdir(opt.output_dir.c_str(), 0755) != 0 && errno != EEXIST) {
-      return fail_msg("cannot create '" + opt.output_dir + "': " + std::strerror(errno));
+      return fail_msg(
+          "cannot create '" + opt.output_dir + "': " + std::strerror(errno));
     }
   }
   std::printf("outputs (%zu):\n", outputs.size());
@@ -531,9 +575,16 @@ int run(const et_run::Options& opt) {
     if (!opt.output_dir.empty() && outputs[i].isTensor()) {
       const executorch::aten::Tensor& t = outputs[i].toTensor();
       std::vector<int64_t> shape(t.sizes().begin(), t.sizes().end());
-      const std::string path = opt.output_dir + "/output_" + std::to_string(i) + ".npy";
+      const std::string path =
+          opt.output_dir + "/output_" + std::to_string(i) + ".npy";
       std::string err;
-      if (!et_run::write_npy(path, t.scalar_type(), shape, t.const_data_ptr(), t.nbytes(), &err)) {
+      if (!et_run::write_npy(
+              path,
+              t.scalar_type(),
+              shape,
+              t.const_data_ptr(),
+              t.nbytes(),
+              &err)) {
         std::fprintf(stderr, "et_run: output %zu: %s\n", i, err.c_str());
       }
     }
@@ -545,12 +596,17 @@ int run(const et_run::Options& opt) {
     exec_total += t;
   }
   std::printf("\ntimes:\n");
-  std::printf("  program load (mmap + parse): %s\n", et_run::format_ms(double(t_program - t_open)).c_str());
-  std::printf("  method load:                 %s\n", et_run::format_ms(double(t_m1 - t_m0)).c_str());
+  std::printf(
+      "  program load (mmap + parse): %s\n",
+      et_run::format_ms(double(t_program - t_open)).c_str());
+  std::printf(
+      "  method load:                 %s\n",
+      et_run::format_ms(double(t_m1 - t_m0)).c_str());
   std::printf(
       "  execute: median %s, min %s over %d iteration%s\n",
       et_run::format_ms(median(times)).c_str(),
-      et_run::format_ms(double(*std::min_element(times.begin(), times.end()))).c_str(),
+      et_run::format_ms(double(*std::min_element(times.begin(), times.end())))
+          .c_str(),
       opt.iterations,
       opt.iterations == 1 ? "" : "s");
 
@@ -562,7 +618,7 @@ int run(const et_run::Options& opt) {
   return 0;
 }
 
-} // namespace
+}  // namespace
 
 int main(int argc, char** argv) {
   et_run::Options opt;

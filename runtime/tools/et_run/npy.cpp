@@ -18,12 +18,18 @@ struct DescrEntry {
 
 // '<' little-endian, '|' not applicable (one byte); '=' native is little-endian here.
 constexpr DescrEntry kDescrs[] = {
-    {"<f4", ScalarType::Float},  {"<f8", ScalarType::Double},
-    {"<f2", ScalarType::Half},   {"|i1", ScalarType::Char},
-    {"|u1", ScalarType::Byte},   {"<i2", ScalarType::Short},
-    {"<i4", ScalarType::Int},    {"<i8", ScalarType::Long},
-    {"|b1", ScalarType::Bool},   {"<u2", ScalarType::UInt16},
-    {"<u4", ScalarType::UInt32}, {"<u8", ScalarType::UInt64},
+    {"<f4", ScalarType::Float},
+    {"<f8", ScalarType::Double},
+    {"<f2", ScalarType::Half},
+    {"|i1", ScalarType::Char},
+    {"|u1", ScalarType::Byte},
+    {"<i2", ScalarType::Short},
+    {"<i4", ScalarType::Int},
+    {"<i8", ScalarType::Long},
+    {"|b1", ScalarType::Bool},
+    {"<u2", ScalarType::UInt16},
+    {"<u4", ScalarType::UInt32},
+    {"<u8", ScalarType::UInt64},
 };
 
 bool lookup_descr(std::string d, ScalarType* out) {
@@ -105,7 +111,7 @@ bool dict_value(const std::string& h, const char* key, std::string* out) {
   return true;
 }
 
-} // namespace
+}  // namespace
 
 const char* npy_descr(ScalarType dtype) {
   for (const DescrEntry& e : kDescrs) {
@@ -140,11 +146,12 @@ bool read_npy(const std::string& path, NpyArray* out, std::string* error) {
       *error = "'" + path + "': truncated header";
       return false;
     }
-    header_len = bytes[8] | (size_t(bytes[9]) << 8) | (size_t(bytes[10]) << 16) |
-        (size_t(bytes[11]) << 24);
+    header_len = bytes[8] | (size_t(bytes[9]) << 8) |
+                 (size_t(bytes[10]) << 16) | (size_t(bytes[11]) << 24);
     header_start = 12;
   } else {
-    *error = "'" + path + "': unsupported .npy version " + std::to_string(major);
+    *error =
+        "'" + path + "': unsupported .npy version " + std::to_string(major);
     return false;
   }
   if (header_len > bytes.size() - header_start) {
@@ -154,7 +161,8 @@ bool read_npy(const std::string& path, NpyArray* out, std::string* error) {
   const std::string h(
       reinterpret_cast<const char*>(bytes.data() + header_start), header_len);
   std::string descr, fortran, shape;
-  if (!dict_value(h, "descr", &descr) || !dict_value(h, "fortran_order", &fortran) ||
+  if (!dict_value(h, "descr", &descr) ||
+      !dict_value(h, "fortran_order", &fortran) ||
       !dict_value(h, "shape", &shape)) {
     *error = "'" + path + "': malformed header: " + h;
     return false;
@@ -165,7 +173,7 @@ bool read_npy(const std::string& path, NpyArray* out, std::string* error) {
   }
   if (!lookup_descr(descr, &out->dtype)) {
     *error = "'" + path + "': unsupported dtype '" + descr +
-        "' (little-endian bool/int/uint/float only)";
+             "' (little-endian bool/int/uint/float only)";
     return false;
   }
   out->descr = descr;
@@ -197,10 +205,11 @@ bool read_npy(const std::string& path, NpyArray* out, std::string* error) {
   const size_t data_start = header_start + header_len;
   if (bytes.size() - data_start < nbytes) {
     *error = "'" + path + "': " + std::to_string(bytes.size() - data_start) +
-        " data bytes, shape needs " + std::to_string(nbytes);
+             " data bytes, shape needs " + std::to_string(nbytes);
     return false;
   }
-  out->data.assign(bytes.begin() + data_start, bytes.begin() + data_start + nbytes);
+  out->data.assign(
+      bytes.begin() + data_start, bytes.begin() + data_start + nbytes);
   return true;
 }
 
@@ -217,7 +226,7 @@ bool write_npy(
     return false;
   }
   std::string dict = std::string("{'descr': '") + descr +
-      "', 'fortran_order': False, 'shape': (";
+                     "', 'fortran_order': False, 'shape': (";
   for (size_t i = 0; i < shape.size(); ++i) {
     dict += std::to_string(shape[i]);
     if (shape.size() == 1 || i + 1 < shape.size()) {
@@ -238,8 +247,16 @@ bool write_npy(
     return false;
   }
   const uint8_t pre[10] = {
-      0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0,
-      uint8_t(dict.size() & 0xff), uint8_t(dict.size() >> 8)};
+      0x93,
+      'N',
+      'U',
+      'M',
+      'P',
+      'Y',
+      1,
+      0,
+      uint8_t(dict.size() & 0xff),
+      uint8_t(dict.size() >> 8)};
   f.write(reinterpret_cast<const char*>(pre), sizeof(pre));
   f.write(dict.data(), static_cast<std::streamsize>(dict.size()));
   f.write(static_cast<const char*>(data), static_cast<std::streamsize>(nbytes));
@@ -250,4 +267,4 @@ bool write_npy(
   return true;
 }
 
-} // namespace et_run
+}  // namespace et_run

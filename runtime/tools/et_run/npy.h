@@ -12,9 +12,9 @@ namespace et_run {
 
 struct NpyArray {
   executorch::aten::ScalarType dtype = executorch::aten::ScalarType::Float;
-  std::string descr; // as written in the file, e.g. "<f4"
+  std::string descr;  // as written in the file, e.g. "<f4"
   std::vector<int64_t> shape;
-  std::vector<uint8_t> data; // raw element bytes, C order
+  std::vector<uint8_t> data;  // raw element bytes, C order
 };
 
 /// Reads `path`; on failure returns false and sets *error to a one-line reason.
@@ -32,4 +32,4 @@ bool write_npy(
 /// The .npy descr of a dtype ("<f4", "|b1", ...), or nullptr if none exists.
 const char* npy_descr(executorch::aten::ScalarType dtype);
 
-} // namespace et_run
+}  // namespace et_run

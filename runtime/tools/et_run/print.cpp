@@ -39,16 +39,19 @@ std::string io_description(
     const executorch::runtime::MethodMeta& meta, size_t i, bool input) {
   auto tag = input ? meta.input_tag(i) : meta.output_tag(i);
   if (!tag.ok()) {
-    return std::string("? (") + executorch::runtime::to_string(tag.error()) + ")";
+    return std::string("? (") + executorch::runtime::to_string(tag.error()) +
+           ")";
   }
   if (tag.get() != Tag::Tensor) {
     return executorch::runtime::tag_to_string(tag.get());
   }
   auto info = input ? meta.input_tensor_meta(i) : meta.output_tensor_meta(i);
   if (!info.ok()) {
-    return std::string("Tensor ? (") + executorch::runtime::to_string(info.error()) + ")";
+    return std::string("Tensor ? (") +
+           executorch::runtime::to_string(info.error()) + ")";
   }
-  std::string s = "Tensor " + dtype_name(info->scalar_type()) + " " + shape_str(info->sizes());
+  std::string s = "Tensor " + dtype_name(info->scalar_type()) + " " +
+                  shape_str(info->sizes());
   // Show a non-contiguous dim order (e.g. channels-last).
   auto order = info->dim_order();
   bool contiguous = true;
@@ -89,8 +92,9 @@ double element(const void* data, ScalarType t, size_t i) {
 }
 
 bool is_integral(ScalarType t) {
-  return t == ScalarType::Byte || t == ScalarType::Char || t == ScalarType::Short ||
-      t == ScalarType::Int || t == ScalarType::Long || t == ScalarType::Bool;
+  return t == ScalarType::Byte || t == ScalarType::Char ||
+         t == ScalarType::Short || t == ScalarType::Int ||
+         t == ScalarType::Long || t == ScalarType::Bool;
 }
 
 std::string fmt(double v, bool integral) {
@@ -117,13 +121,16 @@ bool printable(ScalarType t) {
   }
 }
 
-} // namespace
+}  // namespace
 
 void print_value(const EValue& v, int leading, int top) {
   if (v.isTensor()) {
     const executorch::aten::Tensor& t = v.toTensor();
     std::vector<int64_t> sizes(t.sizes().begin(), t.sizes().end());
-    std::printf("Tensor %s %s", dtype_name(t.scalar_type()).c_str(), shape_str(sizes).c_str());
+    std::printf(
+        "Tensor %s %s",
+        dtype_name(t.scalar_type()).c_str(),
+        shape_str(sizes).c_str());
     const size_t n = static_cast<size_t>(t.numel());
     const void* data = t.const_data_ptr();
     if (!printable(t.scalar_type()) || (data == nullptr && n > 0)) {
@@ -135,7 +142,10 @@ void print_value(const EValue& v, int leading, int top) {
     if (k > 0) {
       std::printf(" = [");
       for (size_t i = 0; i < k; ++i) {
-        std::printf("%s%s", i ? ", " : "", fmt(element(data, t.scalar_type(), i), integral).c_str());
+        std::printf(
+            "%s%s",
+            i ? ", " : "",
+            fmt(element(data, t.scalar_type(), i), integral).c_str());
       }
       std::printf("%s]", k < n ? ", ..." : "");
     }
@@ -144,16 +154,21 @@ void print_value(const EValue& v, int leading, int top) {
       std::vector<size_t> idx(n);
       std::iota(idx.begin(), idx.end(), size_t{0});
       const size_t kt = std::min(n, static_cast<size_t>(top));
-      std::partial_sort(idx.begin(), idx.begin() + static_cast<std::ptrdiff_t>(kt), idx.end(),
-                        [&](size_t a, size_t b) {
-                          return element(data, t.scalar_type(), a) >
-                              element(data, t.scalar_type(), b);
-                        });
+      std::partial_sort(
+          idx.begin(),
+          idx.begin() + static_cast<std::ptrdiff_t>(kt),
+          idx.end(),
+          [&](size_t a, size_t b) {
+            return element(data, t.scalar_type(), a) >
+                   element(data, t.scalar_type(), b);
+          });
       std::printf("    top-%zu (flat index: value):", kt);
       for (size_t i = 0; i < kt; ++i) {
-        std::printf(" %zu: %s%s", idx[i],
-                    fmt(element(data, t.scalar_type(), idx[i]), integral).c_str(),
-                    i + 1 < kt ? "," : "");
+        std::printf(
+            " %zu: %s%s",
+            idx[i],
+            fmt(element(data, t.scalar_type(), idx[i]), integral).c_str(),
+            i + 1 < kt ? "," : "");
       }
       std::printf("\n");
     }
@@ -241,4 +256,4 @@ std::string format_ms(double ns) {
   return b;
 }
 
-} // namespace et_run
+}  // namespace et_run

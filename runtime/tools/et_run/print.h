@@ -32,4 +32,4 @@ void print_error(const std::string& what, executorch::runtime::Error e);
 
 std::string format_ms(double ns);
 
-} // namespace et_run
+}  // namespace et_run

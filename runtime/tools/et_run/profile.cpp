@@ -57,10 +57,10 @@ void OpTracer::end_profiling(EventTracerEntry e) {
 }
 
 EventTracerEntry OpTracer::start_profiling_delegate(
-    const char* name,
-    DebugHandle delegate_debug_index) {
+    const char* name, DebugHandle delegate_debug_index) {
   std::string n = std::string("delegate:") + (name ? name : "?");
-  return start_profiling(n.c_str(), executorch::runtime::kUnsetChainId, delegate_debug_index);
+  return start_profiling(
+      n.c_str(), executorch::runtime::kUnsetChainId, delegate_debug_index);
 }
 
 void OpTracer::end_profiling_delegate(EventTracerEntry e, const void*, size_t) {
@@ -85,7 +85,8 @@ void OpTracer::log_profiling_delegate(
 
 // ---- table
 
-void print_op_table(const OpTable& table, int iterations, uint64_t execute_total_ns) {
+void print_op_table(
+    const OpTable& table, int iterations, uint64_t execute_total_ns) {
   std::vector<std::pair<std::string, OpStats>> rows(table.begin(), table.end());
   std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
     return a.second.total_ns > b.second.total_ns;
@@ -101,8 +102,13 @@ void print_op_table(const OpTable& table, int iterations, uint64_t execute_total
       iterations,
       iterations == 1 ? "" : "s");
   std::printf(
-      "  %-*s %8s %12s %12s %7s\n", static_cast<int>(width), "operator", "calls",
-      "total ms", "mean us", "share");
+      "  %-*s %8s %12s %12s %7s\n",
+      static_cast<int>(width),
+      "operator",
+      "calls",
+      "total ms",
+      "mean us",
+      "share");
   for (const auto& r : rows) {
     const OpStats& s = r.second;
     std::printf(
@@ -112,7 +118,8 @@ void print_op_table(const OpTable& table, int iterations, uint64_t execute_total
         static_cast<unsigned long long>(s.calls),
         s.total_ns / 1e6,
         s.calls ? s.total_ns / 1e3 / static_cast<double>(s.calls) : 0.0,
-        op_total ? 100.0 * static_cast<double>(s.total_ns) / static_cast<double>(op_total)
+        op_total ? 100.0 * static_cast<double>(s.total_ns) /
+                       static_cast<double>(op_total)
                  : 0.0);
   }
   std::printf(
@@ -123,9 +130,9 @@ void print_op_table(const OpTable& table, int iterations, uint64_t execute_total
       op_total / 1e6,
       "",
       execute_total_ns ? 100.0 * static_cast<double>(op_total) /
-              static_cast<double>(execute_total_ns)
+                             static_cast<double>(execute_total_ns)
                        : 0.0,
       execute_total_ns / 1e6);
 }
 
-} // namespace et_run
+}  // namespace et_run

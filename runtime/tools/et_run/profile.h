@@ -52,9 +52,15 @@ class OpTracer final : public executorch::runtime::EventTracer {
       executorch::runtime::LoggedEValueType) override {}
 
   /// Starts counting (events before this, e.g. during load, are dropped).
-  void set_enabled(bool on) { enabled_ = on; }
-  const OpTable& table() const { return table_; }
-  uint64_t events() const { return events_; }
+  void set_enabled(bool on) {
+    enabled_ = on;
+  }
+  const OpTable& table() const {
+    return table_;
+  }
+  uint64_t events() const {
+    return events_;
+  }
 
  private:
   int64_t intern(const char* name);
@@ -66,8 +72,9 @@ class OpTracer final : public executorch::runtime::EventTracer {
 };
 
 /// Prints the table (operator, calls, total, mean, share), sorted by total time.
-void print_op_table(const OpTable& table, int iterations, uint64_t execute_total_ns);
+void print_op_table(
+    const OpTable& table, int iterations, uint64_t execute_total_ns);
 
 uint64_t now_ns();
 
-} // namespace et_run
+}  // namespace et_run

@@ -29,8 +29,8 @@ class PyTestBackend final : public BackendInterface {
   bool is_available() const override {
     return true;
   }
-  Result<DelegateHandle*> init(BackendInitContext&, FreeableBuffer*, ArrayRef<CompileSpec>)
-      const override {
+  Result<DelegateHandle*> init(BackendInitContext&, FreeableBuffer*,
+                               ArrayRef<CompileSpec>) const override {
     return Error::NotSupported;
   }
   Error execute(BackendExecutionContext&, DelegateHandle*, Span<EValue*>) const override {

@@ -35,10 +35,8 @@ class DemoBackend final : public BackendInterface {
     return true;
   }
 
-  Result<DelegateHandle*> init(
-      BackendInitContext& context,
-      FreeableBuffer* processed,
-      ArrayRef<CompileSpec> compile_specs) const override {
+  Result<DelegateHandle*> init(BackendInitContext& context, FreeableBuffer* processed,
+                               ArrayRef<CompileSpec> compile_specs) const override {
     MemoryAllocator* allocator = context.get_runtime_allocator();
     Handle* handle = allocator->allocateInstance<Handle>();
     if (handle == nullptr) {
@@ -56,15 +54,13 @@ class DemoBackend final : public BackendInterface {
     return handle;
   }
 
-  Error execute(
-      BackendExecutionContext& context,
-      DelegateHandle* handle,
-      Span<EValue*> args) const override {
+  Error execute(BackendExecutionContext& context, DelegateHandle* handle,
+                Span<EValue*> args) const override {
     (void)context;
     EXECUTORCH_SCOPE_PROF("DemoBackend::execute");
     const auto* h = static_cast<const Handle*>(handle);
-    ET_CHECK_OR_RETURN_ERROR(args.size() == 2, InvalidArgument,
-                             "expected 2 args, got %zu", args.size());
+    ET_CHECK_OR_RETURN_ERROR(args.size() == 2, InvalidArgument, "expected 2 args, got %zu",
+                             args.size());
     *args[1] = EValue(args[0]->toInt() * h->scale);
     return Error::Ok;
   }
@@ -78,7 +74,7 @@ auto demo_backend = DemoBackend();
 Backend backend{"DemoBackend", &demo_backend};
 static auto registered = executorch::runtime::register_backend(backend);
 
-} // namespace
+}  // namespace
 
 int main() {
   if (registered != Error::Ok) {

@@ -86,13 +86,12 @@ int main(int argc, char** argv) {
   ET_LOG(Info, "Using method %s", method_name);
 
   Result<MethodMeta> method_meta = program->method_meta(method_name);
-  ET_CHECK_MSG(method_meta.ok(), "Failed to get method_meta for %s: 0x%" PRIx32,
-               method_name, static_cast<uint32_t>(method_meta.error()));
+  ET_CHECK_MSG(method_meta.ok(), "Failed to get method_meta for %s: 0x%" PRIx32, method_name,
+               static_cast<uint32_t>(method_meta.error()));
 
   MemoryAllocator method_allocator{
       MemoryAllocator(sizeof(method_allocator_pool), method_allocator_pool)};
-  MemoryAllocator temp_allocator{
-      MemoryAllocator(sizeof(temp_allocator_pool), temp_allocator_pool)};
+  MemoryAllocator temp_allocator{MemoryAllocator(sizeof(temp_allocator_pool), temp_allocator_pool)};
 
   std::vector<std::unique_ptr<uint8_t[]>> planned_buffers;
   std::vector<Span<uint8_t>> planned_spans;
@@ -104,17 +103,14 @@ int main(int argc, char** argv) {
     planned_buffers.push_back(std::make_unique<uint8_t[]>(buffer_size));
     planned_spans.push_back({planned_buffers.back().get(), buffer_size});
   }
-  HierarchicalAllocator planned_memory(
-      {planned_spans.data(), planned_spans.size()});
-  MemoryManager memory_manager(&method_allocator, &planned_memory,
-                               &temp_allocator);
+  HierarchicalAllocator planned_memory({planned_spans.data(), planned_spans.size()});
+  MemoryManager memory_manager(&method_allocator, &planned_memory, &temp_allocator);
 
   EventTracer* event_tracer = nullptr;
-  Result<Method> method = program->load_method(
-      method_name, &memory_manager, event_tracer,
-      data_map ? &*data_map : nullptr);
-  ET_CHECK_MSG(method.ok(), "Loading of method %s failed with status 0x%" PRIx32,
-               method_name, static_cast<uint32_t>(method.error()));
+  Result<Method> method = program->load_method(method_name, &memory_manager, event_tracer,
+                                               data_map ? &*data_map : nullptr);
+  ET_CHECK_MSG(method.ok(), "Loading of method %s failed with status 0x%" PRIx32, method_name,
+               static_cast<uint32_t>(method.error()));
   ET_LOG(Info, "Method loaded.");
 
   auto inputs = executorch::extension::prepare_input_tensors(*method);
@@ -129,10 +125,10 @@ int main(int argc, char** argv) {
   const et_timestamp_t after = executorch::runtime::pal_current_ticks();
   const et_tick_ratio_t ratio = et_pal_ticks_to_ns_multiplier();
   const double elapsed_ms = static_cast<double>(after - before) *
-      static_cast<double>(ratio.numerator) /
-      static_cast<double>(ratio.denominator) / 1e6;
-  ET_CHECK_MSG(status == Error::Ok, "Execution of method %s failed: 0x%" PRIx32,
-               method_name, static_cast<uint32_t>(status));
+                            static_cast<double>(ratio.numerator) /
+                            static_cast<double>(ratio.denominator) / 1e6;
+  ET_CHECK_MSG(status == Error::Ok, "Execution of method %s failed: 0x%" PRIx32, method_name,
+               static_cast<uint32_t>(status));
   ET_LOG(Info, "%d iteration(s) in %f ms", iterations, elapsed_ms);
 
   std::vector<EValue> outputs(method->outputs_size());
@@ -144,8 +140,8 @@ int main(int argc, char** argv) {
     if (outputs[i].isTensor()) {
       const Tensor& t = outputs[i].toTensor();
       if (t.scalar_type() == ScalarType::Float && t.numel() > 0) {
-        std::cout << "  first value " << t.const_data_ptr<float>()[0]
-                  << ", " << t.nbytes() << " bytes\n";
+        std::cout << "  first value " << t.const_data_ptr<float>()[0] << ", " << t.nbytes()
+                  << " bytes\n";
       }
     }
   }

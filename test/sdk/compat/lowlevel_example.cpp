@@ -41,8 +41,7 @@ int main(int argc, char** argv) {
   }
   Result<Program> program = Program::load(&loader.get());
   if (!program.ok()) {
-    ET_LOG(Error, "cannot load program: 0x%" PRIx32,
-           static_cast<uint32_t>(program.error()));
+    ET_LOG(Error, "cannot load program: 0x%" PRIx32, static_cast<uint32_t>(program.error()));
     return 1;
   }
   std::printf("%zu method(s)\n", program->num_methods());
@@ -57,19 +56,16 @@ int main(int argc, char** argv) {
   std::vector<std::unique_ptr<uint8_t[]>> planned_buffers;
   std::vector<Span<uint8_t>> planned_spans;
   for (size_t id = 0; id < method_meta->num_memory_planned_buffers(); ++id) {
-    const size_t size =
-        static_cast<size_t>(method_meta->memory_planned_buffer_size(id).get());
+    const size_t size = static_cast<size_t>(method_meta->memory_planned_buffer_size(id).get());
     planned_buffers.push_back(std::make_unique<uint8_t[]>(size));
     planned_spans.push_back({planned_buffers.back().get(), size});
   }
-  HierarchicalAllocator planned_memory(
-      {planned_spans.data(), planned_spans.size()});
+  HierarchicalAllocator planned_memory({planned_spans.data(), planned_spans.size()});
   MemoryManager memory_manager(&method_allocator, &planned_memory);
 
   Result<Method> method = program->load_method(method_name, &memory_manager);
   if (!method.ok()) {
-    ET_LOG(Error, "cannot load %s: 0x%" PRIx32, method_name,
-           static_cast<uint32_t>(method.error()));
+    ET_LOG(Error, "cannot load %s: 0x%" PRIx32, method_name, static_cast<uint32_t>(method.error()));
     return 1;
   }
 
@@ -77,14 +73,12 @@ int main(int argc, char** argv) {
   float x_data[6] = {1, 2, 3, 4, 5, 6};
   TensorImpl::SizesType x_sizes[2] = {2, 3};
   TensorImpl::DimOrderType x_dim_order[2] = {0, 1};
-  TensorImpl x_impl(executorch::aten::ScalarType::Float, 2, x_sizes, x_data,
-                    x_dim_order);
+  TensorImpl x_impl(executorch::aten::ScalarType::Float, 2, x_sizes, x_data, x_dim_order);
   float y_data[4] = {9, 8, 7, 6};
   TensorImpl::SizesType y_sizes[1] = {4};
   TensorImpl y_impl(executorch::aten::ScalarType::Float, 1, y_sizes, y_data);
 
-  if (method->inputs_size() != 2 ||
-      method->set_input(EValue(Tensor(&x_impl)), 0) != Error::Ok ||
+  if (method->inputs_size() != 2 || method->set_input(EValue(Tensor(&x_impl)), 0) != Error::Ok ||
       method->set_input(EValue(Tensor(&y_impl)), 1) != Error::Ok) {
     ET_LOG(Error, "cannot set inputs");
     return 1;

@@ -15,13 +15,12 @@ using namespace ::executorch::extension;
 namespace runtime = ::executorch::runtime;
 using executorch::aten::ScalarType;
 
-#define CHECK(cond)                                               \
-  do {                                                            \
-    if (!(cond)) {                                                \
-      std::fprintf(stderr, "check failed at line %d: %s\n",       \
-                   __LINE__, #cond);                              \
-      return 1;                                                   \
-    }                                                             \
+#define CHECK(cond)                                                           \
+  do {                                                                        \
+    if (!(cond)) {                                                            \
+      std::fprintf(stderr, "check failed at line %d: %s\n", __LINE__, #cond); \
+      return 1;                                                               \
+    }                                                                         \
   } while (0)
 
 int main(int argc, char** argv) {
@@ -77,8 +76,7 @@ int main(int argc, char** argv) {
   CHECK(again.ok());
   CHECK(again->at(0).toTensor().const_data_ptr<float>()[0] == 7.0f);
 
-  CHECK(module.set_inputs("forward", std::vector<runtime::EValue>{x, y}) ==
-        runtime::Error::Ok);
+  CHECK(module.set_inputs("forward", std::vector<runtime::EValue>{x, y}) == runtime::Error::Ok);
   const auto by_name = module.execute("forward");
   CHECK(by_name.ok());
   const auto first = module.get("forward");
@@ -87,8 +85,7 @@ int main(int argc, char** argv) {
   // Errors come back as values.
   const auto missing = module.execute("no_such_method");
   CHECK(!missing.ok());
-  std::printf("missing method -> error 0x%x\n",
-              static_cast<unsigned>(missing.error()));
+  std::printf("missing method -> error 0x%x\n", static_cast<unsigned>(missing.error()));
 
   Module broken(path + ".does-not-exist", Module::LoadMode::MmapUseMlock);
   CHECK(broken.load() != runtime::Error::Ok);

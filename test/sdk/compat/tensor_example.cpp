@@ -9,13 +9,12 @@
 using namespace executorch::aten;
 using namespace executorch::extension;
 
-#define CHECK(cond)                                               \
-  do {                                                            \
-    if (!(cond)) {                                                \
-      std::fprintf(stderr, "check failed at line %d: %s\n",       \
-                   __LINE__, #cond);                              \
-      return 1;                                                   \
-    }                                                             \
+#define CHECK(cond)                                                           \
+  do {                                                                        \
+    if (!(cond)) {                                                            \
+      std::fprintf(stderr, "check failed at line %d: %s\n", __LINE__, #cond); \
+      return 1;                                                               \
+    }                                                                         \
   } while (0)
 
 int main() {
@@ -36,8 +35,7 @@ int main() {
   auto t5 = make_tensor_ptr({2, 2}, {1.0f, 2.0f, 3.0f, 4.0f});
   auto t6 = make_tensor_ptr({1, 2, 3});
   auto t7 = make_tensor_ptr(3.14f);
-  auto t8 = make_tensor_ptr({2}, std::vector<int32_t>{1, 2}, {}, {},
-                            ScalarType::Double);
+  auto t8 = make_tensor_ptr({2}, std::vector<int32_t>{1, 2}, {}, {}, ScalarType::Double);
   auto t9 = make_tensor_ptr({2}, std::vector<uint8_t>(2 * sizeof(float)));
   auto t10 = make_tensor_ptr(raw);
   auto t11 = make_tensor_ptr(t3, {3, 2});

@@ -35,14 +35,11 @@ class SdkProbeBackend final : public BackendInterface {
   bool is_available() const override {
     return true;
   }
-  Result<DelegateHandle*> init(
-      BackendInitContext&,
-      FreeableBuffer*,
-      ArrayRef<CompileSpec>) const override {
+  Result<DelegateHandle*> init(BackendInitContext&, FreeableBuffer*,
+                               ArrayRef<CompileSpec>) const override {
     return Error::NotSupported;
   }
-  Error execute(BackendExecutionContext&, DelegateHandle*, Span<EValue*>)
-      const override {
+  Error execute(BackendExecutionContext&, DelegateHandle*, Span<EValue*>) const override {
     return Error::NotSupported;
   }
 };
@@ -68,7 +65,7 @@ void expect(bool ok, const char* what) {
 }
 #define EXPECT(cond) expect((cond), #cond)
 
-} // namespace
+}  // namespace
 
 int main() {
   executorch::runtime::runtime_init();
@@ -87,9 +84,8 @@ int main() {
   }
   EXPECT(named);
   // A duplicate name is an error, not an abort.
-  EXPECT(
-      executorch::runtime::register_backend(Backend{"SdkProbeBackend", &probe_backend}) !=
-      Error::Ok);
+  EXPECT(executorch::runtime::register_backend(Backend{"SdkProbeBackend", &probe_backend}) !=
+         Error::Ok);
   EXPECT(executorch::runtime::get_num_registered_backends() == n);
 
   // Registered by the runtime itself, from a static initializer inside the library.
@@ -100,7 +96,8 @@ int main() {
   EXPECT(even.ok() && *even == 21);
   Result<int> odd = half(7);
   EXPECT(!odd.ok() && odd.error() == Error::InvalidArgument);
-  EXPECT(std::strcmp(executorch::runtime::to_string(Error::InvalidArgument), "Error::InvalidArgument") == 0);
+  EXPECT(std::strcmp(executorch::runtime::to_string(Error::InvalidArgument),
+                     "Error::InvalidArgument") == 0);
   EXPECT(static_cast<int>(Error::NotFound) == 0x20);
 
   ET_LOG(Info, "sdk-consumer: %zu backend(s) registered", n);

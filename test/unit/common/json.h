@@ -44,7 +44,8 @@ struct Parser {
   bool ok = true;
 
   void ws() {
-    while (p < s.size() && (s[p] == ' ' || s[p] == '\n' || s[p] == '\r' || s[p] == '\t')) ++p;
+    while (p < s.size() && (s[p] == ' ' || s[p] == '\n' || s[p] == '\r' || s[p] == '\t'))
+      ++p;
   }
   bool lit(const char* w) {
     size_t n = std::char_traits<char>::length(w);
@@ -56,30 +57,41 @@ struct Parser {
   }
   std::string string() {
     std::string out;
-    ++p; // opening quote
+    ++p;  // opening quote
     while (p < s.size() && s[p] != '"') {
       char c = s[p++];
       if (c == '\\' && p < s.size()) {
         char e = s[p++];
         switch (e) {
-          case 'n': out += '\n'; break;
-          case 't': out += '\t'; break;
-          case 'r': out += '\r'; break;
-          case 'b': out += '\b'; break;
-          case 'f': out += '\f'; break;
+          case 'n':
+            out += '\n';
+            break;
+          case 't':
+            out += '\t';
+            break;
+          case 'r':
+            out += '\r';
+            break;
+          case 'b':
+            out += '\b';
+            break;
+          case 'f':
+            out += '\f';
+            break;
           case 'u': {
             unsigned v = static_cast<unsigned>(std::strtoul(s.substr(p, 4).c_str(), nullptr, 16));
             p += 4;
             out += v < 128 ? static_cast<char>(v) : '?';
             break;
           }
-          default: out += e;
+          default:
+            out += e;
         }
       } else {
         out += c;
       }
     }
-    ++p; // closing quote
+    ++p;  // closing quote
     return out;
   }
   Json value() {
@@ -102,14 +114,14 @@ struct Parser {
         ws();
         std::string k = string();
         ws();
-        ++p; // ':'
+        ++p;  // ':'
         v.obj[k] = value();
         ws();
         if (s[p] == ',') {
           ++p;
           continue;
         }
-        ++p; // '}'
+        ++p;  // '}'
         break;
       }
     } else if (c == '[') {
@@ -127,7 +139,7 @@ struct Parser {
           ++p;
           continue;
         }
-        ++p; // ']'
+        ++p;  // ']'
         break;
       }
     } else if (c == '"') {
@@ -161,7 +173,7 @@ struct Parser {
   }
 };
 
-} // namespace json_detail
+}  // namespace json_detail
 
 inline bool parse_json(const std::string& text, Json* out) {
   json_detail::Parser parser{text};
@@ -178,4 +190,4 @@ inline bool read_json(const std::string& path, Json* out) {
   return parse_json(text, out);
 }
 
-} // namespace test
+}  // namespace test

@@ -102,7 +102,7 @@ inline bool field(const std::string& h, const std::string& key, std::string* out
   return true;
 }
 
-} // namespace npy_detail
+}  // namespace npy_detail
 
 inline bool parse_npy(const std::vector<uint8_t>& bytes, Npy* out, std::string* err) {
   static const char kMagic[] = "\x93NUMPY";
@@ -122,7 +122,7 @@ inline bool parse_npy(const std::vector<uint8_t>& bytes, Npy* out, std::string* 
       return false;
     }
     header_len = bytes[8] | (static_cast<size_t>(bytes[9]) << 8) |
-        (static_cast<size_t>(bytes[10]) << 16) | (static_cast<size_t>(bytes[11]) << 24);
+                 (static_cast<size_t>(bytes[10]) << 16) | (static_cast<size_t>(bytes[11]) << 24);
     pos = 12;
   } else {
     *err = "unsupported .npy version " + std::to_string(major);
@@ -135,8 +135,7 @@ inline bool parse_npy(const std::vector<uint8_t>& bytes, Npy* out, std::string* 
   const std::string h(reinterpret_cast<const char*>(bytes.data() + pos), header_len);
   pos += header_len;
   std::string descr, fortran, shape;
-  if (!npy_detail::field(h, "descr", &descr) ||
-      !npy_detail::field(h, "fortran_order", &fortran) ||
+  if (!npy_detail::field(h, "descr", &descr) || !npy_detail::field(h, "fortran_order", &fortran) ||
       !npy_detail::field(h, "shape", &shape)) {
     *err = "bad header: " + h;
     return false;
@@ -196,4 +195,4 @@ inline bool read_npy(const std::string& path, Npy* out, std::string* err) {
   return true;
 }
 
-} // namespace test
+}  // namespace test

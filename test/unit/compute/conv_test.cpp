@@ -16,6 +16,7 @@
 
 namespace {
 
+using compute_test::random_floats;
 using executorch::kernels::compute::conv2d_nchw;
 using executorch::kernels::compute::conv2d_out_h;
 using executorch::kernels::compute::conv2d_out_w;
@@ -23,25 +24,32 @@ using executorch::kernels::compute::conv2d_params_valid;
 using executorch::kernels::compute::conv2d_workspace_size;
 using executorch::kernels::compute::Conv2dParams;
 using executorch::kernels::compute::Isa;
-using compute_test::random_floats;
 
-Conv2dParams make(int64_t n, int64_t ci, int64_t h, int64_t w, int64_t co, int64_t kh,
-                  int64_t kw, int64_t s, int64_t pad, int64_t dil, int64_t groups) {
+Conv2dParams make(int64_t n, int64_t ci, int64_t h, int64_t w, int64_t co, int64_t kh, int64_t kw,
+                  int64_t s, int64_t pad, int64_t dil, int64_t groups) {
   Conv2dParams p;
-  p.batch = n; p.in_channels = ci; p.in_h = h; p.in_w = w; p.out_channels = co;
-  p.kernel_h = kh; p.kernel_w = kw; p.stride_h = p.stride_w = s; p.pad_h = p.pad_w = pad;
-  p.dilation_h = p.dilation_w = dil; p.groups = groups;
+  p.batch = n;
+  p.in_channels = ci;
+  p.in_h = h;
+  p.in_w = w;
+  p.out_channels = co;
+  p.kernel_h = kh;
+  p.kernel_w = kw;
+  p.stride_h = p.stride_w = s;
+  p.pad_h = p.pad_w = pad;
+  p.dilation_h = p.dilation_w = dil;
+  p.groups = groups;
   return p;
 }
 
 void check_conv(const Conv2dParams& p, bool with_bias, bool use_workspace, std::mt19937& rng) {
-  SCOPED_TRACE(testing::Message()
-               << "N=" << p.batch << " Ci=" << p.in_channels << " H=" << p.in_h << " W=" << p.in_w
-               << " Co=" << p.out_channels << " k=" << p.kernel_h << "x" << p.kernel_w
-               << " s=" << p.stride_h << "," << p.stride_w << " pad=" << p.pad_h << "," << p.pad_w
-               << " dil=" << p.dilation_h << "," << p.dilation_w << " g=" << p.groups
-               << " clamp=[" << p.clamp_min << "," << p.clamp_max << "] bias=" << with_bias
-               << " ws=" << use_workspace);
+  SCOPED_TRACE(testing::Message() << "N=" << p.batch << " Ci=" << p.in_channels << " H=" << p.in_h
+                                  << " W=" << p.in_w << " Co=" << p.out_channels
+                                  << " k=" << p.kernel_h << "x" << p.kernel_w << " s=" << p.stride_h
+                                  << "," << p.stride_w << " pad=" << p.pad_h << "," << p.pad_w
+                                  << " dil=" << p.dilation_h << "," << p.dilation_w << " g="
+                                  << p.groups << " clamp=[" << p.clamp_min << "," << p.clamp_max
+                                  << "] bias=" << with_bias << " ws=" << use_workspace);
   ASSERT_TRUE(conv2d_params_valid(p));
   const int64_t oh = conv2d_out_h(p), ow = conv2d_out_w(p);
   const int64_t cig = p.in_channels / p.groups, cog = p.out_channels / p.groups;
@@ -49,10 +57,10 @@ void check_conv(const Conv2dParams& p, bool with_bias, bool use_workspace, std::
   std::vector<float> w = random_floats(p.out_channels * cig * p.kernel_h * p.kernel_w, rng);
   std::vector<float> bias = random_floats(p.out_channels, rng);
   // NaN-filled output: the kernel must write every element and never read the old contents.
-  std::vector<float> y(p.batch * p.out_channels * oh * ow,
-                       std::numeric_limits<float>::quiet_NaN());
+  std::vector<float> y(p.batch * p.out_channels * oh * ow, std::numeric_limits<float>::quiet_NaN());
   std::vector<unsigned char> ws;
-  if (use_workspace) ws.resize(conv2d_workspace_size(p));
+  if (use_workspace)
+    ws.resize(conv2d_workspace_size(p));
   ASSERT_TRUE(conv2d_nchw(p, x.data(), w.data(), with_bias ? bias.data() : nullptr, y.data(),
                           use_workspace ? ws.data() : nullptr, ws.size()));
   int bad = 0;
@@ -65,10 +73,12 @@ void check_conv(const Conv2dParams& p, bool with_bias, bool use_workspace, std::
           for (int64_t ic = 0; ic < cig; ++ic)
             for (int64_t r = 0; r < p.kernel_h; ++r) {
               const int64_t iy = yy * p.stride_h - p.pad_h + r * p.dilation_h;
-              if (iy < 0 || iy >= p.in_h) continue;
+              if (iy < 0 || iy >= p.in_h)
+                continue;
               for (int64_t q = 0; q < p.kernel_w; ++q) {
                 const int64_t ix = xx * p.stride_w - p.pad_w + q * p.dilation_w;
-                if (ix < 0 || ix >= p.in_w) continue;
+                if (ix < 0 || ix >= p.in_w)
+                  continue;
                 const double t =
                     static_cast<double>(
                         x[((n * p.in_channels + g * cig + ic) * p.in_h + iy) * p.in_w + ix]) *
@@ -91,8 +101,12 @@ void check_conv(const Conv2dParams& p, bool with_bias, bool use_workspace, std::
 
 class ConvTest : public testing::TestWithParam<Isa> {
  protected:
-  void SetUp() override { scope_.reset(new compute_test::IsaScope(GetParam())); }
-  void TearDown() override { scope_.reset(); }
+  void SetUp() override {
+    scope_.reset(new compute_test::IsaScope(GetParam()));
+  }
+  void TearDown() override {
+    scope_.reset();
+  }
   std::unique_ptr<compute_test::IsaScope> scope_;
   std::mt19937 rng_{99};
 };
@@ -102,22 +116,28 @@ TEST_P(ConvTest, DenseIm2col) {
   check_conv(make(1, 3, 17, 19, 8, 3, 3, 1, 1, 1, 1), true, true, rng_);
   check_conv(make(2, 5, 12, 9, 7, 3, 3, 2, 1, 1, 1), true, false, rng_);
   check_conv(make(1, 4, 15, 15, 6, 5, 5, 1, 2, 1, 1), false, true, rng_);
-  check_conv(make(1, 4, 16, 13, 5, 3, 3, 1, 2, 2, 1), true, true, rng_);   // dilation 2
-  check_conv(make(1, 3, 11, 11, 4, 3, 2, 3, 0, 1, 1), true, false, rng_);  // stride 3, no pad
-  check_conv(make(1, 2, 7, 7, 3, 7, 7, 1, 0, 1, 1), true, true, rng_);     // kernel = image
-  check_conv(make(1, 16, 9, 9, 33, 3, 3, 1, 1, 1, 1), true, true, rng_);   // Co past a tile
-  check_conv(make(1, 3, 224, 224, 4, 3, 3, 2, 1, 1, 1), true, true, rng_); // stem, 112x112 out
+  check_conv(make(1, 4, 16, 13, 5, 3, 3, 1, 2, 2, 1), true, true, rng_);    // dilation 2
+  check_conv(make(1, 3, 11, 11, 4, 3, 2, 3, 0, 1, 1), true, false, rng_);   // stride 3, no pad
+  check_conv(make(1, 2, 7, 7, 3, 7, 7, 1, 0, 1, 1), true, true, rng_);      // kernel = image
+  check_conv(make(1, 16, 9, 9, 33, 3, 3, 1, 1, 1, 1), true, true, rng_);    // Co past a tile
+  check_conv(make(1, 3, 224, 224, 4, 3, 3, 2, 1, 1, 1), true, true, rng_);  // stem, 112x112 out
 }
 
 TEST_P(ConvTest, AsymmetricParameters) {
   Conv2dParams p = make(1, 4, 13, 17, 6, 3, 5, 1, 0, 1, 1);
-  p.stride_h = 2; p.stride_w = 1; p.pad_h = 1; p.pad_w = 2; p.dilation_h = 1; p.dilation_w = 2;
+  p.stride_h = 2;
+  p.stride_w = 1;
+  p.pad_h = 1;
+  p.pad_w = 2;
+  p.dilation_h = 1;
+  p.dilation_w = 2;
   check_conv(p, true, true, rng_);
   p.groups = 2;
   check_conv(p, false, false, rng_);
   // 1-D convolution as (N, C, 1, L) with a (1, K) kernel (wav2letter-style, stride 2).
   Conv2dParams q = make(2, 8, 1, 50, 12, 1, 7, 1, 0, 1, 1);
-  q.stride_w = 2; q.pad_w = 3;
+  q.stride_w = 2;
+  q.pad_w = 3;
   check_conv(q, true, true, rng_);
 }
 
@@ -149,8 +169,8 @@ TEST_P(ConvTest, Depthwise) {
   check_conv(make(1, 8, 14, 14, 8, 5, 5, 1, 2, 1, 8), true, true, rng_);
   check_conv(make(1, 8, 14, 13, 8, 5, 5, 2, 2, 1, 8), true, false, rng_);
   check_conv(make(1, 4, 20, 20, 4, 7, 7, 3, 3, 2, 4), true, true, rng_);
-  check_conv(make(1, 4, 10, 10, 8, 3, 3, 1, 1, 1, 4), true, true, rng_);   // multiplier 2
-  check_conv(make(1, 1, 12, 12, 5, 3, 3, 1, 1, 1, 1), true, true, rng_);   // 1 input channel
+  check_conv(make(1, 4, 10, 10, 8, 3, 3, 1, 1, 1, 4), true, true, rng_);  // multiplier 2
+  check_conv(make(1, 1, 12, 12, 5, 3, 3, 1, 1, 1, 1), true, true, rng_);  // 1 input channel
   Conv2dParams p = make(1, 6, 11, 12, 6, 3, 3, 1, 1, 1, 6);
   p.stride_w = 2;  // unequal strides leave the fused path
   check_conv(p, true, true, rng_);
@@ -162,10 +182,11 @@ TEST_P(ConvTest, FusedClamp) {
   check_conv(p, true, true, rng_);
   p.clamp_max = 0.5f;  // ReLU6-like with a bound the random data reaches
   check_conv(p, true, true, rng_);
-  p.groups = 6;        // depthwise
+  p.groups = 6;  // depthwise
   check_conv(p, true, false, rng_);
   p.groups = 1;
-  p.kernel_h = p.kernel_w = 1; p.pad_h = p.pad_w = 0;  // pointwise
+  p.kernel_h = p.kernel_w = 1;
+  p.pad_h = p.pad_w = 0;  // pointwise
   check_conv(p, false, true, rng_);
 }
 
@@ -186,12 +207,24 @@ TEST(ConvParams, InvalidAreRejected) {
     EXPECT_EQ(conv2d_workspace_size(p), 0u);
     EXPECT_FALSE(conv2d_nchw(p, &dummy, &dummy, nullptr, &dummy));
   };
-  Conv2dParams p = ok; p.groups = 3; bad(p);            // channels not divisible
-  p = ok; p.stride_h = 0; bad(p);
-  p = ok; p.dilation_w = 0; bad(p);
-  p = ok; p.pad_w = -1; bad(p);
-  p = ok; p.kernel_h = 11; bad(p);                      // kernel larger than padded input
-  p = ok; p.in_channels = 0; bad(p);
+  Conv2dParams p = ok;
+  p.groups = 3;
+  bad(p);  // channels not divisible
+  p = ok;
+  p.stride_h = 0;
+  bad(p);
+  p = ok;
+  p.dilation_w = 0;
+  bad(p);
+  p = ok;
+  p.pad_w = -1;
+  bad(p);
+  p = ok;
+  p.kernel_h = 11;
+  bad(p);  // kernel larger than padded input
+  p = ok;
+  p.in_channels = 0;
+  bad(p);
   EXPECT_EQ(conv2d_out_h(make(1, 1, 7, 7, 1, 3, 3, 2, 1, 1, 1)), 4);
   EXPECT_EQ(conv2d_out_w(make(1, 1, 7, 7, 1, 3, 3, 2, 0, 2, 1)), 2);
 }

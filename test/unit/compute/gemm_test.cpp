@@ -16,17 +16,17 @@
 
 namespace {
 
+using compute_test::random_floats;
 using executorch::kernels::compute::active_isa;
+using executorch::kernels::compute::clear_isa_override;
 using executorch::kernels::compute::detected_isa;
 using executorch::kernels::compute::Isa;
 using executorch::kernels::compute::parse_isa;
 using executorch::kernels::compute::set_isa_override;
-using executorch::kernels::compute::clear_isa_override;
 using executorch::kernels::compute::sgemm;
 using executorch::kernels::compute::sgemm_isa;
 using executorch::kernels::compute::sgemm_workspace_size;
 using executorch::kernels::compute::Trans;
-using compute_test::random_floats;
 
 struct Case {
   int64_t m, n, k;
@@ -41,11 +41,10 @@ constexpr float kSentinel = 12345.0f;
 // C (beyond n) is untouched.
 void check_case(Isa isa, const Case& cs, std::mt19937& rng, bool use_workspace,
                 bool nan_c = false) {
-  SCOPED_TRACE(testing::Message() << "m=" << cs.m << " n=" << cs.n << " k=" << cs.k
-                                  << " ta=" << int(cs.ta) << " tb=" << int(cs.tb)
-                                  << " alpha=" << cs.alpha << " beta=" << cs.beta
-                                  << " pads=" << cs.pad_a << "," << cs.pad_b << "," << cs.pad_c
-                                  << " ws=" << use_workspace);
+  SCOPED_TRACE(testing::Message() << "m=" << cs.m << " n=" << cs.n << " k=" << cs.k << " ta="
+                                  << int(cs.ta) << " tb=" << int(cs.tb) << " alpha=" << cs.alpha
+                                  << " beta=" << cs.beta << " pads=" << cs.pad_a << "," << cs.pad_b
+                                  << "," << cs.pad_c << " ws=" << use_workspace);
   // Stored shapes: A is m x k (or k x m transposed), B is k x n (or n x k).
   const int64_t a_rows = cs.ta == Trans::kNo ? cs.m : cs.k;
   const int64_t a_cols = cs.ta == Trans::kNo ? cs.k : cs.m;
@@ -56,10 +55,12 @@ void check_case(Isa isa, const Case& cs, std::mt19937& rng, bool use_workspace,
   std::vector<float> b = random_floats(static_cast<size_t>(b_rows * ldb) + 1, rng);
   std::vector<float> c0 = random_floats(static_cast<size_t>(cs.m * ldc) + 1, rng);
   for (int64_t i = 0; i < cs.m; ++i)
-    for (int64_t j = cs.n; j < ldc; ++j) c0[i * ldc + j] = kSentinel;
+    for (int64_t j = cs.n; j < ldc; ++j)
+      c0[i * ldc + j] = kSentinel;
   if (nan_c) {
     for (int64_t i = 0; i < cs.m; ++i)
-      for (int64_t j = 0; j < cs.n; ++j) c0[i * ldc + j] = std::numeric_limits<float>::quiet_NaN();
+      for (int64_t j = 0; j < cs.n; ++j)
+        c0[i * ldc + j] = std::numeric_limits<float>::quiet_NaN();
   }
   std::vector<float> c = c0;
 
@@ -71,7 +72,8 @@ void check_case(Isa isa, const Case& cs, std::mt19937& rng, bool use_workspace,
   };
 
   std::vector<unsigned char> ws;
-  if (use_workspace) ws.resize(sgemm_workspace_size(cs.m, cs.n, cs.k));
+  if (use_workspace)
+    ws.resize(sgemm_workspace_size(cs.m, cs.n, cs.k));
   sgemm_isa(isa, cs.ta, cs.tb, cs.m, cs.n, cs.k, cs.alpha, a.data(), lda, b.data(), ldb, cs.beta,
             c.data(), ldc, use_workspace ? ws.data() : nullptr, ws.size());
 
@@ -91,8 +93,8 @@ void check_case(Isa isa, const Case& cs, std::mt19937& rng, bool use_workspace,
       double tol = 2.0 * (cs.k + 4) * 6e-8 * mag + 1e-7;
       double got = c[i * ldc + j];
       if (!(std::fabs(got - ref) <= tol)) {
-        ADD_FAILURE() << "C(" << i << "," << j << ") = " << got << ", want " << ref
-                      << " (tol " << tol << ")";
+        ADD_FAILURE() << "C(" << i << "," << j << ") = " << got << ", want " << ref << " (tol "
+                      << tol << ")";
         ++bad;
       }
     }
@@ -121,7 +123,8 @@ TEST_P(SgemmTest, SmallShapesAllTransposes) {
         // All four transpose combinations, rotating through alpha/beta choices.
         for (Trans ta : ts)
           for (Trans tb : ts) {
-            static const float ab[][2] = {{1.0f, 0.0f}, {0.5f, 1.0f}, {-2.0f, 0.25f}, {1.0f, -1.0f}};
+            static const float ab[][2] = {
+                {1.0f, 0.0f}, {0.5f, 1.0f}, {-2.0f, 0.25f}, {1.0f, -1.0f}};
             const float* x = ab[count++ % 4];
             check_case(GetParam(), {m, n, k, ta, tb, x[0], x[1]}, rng_, count % 2 == 0);
           }
@@ -145,7 +148,8 @@ TEST_P(SgemmTest, SkinnyProducts) {
   for (const Case& cs : cases) {
     check_case(GetParam(), cs, rng_, false);
     check_case(GetParam(), cs, rng_, true);
-    if (cs.beta == 0.0f) check_case(GetParam(), cs, rng_, false, /*nan_c=*/true);
+    if (cs.beta == 0.0f)
+      check_case(GetParam(), cs, rng_, false, /*nan_c=*/true);
   }
 }
 
@@ -165,8 +169,8 @@ TEST_P(SgemmTest, TilesAndBlockEdges) {
       {451, 19, 300, Trans::kYes, Trans::kNo, -1.0f, 2.0f},
       {3, 4100, 5, Trans::kNo, Trans::kNo, 1.0f, 0.0f},
       {2, 4133, 260, Trans::kNo, Trans::kYes, 1.0f, 0.5f},
-      {1, 200, 300, Trans::kNo, Trans::kYes, 1.0f, 0.0f},   // linear with batch 1 (GEMV)
-      {200, 1, 300, Trans::kNo, Trans::kNo, 1.0f, 0.0f},    // matrix-vector
+      {1, 200, 300, Trans::kNo, Trans::kYes, 1.0f, 0.0f},  // linear with batch 1 (GEMV)
+      {200, 1, 300, Trans::kNo, Trans::kNo, 1.0f, 0.0f},   // matrix-vector
       {64, 64, 64, Trans::kNo, Trans::kNo, 1.0f, 0.0f},
       {129, 127, 257, Trans::kYes, Trans::kNo, 1.0f, 0.0f},
   };
@@ -195,13 +199,11 @@ TEST_P(SgemmTest, DegenerateSizes) {
   const Isa isa = GetParam();
   std::vector<float> c = {1.0f, 2.0f, 3.0f, 4.0f};
   // k == 0: C = beta * C, A and B never read (null pointers are fine).
-  sgemm_isa(isa, Trans::kNo, Trans::kNo, 2, 2, 0, 1.0f, nullptr, 1, nullptr, 2, 0.5f, c.data(),
-            2);
+  sgemm_isa(isa, Trans::kNo, Trans::kNo, 2, 2, 0, 1.0f, nullptr, 1, nullptr, 2, 0.5f, c.data(), 2);
   EXPECT_EQ(c, (std::vector<float>{0.5f, 1.0f, 1.5f, 2.0f}));
   // alpha == 0, beta == 0: C = 0 even if it held NaN.
   c[3] = std::numeric_limits<float>::quiet_NaN();
-  sgemm_isa(isa, Trans::kNo, Trans::kNo, 2, 2, 3, 0.0f, nullptr, 3, nullptr, 2, 0.0f, c.data(),
-            2);
+  sgemm_isa(isa, Trans::kNo, Trans::kNo, 2, 2, 3, 0.0f, nullptr, 3, nullptr, 2, 0.0f, c.data(), 2);
   EXPECT_EQ(c, (std::vector<float>{0.0f, 0.0f, 0.0f, 0.0f}));
   // m == 0 or n == 0: nothing is touched.
   sgemm_isa(isa, Trans::kNo, Trans::kNo, 0, 2, 3, 1.0f, nullptr, 3, nullptr, 2, 0.0f, nullptr, 2);
@@ -216,7 +218,8 @@ TEST_P(SgemmTest, PublicEntryPointFollowsOverride) {
   sgemm(Trans::kNo, Trans::kNo, 50, 70, 60, 1.0f, a.data(), 60, b.data(), 70, 0.0f, c.data(), 70);
   sgemm_isa(Isa::kBaseline, Trans::kNo, Trans::kNo, 50, 70, 60, 1.0f, a.data(), 60, b.data(), 70,
             0.0f, ref.data(), 70);
-  for (size_t i = 0; i < c.size(); ++i) ASSERT_NEAR(c[i], ref[i], 1e-4) << i;
+  for (size_t i = 0; i < c.size(); ++i)
+    ASSERT_NEAR(c[i], ref[i], 1e-4) << i;
 }
 
 INSTANTIATE_TEST_SUITE_P(Isa, SgemmTest, testing::ValuesIn(compute_test::supported_isas()),

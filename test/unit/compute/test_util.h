@@ -29,15 +29,20 @@ inline std::vector<float> random_floats(size_t n, std::mt19937& rng, float lo = 
                                         float hi = 1.0f) {
   std::uniform_real_distribution<float> d(lo, hi);
   std::vector<float> v(n);
-  for (float& x : v) x = d(rng);
+  for (float& x : v)
+    x = d(rng);
   return v;
 }
 
 // Forces an ISA level for a scope (sgemm / conv called through the public entry points).
 class IsaScope {
  public:
-  explicit IsaScope(Isa isa) { executorch::kernels::compute::set_isa_override(isa); }
-  ~IsaScope() { executorch::kernels::compute::clear_isa_override(); }
+  explicit IsaScope(Isa isa) {
+    executorch::kernels::compute::set_isa_override(isa);
+  }
+  ~IsaScope() {
+    executorch::kernels::compute::clear_isa_override();
+  }
   IsaScope(const IsaScope&) = delete;
   IsaScope& operator=(const IsaScope&) = delete;
 };

@@ -90,8 +90,7 @@ Outputs snapshot(const std::vector<EValue>& outs) {
 Outputs run_forward(Module& module, const Call& call, const std::string& where) {
   auto outs = module.forward(call.values);
   if (!outs.ok()) {
-    ADD_FAILURE() << where << ": forward failed with error "
-                  << static_cast<int>(outs.error());
+    ADD_FAILURE() << where << ": forward failed with error " << static_cast<int>(outs.error());
     return {};
   }
   return snapshot(outs.get());
@@ -125,8 +124,8 @@ TEST_F(ConcurrentMethods, SeparateModulesRunForwardInParallel) {
       for (int r = 0; r < kRounds; ++r) {
         for (size_t i = 0; i < calls_.size(); ++i) {
           const size_t p = (i + static_cast<size_t>(t)) % calls_.size();
-          const std::string where = std::string(kPrograms[p]) + " on thread " +
-              std::to_string(t) + ", round " + std::to_string(r);
+          const std::string where = std::string(kPrograms[p]) + " on thread " + std::to_string(t) +
+                                    ", round " + std::to_string(r);
           if (run_forward(*modules[p], calls_[p], where) != expected_[p]) {
             ADD_FAILURE() << where << ": outputs differ from the single-threaded run";
             mismatches.fetch_add(1);
@@ -172,8 +171,8 @@ TEST_F(ConcurrentMethods, ModulesSharingOneProgramRunInParallel) {
 }
 
 // Registered while the programs load: kernels and a backend no program uses.
-void unused_kernel(executorch::runtime::KernelRuntimeContext&,
-                   executorch::runtime::Span<EValue*>) {}
+void unused_kernel(executorch::runtime::KernelRuntimeContext&, executorch::runtime::Span<EValue*>) {
+}
 
 class UnusedBackend final : public executorch::runtime::BackendInterface {
  public:
@@ -181,13 +180,11 @@ class UnusedBackend final : public executorch::runtime::BackendInterface {
     return true;
   }
   executorch::runtime::Result<executorch::runtime::DelegateHandle*> init(
-      executorch::runtime::BackendInitContext&,
-      executorch::runtime::FreeableBuffer*,
+      executorch::runtime::BackendInitContext&, executorch::runtime::FreeableBuffer*,
       executorch::runtime::ArrayRef<executorch::runtime::CompileSpec>) const override {
     return Error::NotSupported;
   }
-  Error execute(executorch::runtime::BackendExecutionContext&,
-                executorch::runtime::DelegateHandle*,
+  Error execute(executorch::runtime::BackendExecutionContext&, executorch::runtime::DelegateHandle*,
                 executorch::runtime::Span<EValue*>) const override {
     return Error::NotSupported;
   }
@@ -248,4 +245,4 @@ TEST_F(ConcurrentMethods, ProgramsLoadWhileAnotherThreadRegisters) {
   }
 }
 
-} // namespace
+}  // namespace

@@ -37,18 +37,12 @@ TEST(ErrorTest, NumericValuesMatchUpstream) {
 }
 
 TEST(ErrorTest, ToString) {
-  static_assert(
-      executorch::runtime::to_string(Error::Ok)[0] == 'E', "constexpr");
+  static_assert(executorch::runtime::to_string(Error::Ok)[0] == 'E', "constexpr");
   EXPECT_STREQ(executorch::runtime::to_string(Error::Ok), "Error::Ok");
-  EXPECT_STREQ(
-      executorch::runtime::to_string(Error::InvalidArgument),
-      "Error::InvalidArgument");
-  EXPECT_STREQ(
-      executorch::runtime::to_string(Error::DelegateInvalidHandle),
-      "Error::DelegateInvalidHandle");
-  EXPECT_STREQ(
-      executorch::runtime::to_string(static_cast<Error>(0x99)),
-      "Error::Unknown");
+  EXPECT_STREQ(executorch::runtime::to_string(Error::InvalidArgument), "Error::InvalidArgument");
+  EXPECT_STREQ(executorch::runtime::to_string(Error::DelegateInvalidHandle),
+               "Error::DelegateInvalidHandle");
+  EXPECT_STREQ(executorch::runtime::to_string(static_cast<Error>(0x99)), "Error::Unknown");
 }
 
 TEST(ErrorTest, TorchAliasIsSameType) {
@@ -102,7 +96,7 @@ Result<int> unwrap_unique(bool ok) {
   return *p;
 }
 
-} // namespace
+}  // namespace
 
 TEST(ErrorTest, CheckMacros) {
   EXPECT_EQ(check_positive(1), Error::Ok);

@@ -22,9 +22,7 @@ TEST(TagTest, ValuesAndNames) {
   EXPECT_EQ(static_cast<int>(Tag::ListOptionalTensor), 11);
   EXPECT_STREQ(executorch::runtime::tag_to_string(Tag::ListInt), "ListInt");
   char buf[executorch::runtime::kTagNameBufferSize];
-  EXPECT_EQ(
-      executorch::runtime::tag_to_string(Tag::ListOptionalTensor, buf, sizeof(buf)),
-      18u);
+  EXPECT_EQ(executorch::runtime::tag_to_string(Tag::ListOptionalTensor, buf, sizeof(buf)), 18u);
   EXPECT_STREQ(buf, "ListOptionalTensor");
   char small[4];
   EXPECT_EQ(executorch::runtime::tag_to_string(Tag::Tensor, small, sizeof(small)), 6u);
@@ -144,10 +142,10 @@ TEST(EValueTest, BoxedIntListRereadsElements) {
   EValue l(&list);
   EXPECT_TRUE(l.isIntList());
   EXPECT_EQ(l.toIntList()[1], 2);
-  b = EValue(static_cast<int64_t>(20)); // a kernel writes a sym-int
+  b = EValue(static_cast<int64_t>(20));  // a kernel writes a sym-int
   EXPECT_EQ(l.to<ArrayRef<int64_t>>()[1], 20);
 
-  b = EValue(1.5); // wrong kind: an error, not an abort
+  b = EValue(1.5);  // wrong kind: an error, not an abort
   EXPECT_EQ(list.tryGet().error(), Error::InvalidType);
   EXPECT_EQ(list.get().size(), 0u);
   EXPECT_EQ(l.tryToIntList().error(), Error::InvalidType);

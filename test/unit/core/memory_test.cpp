@@ -33,16 +33,16 @@ TEST(MemoryAllocatorTest, AlignmentAndExhaustion) {
   ASSERT_NE(b, nullptr);
   EXPECT_EQ(reinterpret_cast<uintptr_t>(b) % 16, 0u);
   EXPECT_EQ(b, buf + 16);
-  void* c = alloc.allocate(4); // default alignment: pointer size
+  void* c = alloc.allocate(4);  // default alignment: pointer size
   EXPECT_EQ(reinterpret_cast<uintptr_t>(c) % alignof(void*), 0u);
   EXPECT_EQ(alloc.used_size(), 28u);
   EXPECT_EQ(alloc.free_size(), 100u);
 
-  EXPECT_EQ(alloc.allocate(8, 3), nullptr); // not a power of two
+  EXPECT_EQ(alloc.allocate(8, 3), nullptr);  // not a power of two
   EXPECT_EQ(alloc.allocate(8, 0), nullptr);
-  EXPECT_EQ(alloc.allocate(1000), nullptr); // exhausted: nullptr, no abort
+  EXPECT_EQ(alloc.allocate(1000), nullptr);  // exhausted: nullptr, no abort
   EXPECT_EQ(alloc.allocate(SIZE_MAX), nullptr);
-  EXPECT_NE(alloc.allocate(100, 1), nullptr); // exactly the rest
+  EXPECT_NE(alloc.allocate(100, 1), nullptr);  // exactly the rest
   EXPECT_EQ(alloc.allocate(1, 1), nullptr);
 
   alloc.reset();
@@ -58,7 +58,7 @@ TEST(MemoryAllocatorTest, TypedHelpers) {
   EXPECT_EQ(reinterpret_cast<uintptr_t>(one) % alignof(int64_t), 0u);
   int32_t* list = alloc.allocateList<int32_t>(4);
   ASSERT_NE(list, nullptr);
-  EXPECT_EQ(alloc.allocateList<int64_t>(SIZE_MAX / 4), nullptr); // overflow
+  EXPECT_EQ(alloc.allocateList<int64_t>(SIZE_MAX / 4), nullptr);  // overflow
   EXPECT_EQ(alloc.allocateList<int64_t>(100), nullptr);
 }
 
@@ -79,11 +79,8 @@ TEST(HierarchicalAllocatorTest, Bounds) {
   EXPECT_EQ(r.get(), b1 + 8);
   EXPECT_EQ(planned.get_offset_address(0, 0, 16).get(), b0);
   EXPECT_EQ(planned.get_offset_address(0, 16, 0).get(), b0 + 16);
-  EXPECT_EQ(
-      planned.get_offset_address(1, 8, 25).error(), Error::MemoryAllocationFailed);
-  EXPECT_EQ(
-      planned.get_offset_address(0, SIZE_MAX, 2).error(),
-      Error::MemoryAllocationFailed);
+  EXPECT_EQ(planned.get_offset_address(1, 8, 25).error(), Error::MemoryAllocationFailed);
+  EXPECT_EQ(planned.get_offset_address(0, SIZE_MAX, 2).error(), Error::MemoryAllocationFailed);
   EXPECT_EQ(planned.get_offset_address(2, 0, 1).error(), Error::InvalidArgument);
   EXPECT_TRUE(planned.planned_buffer_devices().empty());
 
@@ -132,7 +129,7 @@ void record_free_u64(void* ctx, uint64_t, size_t size) {
   rec->calls++;
   rec->size = size;
 }
-} // namespace
+}  // namespace
 
 TEST(FreeableBufferTest, FreeSemantics) {
   static const char data[] = "abcd";
@@ -149,9 +146,9 @@ TEST(FreeableBufferTest, FreeSemantics) {
     EXPECT_EQ(rec.size, 4u);
     EXPECT_EQ(fb.data(), nullptr);
     EXPECT_EQ(fb.size(), 0u);
-    fb.Free(); // idempotent
+    fb.Free();  // idempotent
   }
-  EXPECT_EQ(rec.calls, 1); // destructor after Free does nothing
+  EXPECT_EQ(rec.calls, 1);  // destructor after Free does nothing
 
   FreeRecord rec2;
   {
@@ -163,10 +160,10 @@ TEST(FreeableBufferTest, FreeSemantics) {
     c = std::move(b);
     EXPECT_EQ(rec2.calls, 0);
   }
-  EXPECT_EQ(rec2.calls, 1); // freed exactly once, by the final owner
+  EXPECT_EQ(rec2.calls, 1);  // freed exactly once, by the final owner
 
   FreeableBuffer no_free(data, 4, nullptr);
-  no_free.Free(); // no callback: fine
+  no_free.Free();  // no callback: fine
 
   FreeRecord rec3;
   {
@@ -192,7 +189,7 @@ class VectorLoader final : public DataLoader {
  private:
   size_t n_;
 };
-} // namespace
+}  // namespace
 
 TEST(DataLoaderTest, DefaultLoadIntoIsNotImplemented) {
   VectorLoader loader(10);
@@ -207,20 +204,18 @@ TEST(DataLoaderTest, DefaultLoadIntoIsNotImplemented) {
 TEST(TensorLayoutTest, CreateValidates) {
   const int32_t sizes[] = {2, 3};
   const uint8_t order[] = {1, 0};
-  auto layout = executorch::runtime::TensorLayout::create(
-      {sizes, 2}, {order, 2}, executorch::aten::ScalarType::Float);
+  auto layout = executorch::runtime::TensorLayout::create({sizes, 2}, {order, 2},
+                                                          executorch::aten::ScalarType::Float);
   ASSERT_TRUE(layout.ok());
   EXPECT_EQ(layout->nbytes(), 24u);
   EXPECT_EQ(layout->sizes().size(), 2u);
   const uint8_t bad_order[] = {1, 1};
-  EXPECT_EQ(
-      executorch::runtime::TensorLayout::create(
-          {sizes, 2}, {bad_order, 2}, executorch::aten::ScalarType::Float)
-          .error(),
-      Error::InvalidArgument);
-  EXPECT_EQ(
-      executorch::runtime::TensorLayout::create(
-          {sizes, 2}, {order, 1}, executorch::aten::ScalarType::Float)
-          .error(),
-      Error::InvalidArgument);
+  EXPECT_EQ(executorch::runtime::TensorLayout::create({sizes, 2}, {bad_order, 2},
+                                                      executorch::aten::ScalarType::Float)
+                .error(),
+            Error::InvalidArgument);
+  EXPECT_EQ(executorch::runtime::TensorLayout::create({sizes, 2}, {order, 1},
+                                                      executorch::aten::ScalarType::Float)
+                .error(),
+            Error::InvalidArgument);
 }

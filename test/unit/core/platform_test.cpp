@@ -21,20 +21,14 @@ struct Captured {
 std::vector<Captured> g_strong_log;
 std::vector<Captured> g_registered_log;
 int g_init_calls = 0;
-} // namespace
+}  // namespace
 
 // Strong definitions replace the library's weak POSIX defaults.
-extern "C" void et_pal_emit_log_message(
-    et_timestamp_t,
-    et_pal_log_level_t level,
-    const char* filename,
-    const char*,
-    size_t line,
-    const char* message,
-    size_t length) {
+extern "C" void et_pal_emit_log_message(et_timestamp_t, et_pal_log_level_t level,
+                                        const char* filename, const char*, size_t line,
+                                        const char* message, size_t length) {
   EXPECT_EQ(std::strlen(message), length);
-  g_strong_log.push_back(
-      {static_cast<char>(level), filename, line, std::string(message, length)});
+  g_strong_log.push_back({static_cast<char>(level), filename, line, std::string(message, length)});
   // Still show the line, so other tests linked into this binary stay debuggable.
   std::fprintf(stderr, "[%c %s:%zu] %s\n", static_cast<char>(level), filename, line, message);
 }
@@ -82,18 +76,11 @@ TEST(PlatformTest, TicksAreMonotonic) {
 }
 
 namespace {
-void registered_sink(
-    et_timestamp_t,
-    et_pal_log_level_t level,
-    const char*,
-    const char*,
-    size_t,
-    const char* message,
-    size_t length) {
-  g_registered_log.push_back(
-      {static_cast<char>(level), "", 0, std::string(message, length)});
+void registered_sink(et_timestamp_t, et_pal_log_level_t level, const char*, const char*, size_t,
+                     const char* message, size_t length) {
+  g_registered_log.push_back({static_cast<char>(level), "", 0, std::string(message, length)});
 }
-} // namespace
+}  // namespace
 
 // Runs last within this file's suite order: a registered PAL stays installed.
 TEST(PlatformTest, ZRegisteredPalTakesPrecedence) {

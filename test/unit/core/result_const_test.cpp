@@ -27,11 +27,24 @@ struct Tracked {
   static int moves;
   static int copies;
   int v;
-  explicit Tracked(int x) : v(x) { ++live; }
-  Tracked(const Tracked& o) : v(o.v) { ++live; ++copies; }
-  Tracked(Tracked&& o) noexcept : v(o.v) { o.v = -1; ++live; ++moves; }
-  ~Tracked() { --live; }
-  static void reset() { live = moves = copies = 0; }
+  explicit Tracked(int x) : v(x) {
+    ++live;
+  }
+  Tracked(const Tracked& o) : v(o.v) {
+    ++live;
+    ++copies;
+  }
+  Tracked(Tracked&& o) noexcept : v(o.v) {
+    o.v = -1;
+    ++live;
+    ++moves;
+  }
+  ~Tracked() {
+    --live;
+  }
+  static void reset() {
+    live = moves = copies = 0;
+  }
 };
 int Tracked::live = 0;
 int Tracked::moves = 0;
@@ -43,13 +56,12 @@ static_assert(std::is_move_constructible<Result<const std::unique_ptr<int>>>::va
 static_assert(!std::is_copy_constructible<Result<const Layout>>::value, "");
 // Access stays const.
 static_assert(
-    std::is_same<decltype(std::declval<Result<const Layout>&>().get()), const Layout&>::value,
-    "");
-static_assert(
-    std::is_same<decltype(*std::declval<Result<const Layout>&>()), const Layout&>::value, "");
-static_assert(
-    std::is_same<decltype(std::declval<Result<const Layout>&>().operator->()), const Layout*>::value,
-    "");
+    std::is_same<decltype(std::declval<Result<const Layout>&>().get()), const Layout&>::value, "");
+static_assert(std::is_same<decltype(*std::declval<Result<const Layout>&>()), const Layout&>::value,
+              "");
+static_assert(std::is_same<decltype(std::declval<Result<const Layout>&>().operator->()),
+                           const Layout*>::value,
+              "");
 static_assert(std::is_same<Result<const Layout>::value_type, const Layout>::value, "");
 
 // The pattern of NamedDataMap::get_tensor_layout forwarding: return a local Result by value.
@@ -62,7 +74,7 @@ Result<const Layout> make_layout(bool ok) {
 
 Result<const Layout> forward_layout(bool ok) {
   Result<const Layout> r = make_layout(ok);
-  return r; // implicit move: needs the move constructor
+  return r;  // implicit move: needs the move constructor
 }
 
 Result<const Tracked> make_tracked(int v) {
@@ -76,7 +88,7 @@ Error unwrap_layout(bool ok, long* numel) {
   return Error::Ok;
 }
 
-} // namespace
+}  // namespace
 
 TEST(ResultConstTest, MoveValue) {
   Result<const Layout> a = make_layout(true);
@@ -109,10 +121,10 @@ TEST(ResultConstTest, NonTrivialValueIsMovedNotCopiedAndDestroyedOnce) {
     ASSERT_TRUE(r.ok());
     EXPECT_EQ(r->v, 7);
     EXPECT_EQ(Tracked::live, 1);
-    EXPECT_EQ(Tracked::copies, 0); // the move constructor really moves
+    EXPECT_EQ(Tracked::copies, 0);  // the move constructor really moves
     Result<const Tracked> r2(std::move(r));
     EXPECT_EQ(r2->v, 7);
-    EXPECT_EQ(Tracked::live, 2); // the moved-from value lives until its Result dies
+    EXPECT_EQ(Tracked::live, 2);  // the moved-from value lives until its Result dies
     EXPECT_EQ(Tracked::copies, 0);
   }
   EXPECT_EQ(Tracked::live, 0);
@@ -127,7 +139,7 @@ TEST(ResultConstTest, MoveOnlyValue) {
 }
 
 TEST(ResultConstTest, StringValue) {
-  Result<const std::string> a = std::string(100, 'x'); // heap-allocated
+  Result<const std::string> a = std::string(100, 'x');  // heap-allocated
   Result<const std::string> b(std::move(a));
   EXPECT_EQ(b.get(), std::string(100, 'x'));
 }

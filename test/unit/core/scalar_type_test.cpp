@@ -27,21 +27,36 @@ TEST(ScalarTypeTest, ElementSizeOfEveryType) {
     ScalarType t;
     size_t size;
   } expected[] = {
-      {ScalarType::Byte, 1},          {ScalarType::Char, 1},
-      {ScalarType::Short, 2},         {ScalarType::Int, 4},
-      {ScalarType::Long, 8},          {ScalarType::Half, 2},
-      {ScalarType::Float, 4},         {ScalarType::Double, 8},
-      {ScalarType::ComplexHalf, 4},   {ScalarType::ComplexFloat, 8},
-      {ScalarType::ComplexDouble, 16}, {ScalarType::Bool, 1},
-      {ScalarType::QInt8, 1},         {ScalarType::QUInt8, 1},
-      {ScalarType::QInt32, 4},        {ScalarType::BFloat16, 2},
-      {ScalarType::QUInt4x2, 1},      {ScalarType::QUInt2x4, 1},
-      {ScalarType::Bits1x8, 1},       {ScalarType::Bits2x4, 1},
-      {ScalarType::Bits4x2, 1},       {ScalarType::Bits8, 1},
-      {ScalarType::Bits16, 2},        {ScalarType::Float8_e5m2, 1},
-      {ScalarType::Float8_e4m3fn, 1}, {ScalarType::Float8_e5m2fnuz, 1},
-      {ScalarType::Float8_e4m3fnuz, 1}, {ScalarType::UInt16, 2},
-      {ScalarType::UInt32, 4},        {ScalarType::UInt64, 8},
+      {ScalarType::Byte, 1},
+      {ScalarType::Char, 1},
+      {ScalarType::Short, 2},
+      {ScalarType::Int, 4},
+      {ScalarType::Long, 8},
+      {ScalarType::Half, 2},
+      {ScalarType::Float, 4},
+      {ScalarType::Double, 8},
+      {ScalarType::ComplexHalf, 4},
+      {ScalarType::ComplexFloat, 8},
+      {ScalarType::ComplexDouble, 16},
+      {ScalarType::Bool, 1},
+      {ScalarType::QInt8, 1},
+      {ScalarType::QUInt8, 1},
+      {ScalarType::QInt32, 4},
+      {ScalarType::BFloat16, 2},
+      {ScalarType::QUInt4x2, 1},
+      {ScalarType::QUInt2x4, 1},
+      {ScalarType::Bits1x8, 1},
+      {ScalarType::Bits2x4, 1},
+      {ScalarType::Bits4x2, 1},
+      {ScalarType::Bits8, 1},
+      {ScalarType::Bits16, 2},
+      {ScalarType::Float8_e5m2, 1},
+      {ScalarType::Float8_e4m3fn, 1},
+      {ScalarType::Float8_e5m2fnuz, 1},
+      {ScalarType::Float8_e4m3fnuz, 1},
+      {ScalarType::UInt16, 2},
+      {ScalarType::UInt32, 4},
+      {ScalarType::UInt64, 8},
   };
   EXPECT_EQ(sizeof(expected) / sizeof(expected[0]), 30u);
   for (const auto& e : expected) {
@@ -66,8 +81,7 @@ TEST(ScalarTypeTest, TypeMapping) {
   static_assert(CppTypeToScalarType<executorch::aten::Half>::value == ScalarType::Half, "");
   static_assert(std::is_same<ScalarTypeToCppType<ScalarType::Long>::type, int64_t>::value, "");
   static_assert(std::is_same<promote_types<int32_t, float>::type, float>::value, "");
-  static_assert(
-      std::is_same<promote_types<executorch::aten::Half, float>::type, float>::value, "");
+  static_assert(std::is_same<promote_types<executorch::aten::Half, float>::type, float>::value, "");
 }
 
 TEST(ScalarTypeTest, Classification) {
@@ -113,7 +127,7 @@ TEST(ScalarTypeTest, HalfAndBFloat16RoundTrip) {
   EXPECT_EQ(Half(1.0f).x, 0x3C00);
   EXPECT_EQ(Half(65504.0f).x, 0x7BFF);
   EXPECT_EQ(Half(70000.0f).x, 0x7C00);
-  EXPECT_EQ(Half(5.9604644775390625e-8f).x, 0x0001); // smallest subnormal
+  EXPECT_EQ(Half(5.9604644775390625e-8f).x, 0x0001);  // smallest subnormal
   EXPECT_EQ(static_cast<float>(Half(-2.0f) * Half(3.0f)), -6.0f);
   EXPECT_EQ(BFloat16(1.0f).x, 0x3F80);
   EXPECT_EQ(static_cast<float>(BFloat16(3.0f) + BFloat16(1.0f)), 4.0f);
@@ -129,30 +143,23 @@ struct FakeContext {
 TEST(ScalarTypeTest, SwitchMacros) {
   FakeContext ctx;
   size_t seen = 0;
-  ET_SWITCH_REAL_TYPES(ScalarType::Short, ctx, "test", CTYPE, [&]() {
-    seen = sizeof(CTYPE);
-  });
+  ET_SWITCH_REAL_TYPES(ScalarType::Short, ctx, "test", CTYPE, [&]() { seen = sizeof(CTYPE); });
   EXPECT_EQ(seen, 2u);
   EXPECT_EQ(ctx.failure, executorch::runtime::Error::Ok);
 
-  ET_SWITCH_REALHBBF16_TYPES(ScalarType::BFloat16, ctx, "test", CTYPE, [&]() {
-    seen = sizeof(CTYPE) + 100;
-  });
+  ET_SWITCH_REALHBBF16_TYPES(ScalarType::BFloat16, ctx, "test", CTYPE,
+                             [&]() { seen = sizeof(CTYPE) + 100; });
   EXPECT_EQ(seen, 102u);
 
-  ET_SWITCH_FLOAT_TYPES(ScalarType::Int, ctx, "test", CTYPE, [&]() {
-    seen = sizeof(CTYPE);
-  });
+  ET_SWITCH_FLOAT_TYPES(ScalarType::Int, ctx, "test", CTYPE, [&]() { seen = sizeof(CTYPE); });
   EXPECT_EQ(ctx.failure, executorch::runtime::Error::InvalidArgument);
 
   FakeContext ctx2;
-  ET_SWITCH_SCALAR_OBJ_TYPES(ScalarType::Long, ctx2, "test", CTYPE, [&]() {
-    seen = std::is_same<CTYPE, int64_t>::value ? 1 : 0;
-  });
+  ET_SWITCH_SCALAR_OBJ_TYPES(ScalarType::Long, ctx2, "test", CTYPE,
+                             [&]() { seen = std::is_same<CTYPE, int64_t>::value ? 1 : 0; });
   EXPECT_EQ(seen, 1u);
-  ET_SWITCH_TWO_TYPES(Bool, Byte, ScalarType::Byte, ctx2, "test", CTYPE, [&]() {
-    seen = std::is_same<CTYPE, uint8_t>::value ? 7 : 0;
-  });
+  ET_SWITCH_TWO_TYPES(Bool, Byte, ScalarType::Byte, ctx2, "test", CTYPE,
+                      [&]() { seen = std::is_same<CTYPE, uint8_t>::value ? 7 : 0; });
   EXPECT_EQ(seen, 7u);
   EXPECT_EQ(ctx2.failure, executorch::runtime::Error::Ok);
 }

@@ -5,9 +5,9 @@
 #include <executorch/runtime/core/exec_aten/util/dim_order_util.h>
 #include <executorch/runtime/core/exec_aten/util/tensor_util.h>
 
+using executorch::aten::DimOrderType;
 using executorch::aten::ScalarType;
 using executorch::aten::SizesType;
-using executorch::aten::DimOrderType;
 using executorch::aten::StridesType;
 using executorch::aten::Tensor;
 using executorch::aten::TensorImpl;
@@ -71,9 +71,7 @@ TEST(TensorImplTest, StridesFromDimOrder) {
   SizesType sizes[] = {2, 3, 4, 5};
   DimOrderType order[] = {0, 2, 3, 1};
   StridesType strides[4];
-  ASSERT_EQ(
-      executorch::runtime::dim_order_to_stride(sizes, order, 4, strides),
-      Error::Ok);
+  ASSERT_EQ(executorch::runtime::dim_order_to_stride(sizes, order, 4, strides), Error::Ok);
   EXPECT_EQ(strides[0], 60);
   EXPECT_EQ(strides[1], 1);
   EXPECT_EQ(strides[2], 15);
@@ -90,17 +88,14 @@ TEST(TensorImplTest, StridesFromDimOrder) {
   SizesType zsizes[] = {2, 0, 3};
   DimOrderType zorder[] = {0, 1, 2};
   StridesType zstrides[3];
-  ASSERT_EQ(
-      executorch::runtime::dim_order_to_stride(zsizes, zorder, 3, zstrides),
-      Error::Ok);
+  ASSERT_EQ(executorch::runtime::dim_order_to_stride(zsizes, zorder, 3, zstrides), Error::Ok);
   EXPECT_EQ(zstrides[0], 3);
   EXPECT_EQ(zstrides[1], 3);
   EXPECT_EQ(zstrides[2], 1);
 
   DimOrderType bad[] = {0, 0, 1};
-  EXPECT_EQ(
-      executorch::runtime::dim_order_to_stride(zsizes, bad, 3, zstrides),
-      Error::InvalidArgument);
+  EXPECT_EQ(executorch::runtime::dim_order_to_stride(zsizes, bad, 3, zstrides),
+            Error::InvalidArgument);
 }
 
 TEST(TensorImplTest, ChannelsLastStrides) {
@@ -161,14 +156,8 @@ TEST(TensorResizeTest, DynamicBoundWithinCapacity) {
   SizesType sizes[] = {4, 4};
   DimOrderType order[] = {0, 1};
   StridesType strides[] = {4, 1};
-  TensorImpl impl(
-      ScalarType::Float,
-      2,
-      sizes,
-      nullptr,
-      order,
-      strides,
-      TensorShapeDynamism::DYNAMIC_BOUND);
+  TensorImpl impl(ScalarType::Float, 2, sizes, nullptr, order, strides,
+                  TensorShapeDynamism::DYNAMIC_BOUND);
   Tensor t(&impl);
 
   // Per-dim bounds are not checked, only the total.
@@ -186,7 +175,7 @@ TEST(TensorResizeTest, DynamicBoundWithinCapacity) {
 
   const SizesType too_big[] = {5, 4};
   EXPECT_EQ(resize_tensor(t, {too_big, 2}), Error::NotSupported);
-  EXPECT_EQ(t.numel(), 3); // unchanged
+  EXPECT_EQ(t.numel(), 3);  // unchanged
 
   const SizesType negative[] = {-1, 4};
   EXPECT_EQ(resize_tensor(t, {negative, 2}), Error::InvalidArgument);
@@ -198,21 +187,14 @@ TEST(TensorResizeTest, DynamicBoundWithinCapacity) {
   const int64_t as_long[] = {4, 4};
   EXPECT_EQ(resize_tensor(t, executorch::aten::ArrayRef<int64_t>(as_long, 2)), Error::Ok);
   const int64_t overflow[] = {int64_t(1) << 40, 1};
-  EXPECT_EQ(
-      resize_tensor(t, executorch::aten::ArrayRef<int64_t>(overflow, 2)),
-      Error::InvalidArgument);
+  EXPECT_EQ(resize_tensor(t, executorch::aten::ArrayRef<int64_t>(overflow, 2)),
+            Error::InvalidArgument);
 }
 
 TEST(TensorResizeTest, DynamicUnboundIsHeldToCapacity) {
   SizesType sizes[] = {2, 2};
-  TensorImpl impl(
-      ScalarType::Float,
-      2,
-      sizes,
-      nullptr,
-      nullptr,
-      nullptr,
-      TensorShapeDynamism::DYNAMIC_UNBOUND);
+  TensorImpl impl(ScalarType::Float, 2, sizes, nullptr, nullptr, nullptr,
+                  TensorShapeDynamism::DYNAMIC_UNBOUND);
   Tensor t(&impl);
   const SizesType ok[] = {1, 4};
   const SizesType big[] = {3, 3};

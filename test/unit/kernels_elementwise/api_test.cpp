@@ -46,9 +46,9 @@ EXECUTORCH_LIBRARY(my_ns, "scale.out", scale_out);
 // Counts what it received: exercises every argument conversion.
 int64_t g_seen = 0;
 void probe(KernelRuntimeContext& ctx, std::optional<Tensor> maybe, ArrayRef<int64_t> ints,
-           executorch::aten::TensorList list,
-           ArrayRef<std::optional<Tensor>> opt_list, std::optional<int64_t> oi,
-           std::optional<ArrayRef<int64_t>> maybe_ints, bool flag, std::string_view s) {
+           executorch::aten::TensorList list, ArrayRef<std::optional<Tensor>> opt_list,
+           std::optional<int64_t> oi, std::optional<ArrayRef<int64_t>> maybe_ints, bool flag,
+           std::string_view s) {
   (void)ctx;
   int64_t n = maybe.has_value() ? 1000 : 0;
   for (int64_t v : ints) {
@@ -100,7 +100,8 @@ TEST(KernelAuthoringApi, WrongArgumentKindFailsWithoutAbort) {
   std::vector<EValue*> stack = {&v[0], &v[1], &v[2], &v[3], &v[3]};
   EXPECT_EQ(kernel_test::call_op("my_ns::scale.out", stack), Error::InvalidArgument);
   // Double expected, Int given.
-  EValue w[] = {EValue(out.tensor()), EValue(int64_t(2)), EValue(Scalar(1.0)), EValue(out.tensor())};
+  EValue w[] = {EValue(out.tensor()), EValue(int64_t(2)), EValue(Scalar(1.0)),
+                EValue(out.tensor())};
   std::vector<EValue*> s2 = {&w[0], &w[1], &w[2], &w[3], &w[3]};
   EXPECT_EQ(kernel_test::call_op("my_ns::scale.out", s2), Error::InvalidArgument);
   // A library kernel given a None where its out tensor belongs.
@@ -137,8 +138,8 @@ TEST(KernelAuthoringApi, ArgumentConversions) {
   BoxedEvalueList<std::optional<Tensor>> ol(ol_w, ol_u, 2);
   std::string str = "ab";
   ArrayRef<char> sref(str.data(), str.size());
-  EValue v[] = {EValue(t.tensor()), EValue(&ints), EValue(&tl), EValue(&ol),
-                EValue(int64_t(4)),  EValue(),      EValue(true), EValue(&sref), EValue()};
+  EValue v[] = {EValue(t.tensor()), EValue(&ints), EValue(&tl),   EValue(&ol), EValue(int64_t(4)),
+                EValue(),           EValue(true),  EValue(&sref), EValue()};
   std::vector<EValue*> stack;
   for (EValue& e : v) {
     stack.push_back(&e);
@@ -156,18 +157,46 @@ TEST(KernelAuthoringApi, ArgumentConversions) {
 }
 
 TEST(KernelLibrary, RegistersItsZooOperators) {
-  const char* kOps[] = {
-      "aten::add.out", "aten::alias_copy.out", "aten::any.out", "aten::bitwise_and.Tensor_out",
-      "aten::copy_", "aten::cos.out", "aten::eq.Scalar_out", "aten::eq.Tensor_out",
-      "aten::full.out", "aten::full_like.out", "aten::ge.Scalar_out", "aten::gelu.out",
-      "aten::gt.Scalar_out", "aten::hardtanh.out", "aten::le.Tensor_out",
-      "aten::logical_not.out", "aten::mul.Scalar_out", "aten::mul.out", "aten::ne.Scalar_out",
-      "aten::neg.out", "aten::pow.Tensor_Scalar_out", "aten::relu.out", "aten::rsqrt.out",
-      "aten::scalar_tensor.out", "aten::sigmoid.out", "aten::sin.out", "aten::sub.out",
-      "aten::tanh.out", "aten::where.self_out", "dim_order_ops::_clone_dim_order.out",
-      "dim_order_ops::_to_dim_order_copy.out", "aten::div.out", "aten::clamp.out",
-      "aten::any.dims_out", "aten::exp.out", "aten::sqrt.out", "aten::abs.out",
-      "aten::log.out", "aten::masked_fill.Scalar_out", "aten::silu.out"};
+  const char* kOps[] = {"aten::add.out",
+                        "aten::alias_copy.out",
+                        "aten::any.out",
+                        "aten::bitwise_and.Tensor_out",
+                        "aten::copy_",
+                        "aten::cos.out",
+                        "aten::eq.Scalar_out",
+                        "aten::eq.Tensor_out",
+                        "aten::full.out",
+                        "aten::full_like.out",
+                        "aten::ge.Scalar_out",
+                        "aten::gelu.out",
+                        "aten::gt.Scalar_out",
+                        "aten::hardtanh.out",
+                        "aten::le.Tensor_out",
+                        "aten::logical_not.out",
+                        "aten::mul.Scalar_out",
+                        "aten::mul.out",
+                        "aten::ne.Scalar_out",
+                        "aten::neg.out",
+                        "aten::pow.Tensor_Scalar_out",
+                        "aten::relu.out",
+                        "aten::rsqrt.out",
+                        "aten::scalar_tensor.out",
+                        "aten::sigmoid.out",
+                        "aten::sin.out",
+                        "aten::sub.out",
+                        "aten::tanh.out",
+                        "aten::where.self_out",
+                        "dim_order_ops::_clone_dim_order.out",
+                        "dim_order_ops::_to_dim_order_copy.out",
+                        "aten::div.out",
+                        "aten::clamp.out",
+                        "aten::any.dims_out",
+                        "aten::exp.out",
+                        "aten::sqrt.out",
+                        "aten::abs.out",
+                        "aten::log.out",
+                        "aten::masked_fill.Scalar_out",
+                        "aten::silu.out"};
   for (const char* op : kOps) {
     EXPECT_TRUE(executorch::runtime::registry_has_op_function(op)) << op;
   }
@@ -187,4 +216,4 @@ TEST(KernelLibrary, OutAliasesInput) {
   EXPECT_FLOAT_EQ(p[2], 6);
 }
 
-} // namespace
+}  // namespace

@@ -123,9 +123,9 @@ TEST_P(KernelGoldens, MatchesEagerPyTorch) {
           shape.push_back(static_cast<int32_t>(j["shape"][k].num));
         }
       }
-      auto t = std::make_unique<OwnedTensor>(dt, shape, dim_order_of(j["dim_order"]),
-                                             j["dynamic"].b,
-                                             static_cast<size_t>(j["capacity"].num));
+      auto t =
+          std::make_unique<OwnedTensor>(dt, shape, dim_order_of(j["dim_order"]), j["dynamic"].b,
+                                        static_cast<size_t>(j["capacity"].num));
       if (kind == "tensor") {
         ASSERT_EQ(npy.data.size(), static_cast<size_t>(t->tensor().nbytes()));
         t->set_logical(npy.data.data());
@@ -244,4 +244,4 @@ TEST(KernelGoldensIndex, Loaded) {
       << "cannot read " << fixture_dir() << "/index.json (run from the repository root)";
 }
 
-} // namespace
+}  // namespace

@@ -23,8 +23,8 @@ namespace kernel_test {
 using executorch::aten::ScalarType;
 using executorch::aten::Tensor;
 using executorch::aten::TensorImpl;
-using executorch::runtime::Error;
 using executorch::runtime::BoxedEvalueList;
+using executorch::runtime::Error;
 using executorch::runtime::EValue;
 
 /* A tensor that owns its metadata and storage. */
@@ -32,7 +32,7 @@ struct OwnedTensor {
   std::vector<int32_t> sizes;
   std::vector<uint8_t> dim_order;
   std::vector<int32_t> strides;
-  std::vector<uint64_t> storage; // 8-byte aligned
+  std::vector<uint64_t> storage;  // 8-byte aligned
   std::unique_ptr<TensorImpl> impl;
 
   /*
@@ -50,8 +50,8 @@ struct OwnedTensor {
     }
     strides.assign(rank, 1);
     if (rank > 0) {
-      executorch::runtime::dim_order_to_stride_nocheck(
-          sizes.data(), dim_order.data(), rank, strides.data());
+      executorch::runtime::dim_order_to_stride_nocheck(sizes.data(), dim_order.data(), rank,
+                                                       strides.data());
     }
     size_t n = 1;
     for (int32_t s : sizes) {
@@ -62,11 +62,11 @@ struct OwnedTensor {
     }
     const size_t bytes = capacity_numel * executorch::runtime::elementSize(dtype);
     storage.assign(bytes / 8 + 2, 0);
-    impl = std::make_unique<TensorImpl>(
-        dtype, static_cast<ssize_t>(rank), sizes.data(), storage.data(), dim_order.data(),
-        strides.data(),
-        dynamic ? executorch::aten::TensorShapeDynamism::DYNAMIC_BOUND
-                : executorch::aten::TensorShapeDynamism::STATIC);
+    impl =
+        std::make_unique<TensorImpl>(dtype, static_cast<ssize_t>(rank), sizes.data(),
+                                     storage.data(), dim_order.data(), strides.data(),
+                                     dynamic ? executorch::aten::TensorShapeDynamism::DYNAMIC_BOUND
+                                             : executorch::aten::TensorShapeDynamism::STATIC);
   }
 
   Tensor tensor() const {
@@ -122,20 +122,20 @@ inline std::vector<uint8_t> logical_bytes(const Tensor& t) {
 /* Element i of raw logical bytes as double. */
 inline double element_as_double(ScalarType t, const uint8_t* p, size_t i) {
   switch (t) {
-#define KT_CASE(ctype, name)                                   \
-  case ScalarType::name: {                                     \
-    ctype v;                                                   \
-    std::memcpy(&v, p + i * sizeof(ctype), sizeof(ctype));     \
-    return static_cast<double>(static_cast<float>(v));         \
+#define KT_CASE(ctype, name)                               \
+  case ScalarType::name: {                                 \
+    ctype v;                                               \
+    std::memcpy(&v, p + i * sizeof(ctype), sizeof(ctype)); \
+    return static_cast<double>(static_cast<float>(v));     \
   }
     KT_CASE(executorch::aten::Half, Half)
     KT_CASE(executorch::aten::BFloat16, BFloat16)
 #undef KT_CASE
-#define KT_CASE(ctype, name)                                   \
-  case ScalarType::name: {                                     \
-    ctype v;                                                   \
-    std::memcpy(&v, p + i * sizeof(ctype), sizeof(ctype));     \
-    return static_cast<double>(v);                             \
+#define KT_CASE(ctype, name)                               \
+  case ScalarType::name: {                                 \
+    ctype v;                                               \
+    std::memcpy(&v, p + i * sizeof(ctype), sizeof(ctype)); \
+    return static_cast<double>(v);                         \
   }
     KT_CASE(float, Float)
     KT_CASE(double, Double)
@@ -212,8 +212,8 @@ struct OptTList {
       ptrs.push_back(&e);
     }
     unboxed.resize(ts.size(), std::nullopt);
-    list = std::make_unique<BoxedEvalueList<std::optional<Tensor>>>(
-        ptrs.data(), unboxed.data(), static_cast<int>(ts.size()));
+    list = std::make_unique<BoxedEvalueList<std::optional<Tensor>>>(ptrs.data(), unboxed.data(),
+                                                                    static_cast<int>(ts.size()));
     ev = EValue(list.get());
   }
 };
@@ -232,4 +232,4 @@ inline Error call_op(const char* name, std::vector<EValue*> args, Error* lookup 
   return ctx.failure_state();
 }
 
-} // namespace kernel_test
+}  // namespace kernel_test

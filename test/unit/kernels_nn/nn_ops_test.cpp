@@ -21,8 +21,8 @@ using executorch::runtime::EValue;
 using kernel_test::call_op;
 using kernel_test::IntList;
 using kernel_test::OptTList;
-using kernel_test::TList;
 using kernel_test::OwnedTensor;
+using kernel_test::TList;
 
 namespace {
 
@@ -58,10 +58,8 @@ TEST(NnOps, MaxPoolCeilModeWithIndicesPacked) {
   ASSERT_EQ(call_op("aten::max_pool2d_with_indices.out",
                     {&ex, &k.ev, &s.ev, &p.ev, &d.ev, &ceil, &eo, &ei, &ret.ev}),
             Error::Ok);
-  EXPECT_EQ(values<float>(out.tensor()),
-            (std::vector<float>{6, 8, 9, 16, 18, 19, 21, 23, 24}));
-  EXPECT_EQ(values<int64_t>(idx.tensor()),
-            (std::vector<int64_t>{6, 8, 9, 16, 18, 19, 21, 23, 24}));
+  EXPECT_EQ(values<float>(out.tensor()), (std::vector<float>{6, 8, 9, 16, 18, 19, 21, 23, 24}));
+  EXPECT_EQ(values<int64_t>(idx.tensor()), (std::vector<int64_t>{6, 8, 9, 16, 18, 19, 21, 23, 24}));
 }
 
 TEST(NnOps, MaxPoolPaddingIsNegInf) {
@@ -109,7 +107,7 @@ TEST(NnOps, LayerNormMeanRstdAndNoWeight) {
   EXPECT_EQ(values<float>(o0.tensor())[1], 1.0f);
   EXPECT_EQ(values<float>(o1.tensor()), (std::vector<float>{2, 2}));
   EXPECT_EQ(values<float>(o2.tensor())[0], 1.0f);
-  EXPECT_TRUE(std::isinf(values<float>(o2.tensor())[1])); // zero variance, eps 0
+  EXPECT_TRUE(std::isinf(values<float>(o2.tensor())[1]));  // zero variance, eps 0
 }
 
 TEST(NnOps, SafeSoftmaxAllNegInfRowGivesZero) {
@@ -208,7 +206,7 @@ TEST(NnOps, ConvRejectsWrongDtypeWithoutAborting) {
 
 TEST(NnOps, StaticOutWithWrongShapeFails) {
   OwnedTensor a(ScalarType::Float, {2, 3}), b(ScalarType::Float, {3, 4});
-  OwnedTensor out(ScalarType::Float, {2, 5}); // static, wrong
+  OwnedTensor out(ScalarType::Float, {2, 5});  // static, wrong
   EValue ea(a.tensor()), eb(b.tensor()), eo(out.tensor());
   EXPECT_NE(call_op("aten::mm.out", {&ea, &eb, &eo, &eo}), Error::Ok);
   // Wrong argument count is reported, not aborted.
@@ -228,4 +226,4 @@ TEST(NnOps, EmptyTensorsThroughShapeOps) {
   EXPECT_EQ(values<float>(s.tensor()), (std::vector<float>{0, 0, 0}));
 }
 
-} // namespace
+}  // namespace

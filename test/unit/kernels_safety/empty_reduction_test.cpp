@@ -105,5 +105,5 @@ TEST(KernelSafetyEmptyReduction, SoftmaxAndCumsumOverEmptyTensorsWriteNothing) {
   EXPECT_EQ(call("aten::cumsum.out", {&es, &dim, &none, &eo, &eo}), Error::Ok);
 }
 
-} // namespace
-} // namespace kernel_safety
+}  // namespace
+}  // namespace kernel_safety

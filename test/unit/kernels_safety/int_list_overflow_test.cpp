@@ -36,7 +36,7 @@ TEST(KernelSafetyIntLists, ConstantPadNearInt64MaxFails) {
 
 TEST(KernelSafetyIntLists, ConstantPadNegativeBeyondTheInputFails) {
   ExactTensor self(ScalarType::Float, {2}), out(ScalarType::Float, {1});
-  IntList pad({-3, 2}); // 2 - 3 + 2 = 1 element, but 3 cut from a dim of 2
+  IntList pad({-3, 2});  // 2 - 3 + 2 = 1 element, but 3 cut from a dim of 2
   EValue es(self.tensor()), value(1.0), eo(out.tensor());
   EXPECT_EQ(call("aten::constant_pad_nd.out", {&es, &pad.ev, &value, &eo, &eo}),
             Error::InvalidArgument);
@@ -59,8 +59,8 @@ TEST(KernelSafetyIntLists, NarrowStartPlusLengthThatWrapsFails) {
   // 2^62 + (2^63 - 2^32 + 2) wraps negative, so it passed "<= len"; the
   // length cut to int32 is 2 and the copy started 2^62 elements in.
   ExactTensor self(ScalarType::Float, {4}), out(ScalarType::Float, {2});
-  EValue es(self.tensor()), dim(int64_t{0}), start(k2Pow62),
-      length(INT64_MAX - k2Pow32 + 1 + 2), eo(out.tensor());
+  EValue es(self.tensor()), dim(int64_t{0}), start(k2Pow62), length(INT64_MAX - k2Pow32 + 1 + 2),
+      eo(out.tensor());
   EXPECT_EQ(call("aten::narrow_copy.out", {&es, &dim, &start, &length, &eo, &eo}),
             Error::InvalidArgument);
 }
@@ -70,8 +70,8 @@ TEST(KernelSafetyIntLists, SliceWithHugeStepTakesTheFirstElement) {
   for (int i = 0; i < 4; ++i) {
     self.data<float>()[i] = static_cast<float>(i + 10);
   }
-  EValue es(self.tensor()), dim(int64_t{0}), start(int64_t{0}), end(INT64_MAX),
-      step(INT64_MAX), eo(out.tensor());
+  EValue es(self.tensor()), dim(int64_t{0}), start(int64_t{0}), end(INT64_MAX), step(INT64_MAX),
+      eo(out.tensor());
   ASSERT_EQ(call("aten::slice_copy.Tensor_out", {&es, &dim, &start, &end, &step, &eo, &eo}),
             Error::Ok);
   EXPECT_EQ(out.data<float>()[0], 10.0f);
@@ -103,9 +103,8 @@ TEST(KernelSafetyIntLists, MaxPoolWithHugeStrideHasOneWindow) {
   }
   ExactTensor out(ScalarType::Float, {1, 1, 1, 1}), idx(ScalarType::Long, {1, 1, 1, 1});
   // ceil_mode adds stride - 1 to the size numerator: that used to overflow.
-  ASSERT_EQ(max_pool(x, {3, 3}, {INT64_MAX, INT64_MAX}, {0, 0}, {1, 1}, true, out, idx),
-            Error::Ok);
-  EXPECT_EQ(out.data<float>()[0], 12.0f); // max of the top-left 3x3 window of the ramp
+  ASSERT_EQ(max_pool(x, {3, 3}, {INT64_MAX, INT64_MAX}, {0, 0}, {1, 1}, true, out, idx), Error::Ok);
+  EXPECT_EQ(out.data<float>()[0], 12.0f);  // max of the top-left 3x3 window of the ramp
   EXPECT_EQ(idx.data<int64_t>()[0], 12);
 }
 
@@ -144,5 +143,5 @@ TEST(KernelSafetyIntLists, AvgPoolHugeKernelFails) {
             Error::InvalidArgument);
 }
 
-} // namespace
-} // namespace kernel_safety
+}  // namespace
+}  // namespace kernel_safety

@@ -40,5 +40,5 @@ TEST(KernelSafetyRank, StackOfRank16TensorsFails) {
   EXPECT_EQ(call("aten::stack.out", {&in.ev, &dim, &eo, &eo}), Error::InvalidArgument);
 }
 
-} // namespace
-} // namespace kernel_safety
+}  // namespace
+}  // namespace kernel_safety

@@ -48,8 +48,7 @@ class ExactTensor {
       data = storage_.get();
     }
     impl_ = std::make_unique<TensorImpl>(
-        dtype, static_cast<ssize_t>(rank), sizes_.data(), data, dim_order_.data(),
-        strides_.data(),
+        dtype, static_cast<ssize_t>(rank), sizes_.data(), data, dim_order_.data(), strides_.data(),
         dynamic ? executorch::aten::TensorShapeDynamism::DYNAMIC_BOUND
                 : executorch::aten::TensorShapeDynamism::STATIC);
   }
@@ -79,4 +78,4 @@ inline Error call(const char* name, std::vector<EValue*> args) {
   return err;
 }
 
-} // namespace kernel_safety
+}  // namespace kernel_safety

@@ -87,5 +87,5 @@ TEST(KernelSafetySizes, AdaptiveAvgPoolOutputSizeBeyondInt32Fails) {
             Error::InvalidArgument);
 }
 
-} // namespace
-} // namespace kernel_safety
+}  // namespace
+}  // namespace kernel_safety

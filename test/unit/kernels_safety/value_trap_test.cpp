@@ -61,7 +61,7 @@ TEST(KernelSafetyValues, Int64ArithmeticWrapsModulo2To64) {
   EXPECT_EQ(unary_long("aten::neg.out", INT64_MIN), INT64_MIN);
   EXPECT_EQ(unary_long("aten::abs.out", INT64_MIN), INT64_MIN);
   EXPECT_EQ(unary_long("aten::pow.Tensor_Scalar_out", 3, {EValue(int64_t{64})}),
-            8733086111712066817); // 3^64 mod 2^64 as int64
+            8733086111712066817);  // 3^64 mod 2^64 as int64
 
   ExactTensor a(ScalarType::Long, {2}), b(ScalarType::Long, {2}), out(ScalarType::Long, {2});
   a.data<int64_t>()[0] = INT64_MAX;
@@ -78,7 +78,7 @@ TEST(KernelSafetyValues, Int64ArithmeticWrapsModulo2To64) {
   EValue none, keep(false), es(sum.tensor());
   b.data<int64_t>()[1] = INT64_MAX;
   ASSERT_EQ(call("aten::sum.IntList_out", {&eb, &none, &keep, &none, &es, &es}), Error::Ok);
-  EXPECT_EQ(sum.data<int64_t>()[0], INT64_MIN); // 1 + INT64_MAX
+  EXPECT_EQ(sum.data<int64_t>()[0], INT64_MIN);  // 1 + INT64_MAX
 
   ExactTensor m1(ScalarType::Long, {1, 1}), m2(ScalarType::Long, {1, 1});
   ExactTensor mo(ScalarType::Long, {1, 1});
@@ -90,5 +90,5 @@ TEST(KernelSafetyValues, Int64ArithmeticWrapsModulo2To64) {
   EXPECT_EQ(mo.data<int64_t>()[0], 0);
 }
 
-} // namespace
-} // namespace kernel_safety
+}  // namespace
+}  // namespace kernel_safety

@@ -216,9 +216,9 @@ TEST_P(KernelsZoo, AllMethodsMatchGoldens) {
       auto info = meta->output_tensor_meta(o);
       if (info.ok() && !info->is_memory_planned()) {
         out_buffers.emplace_back(info->nbytes() + 64);
-        ASSERT_EQ(method->set_output_data_ptr(out_buffers.back().data(),
-                                              out_buffers.back().size(), o),
-                  Error::Ok)
+        ASSERT_EQ(
+            method->set_output_data_ptr(out_buffers.back().data(), out_buffers.back().size(), o),
+            Error::Ok)
             << where0 << " output " << o;
       }
     }
@@ -246,8 +246,8 @@ TEST_P(KernelsZoo, AllMethodsMatchGoldens) {
       prog_max = std::max(prog_max, call_max);
     }
   }
-  std::printf("[ zoo      ] %-22s max abs error %.3g (atol %g, rtol %g)\n", name.c_str(),
-              prog_max, atol, rtol);
+  std::printf("[ zoo      ] %-22s max abs error %.3g (atol %g, rtol %g)\n", name.c_str(), prog_max,
+              atol, rtol);
 }
 
 INSTANTIATE_TEST_SUITE_P(Zoo, KernelsZoo, ::testing::ValuesIn(program_names()),
@@ -255,4 +255,4 @@ INSTANTIATE_TEST_SUITE_P(Zoo, KernelsZoo, ::testing::ValuesIn(program_names()),
                            return info.param;
                          });
 
-} // namespace
+}  // namespace

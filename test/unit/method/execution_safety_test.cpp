@@ -213,9 +213,7 @@ TEST_F(ExecutionSafety, OutputBufferMustCoverTheCapacityNotTheCurrentShape) {
   ASSERT_EQ(l->method->execute(), Error::Ok);
   ASSERT_EQ(l->method->get_output(0).toTensor().numel(), 2);
   float small[2] = {};
-  EXPECT_EQ(
-      l->method->set_output_data_ptr(small, sizeof(small), 0),
-      Error::InvalidArgument);
+  EXPECT_EQ(l->method->set_output_data_ptr(small, sizeof(small), 0), Error::InvalidArgument);
   EXPECT_TRUE(logged("needs 16 bytes (its capacity)")) << test::logs();
 }
 
@@ -247,11 +245,8 @@ TEST_F(ExecutionSafety, ConstantAsDelegateOutputIsRefusedAtLoad) {
 // 42 into both. An exported call passes `second` again as the return slot, so
 // load-time validation sees `second` written; only the kernel's signature says
 // that `first` is written too.
-Tensor& fill_two_out(
-    executorch::runtime::KernelRuntimeContext& ctx,
-    const Tensor& self,
-    Tensor& first,
-    Tensor& second) {
+Tensor& fill_two_out(executorch::runtime::KernelRuntimeContext& ctx, const Tensor& self,
+                     Tensor& first, Tensor& second) {
   (void)ctx;
   (void)self;
   for (Tensor* t : {&first, &second}) {
@@ -424,4 +419,4 @@ TEST_F(ExecutionSafety, MisalignedExternalConstantIsRefusedAtLoad) {
   EXPECT_TRUE(logged("external tensor 'w': its data is not aligned")) << test::logs();
 }
 
-} // namespace
+}  // namespace

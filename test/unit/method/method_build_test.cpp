@@ -55,9 +55,9 @@ TensorSpec planned_f32(std::vector<int32_t> sizes, uint64_t offset) {
 
 TEST_F(MethodBuildTest, PrimOnlyProgramComputesScalars) {
   ProgramBuilder b;
-  const int a = b.int_value(7), c = b.int_value(-2), sum = b.int_value(0),
-            prod = b.int_value(0), q = b.int_value(0), lt = b.bool_value(false),
-            d = b.double_value(0), fl = b.double_value(0);
+  const int a = b.int_value(7), c = b.int_value(-2), sum = b.int_value(0), prod = b.int_value(0),
+            q = b.int_value(0), lt = b.bool_value(false), d = b.double_value(0),
+            fl = b.double_value(0);
   b.kernel(b.op("executorch_prim::add", "Scalar"), {a, c, sum});
   b.kernel(b.op("executorch_prim::mul", "Scalar"), {sum, c, prod});
   b.kernel(b.op("executorch_prim::floordiv", "Scalar"), {a, c, q});
@@ -70,7 +70,7 @@ TEST_F(MethodBuildTest, PrimOnlyProgramComputesScalars) {
   ASSERT_EQ(l->method->execute(), Error::Ok);
   EXPECT_EQ(l->method->get_output(0).toInt(), 5);
   EXPECT_EQ(l->method->get_output(1).toInt(), -10);
-  EXPECT_EQ(l->method->get_output(2).toInt(), -4); // Python floor division
+  EXPECT_EQ(l->method->get_output(2).toInt(), -4);  // Python floor division
   EXPECT_TRUE(l->method->get_output(3).toBool());
   EXPECT_DOUBLE_EQ(l->method->get_output(4).toDouble(), -3.5);
   EXPECT_DOUBLE_EQ(l->method->get_output(5).toDouble(), -4.0);
@@ -89,7 +89,7 @@ TEST_F(MethodBuildTest, PrimOpWrongArityFailsExecution) {
 TEST_F(MethodBuildTest, SymSizeAndEtViewFollowInputShape) {
   ProgramBuilder b;
   TensorSpec x = planned_f32({4, 3}, 0);
-  x.dynamism = 1; // DYNAMIC_BOUND
+  x.dynamism = 1;  // DYNAMIC_BOUND
   const int xi = b.tensor(x);
   const int zero = b.int_value(0), n = b.int_value(0), three = b.int_value(3),
             numel = b.int_value(0);
@@ -151,7 +151,7 @@ TEST_F(MethodBuildTest, TestKernelsRunAndMatch) {
   float xd[6] = {1, 2, 3, 4, 5, 6}, yd[6] = {1, 1, 1, 2, 2, 2};
   int32_t sizes[2] = {2, 3};
   TensorImpl xi(ScalarType::Float, 2, sizes, xd), yi(ScalarType::Float, 2, sizes, yd);
-  EXPECT_EQ(l->method->execute(), Error::InvalidArgument); // inputs not set
+  EXPECT_EQ(l->method->execute(), Error::InvalidArgument);  // inputs not set
   ASSERT_EQ(l->method->set_input(EValue(Tensor(&xi)), 0), Error::Ok);
   ASSERT_EQ(l->method->set_input(EValue(Tensor(&yi)), 1), Error::Ok);
   ASSERT_EQ(l->method->execute(), Error::Ok);
@@ -216,7 +216,7 @@ TEST_F(MethodBuildTest, UnplannedInputIsSharedAndOutputPointerSettable) {
   ASSERT_EQ(l->method->set_output_data_ptr(od, sizeof(od), 0), Error::Ok);
   ASSERT_EQ(l->method->execute(), Error::Ok);
   EXPECT_FLOAT_EQ(od[2], 6.0f);
-  xd[2] = 10; // shared, not copied
+  xd[2] = 10;  // shared, not copied
   ASSERT_EQ(l->method->execute(), Error::Ok);
   EXPECT_FLOAT_EQ(od[2], 20.0f);
 }
@@ -243,7 +243,7 @@ TEST_F(MethodBuildTest, PrimInputsMustEqualTracedValues) {
   EXPECT_EQ(m.set_input(EValue(true), 1), Error::Ok);
   EXPECT_EQ(m.set_input(EValue(0.50001), 2), Error::Ok);
   EXPECT_EQ(m.set_input(EValue(0.6), 2), Error::InvalidArgument);
-  EXPECT_EQ(m.set_input(EValue(1.0), 0), Error::InvalidArgument); // kind
+  EXPECT_EQ(m.set_input(EValue(1.0), 0), Error::InvalidArgument);  // kind
   EXPECT_EQ(m.set_input(EValue(), 4), Error::Ok);
   std::vector<EValue> all = {EValue(int64_t(3)), EValue(true), EValue(0.5)};
   EXPECT_EQ(m.set_inputs(ArrayRef<EValue>(all.data(), all.size())), Error::InvalidArgument);
@@ -380,10 +380,8 @@ struct CountingBackend final : public BackendInterface {
   bool is_available() const override {
     return true;
   }
-  Result<DelegateHandle*> init(
-      BackendInitContext& ctx,
-      FreeableBuffer* processed,
-      ArrayRef<CompileSpec> specs) const override {
+  Result<DelegateHandle*> init(BackendInitContext& ctx, FreeableBuffer* processed,
+                               ArrayRef<CompileSpec> specs) const override {
     ++inits;
     spec_count = specs.size();
     if (processed->size() != 4 || ctx.get_method_name() == nullptr) {
@@ -391,8 +389,7 @@ struct CountingBackend final : public BackendInterface {
     }
     return reinterpret_cast<DelegateHandle*>(const_cast<int*>(&inits));
   }
-  Error execute(BackendExecutionContext&, DelegateHandle*, Span<EValue*> args)
-      const override {
+  Error execute(BackendExecutionContext&, DelegateHandle*, Span<EValue*> args) const override {
     ++executes;
     // args: [in Int, out Int]: out = in * 10
     *args[1] = EValue(args[0]->toInt() * 10);
@@ -404,8 +401,8 @@ struct CountingBackend final : public BackendInterface {
 };
 
 CountingBackend g_backend;
-const Error g_backend_registered = executorch::runtime::register_backend(
-    {"MethodTestCountingBackend", &g_backend});
+const Error g_backend_registered =
+    executorch::runtime::register_backend({"MethodTestCountingBackend", &g_backend});
 
 TEST_F(MethodBuildTest, DelegateInitExecuteDestroy) {
   ASSERT_EQ(g_backend_registered, Error::Ok);
@@ -487,10 +484,11 @@ std::vector<Malformed> malformed_cases() {
        [](ProgramBuilder& b) { b.delegate_call(2, {}); }},
       {"unknown instruction kind", Error::InvalidProgram,
        [](ProgramBuilder& b) { b.raw_instruction(17); }},
-      {"unknown value kind", Error::InvalidProgram,
-       [](ProgramBuilder& b) { b.raw_value(42); }},
+      {"unknown value kind", Error::InvalidProgram, [](ProgramBuilder& b) { b.raw_value(42); }},
       {"int list item out of range", Error::InvalidProgram,
-       [](ProgramBuilder& b) { b.int_list({0, 100}); }},
+       [](ProgramBuilder& b) {
+         b.int_list({0, 100});
+       }},
       {"tensor list forward reference", Error::InvalidProgram,
        [](ProgramBuilder& b) {
          const int l = b.tensor_list({1});
@@ -597,10 +595,8 @@ TEST_P(MalformedTest, FailsCleanly) {
   EXPECT_EQ(l->method, nullptr) << c.what;
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Method,
-    MalformedTest,
-    ::testing::Range(0, static_cast<int>(malformed_cases().size())));
+INSTANTIATE_TEST_SUITE_P(Method, MalformedTest,
+                         ::testing::Range(0, static_cast<int>(malformed_cases().size())));
 
 // ------------------------------------------- program validation's rules hold
 
@@ -614,7 +610,7 @@ TEST_F(MethodBuildTest, DynamicInputWithPlaceholderSizesLoadsEmpty) {
     ProgramBuilder b;
     TensorSpec x;
     x.sizes = {2, -1};
-    x.dynamism = 1; // DYNAMIC_BOUND, bound to the caller's buffer
+    x.dynamism = 1;  // DYNAMIC_BOUND, bound to the caller's buffer
     const int xi = b.tensor(x);
     b.inputs = {xi};
     b.outputs = {xi};
@@ -648,4 +644,4 @@ TEST_F(MethodBuildTest, PlanWithoutDelegatesVectorLoads) {
   EXPECT_EQ(l->method->get_output(0).toInt(), 5);
 }
 
-} // namespace
+}  // namespace

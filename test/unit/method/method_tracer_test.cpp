@@ -67,8 +67,8 @@ class CountingTracer final : public EventTracer {
   void create_event_block(const char* name) override {
     blocks.emplace_back(name ? name : "(null)");
   }
-  EventTracerEntry start_profiling(const char* name, ChainID chain_id, DebugHandle handle)
-      override {
+  EventTracerEntry start_profiling(const char* name, ChainID chain_id,
+                                   DebugHandle handle) override {
     EventTracerEntry e{};
     e.event_id = static_cast<int64_t>(started.size());
     e.chain_id = chain_id == kUnsetChainId ? current_chain_id() : chain_id;
@@ -84,8 +84,8 @@ class CountingTracer final : public EventTracer {
     return EventTracerEntry{};
   }
   void end_profiling_delegate(EventTracerEntry, const void*, size_t) override {}
-  void log_profiling_delegate(
-      const char*, DebugHandle, et_timestamp_t, et_timestamp_t, const void*, size_t) override {
+  void log_profiling_delegate(const char*, DebugHandle, et_timestamp_t, et_timestamp_t, const void*,
+                              size_t) override {
     ++delegate_events;
   }
   void track_allocation(AllocatorID, size_t) override {}
@@ -121,7 +121,7 @@ void record_kernel(KernelRuntimeContext& ctx, Span<EValue*> args) {
 
 const Kernel kKernels[] = {
     Kernel("tracer_test::inc.out", record_kernel),
-    Kernel("tracer_test::inc", record_kernel), // no overload
+    Kernel("tracer_test::inc", record_kernel),  // no overload
 };
 Span<const Kernel> kernels() {
   return Span<const Kernel>(kKernels, sizeof(kKernels) / sizeof(kKernels[0]));
@@ -132,12 +132,11 @@ struct TracerBackend final : public BackendInterface {
   bool is_available() const override {
     return true;
   }
-  Result<DelegateHandle*> init(BackendInitContext&, FreeableBuffer*, ArrayRef<CompileSpec>)
-      const override {
+  Result<DelegateHandle*> init(BackendInitContext&, FreeableBuffer*,
+                               ArrayRef<CompileSpec>) const override {
     return reinterpret_cast<DelegateHandle*>(const_cast<int*>(&executes));
   }
-  Error execute(BackendExecutionContext& ctx, DelegateHandle*, Span<EValue*> args)
-      const override {
+  Error execute(BackendExecutionContext& ctx, DelegateHandle*, Span<EValue*> args) const override {
     ++executes;
     if (EventTracer* t = ctx.event_tracer()) {
       g_seen_handles.emplace_back(t->current_chain_id(), t->current_debug_handle());
@@ -167,16 +166,16 @@ std::unique_ptr<Loaded> load(const std::vector<uint8_t>& bytes, EventTracer* tra
   auto l = std::make_unique<Loaded>();
   l->storage.resize(bytes.size() / sizeof(std::max_align_t) + 1);
   std::memcpy(l->storage.data(), bytes.data(), bytes.size());
-  l->loader = std::make_unique<executorch::extension::BufferDataLoader>(
-      l->storage.data(), bytes.size());
+  l->loader =
+      std::make_unique<executorch::extension::BufferDataLoader>(l->storage.data(), bytes.size());
   Result<Program> p = Program::load(l->loader.get());
   EXPECT_EQ(p.error(), Error::Ok);
   if (!p.ok()) {
     return nullptr;
   }
   l->program = std::make_unique<Program>(std::move(p.get()));
-  l->alloc = std::make_unique<MemoryAllocator>(
-      static_cast<uint32_t>(l->pool.size()), l->pool.data());
+  l->alloc =
+      std::make_unique<MemoryAllocator>(static_cast<uint32_t>(l->pool.size()), l->pool.data());
   l->planned = std::make_unique<HierarchicalAllocator>(Span<Span<uint8_t>>());
   l->mm = std::make_unique<MemoryManager>(l->alloc.get(), l->planned.get());
   Result<Method> m =
@@ -230,11 +229,8 @@ class MethodTracerTest : public ::testing::Test {
 };
 
 const std::vector<std::string> kExpectedNames = {
-    "tracer_test::inc.out",
-    "tracer_test::inc",
-    "executorch_prim::add.Scalar",
-    "MethodTracerTestBackend",
-    "tracer_test::inc.out",
+    "tracer_test::inc.out",    "tracer_test::inc",     "executorch_prim::add.Scalar",
+    "MethodTracerTestBackend", "tracer_test::inc.out",
 };
 
 TEST_F(MethodTracerTest, ExecuteReportsEveryKernelAndDelegateCall) {
@@ -242,7 +238,7 @@ TEST_F(MethodTracerTest, ExecuteReportsEveryKernelAndDelegateCall) {
   CountingTracer tracer;
   auto l = load(p.bytes, &tracer);
   ASSERT_NE(l, nullptr);
-  EXPECT_TRUE(tracer.started.empty()); // nothing at load
+  EXPECT_TRUE(tracer.started.empty());  // nothing at load
   ASSERT_EQ(l->method->execute(), Error::Ok);
   // Results unchanged by tracing.
   EXPECT_EQ(l->method->get_output(0).toInt(), 2);
@@ -269,9 +265,8 @@ TEST_F(MethodTracerTest, ExecuteReportsEveryKernelAndDelegateCall) {
   }
   // Kernels and the delegate see the same tracer and the same attribution.
   EXPECT_EQ(g_seen_tracer, &tracer);
-  EXPECT_EQ(
-      g_seen_handles,
-      (std::vector<std::pair<ChainID, DebugHandle>>{{0, 0}, {0, 2}, {0, 4}, {1, 0}}));
+  EXPECT_EQ(g_seen_handles,
+            (std::vector<std::pair<ChainID, DebugHandle>>{{0, 0}, {0, 2}, {0, 4}, {1, 0}}));
   // After the method, no instruction is current.
   EXPECT_EQ(tracer.current_chain_id(), kUnsetChainId);
   EXPECT_EQ(tracer.current_debug_handle(), kUnsetDebugHandle);
@@ -352,4 +347,4 @@ TEST_F(MethodTracerTest, FailingKernelStillEndsItsEvent) {
   EXPECT_EQ(tracer.ended.size(), 1u);
 }
 
-} // namespace
+}  // namespace

@@ -32,12 +32,13 @@ namespace {
 
 std::vector<uint8_t> read_file(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
-  return std::vector<uint8_t>((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  return std::vector<uint8_t>((std::istreambuf_iterator<char>(f)),
+                              std::istreambuf_iterator<char>());
 }
 
 bool is_prim_op(const std::string& op) {
   return op.rfind("executorch_prim::", 0) == 0 || op == "aten::sym_size.int" ||
-      op == "aten::sym_numel" || op == "aten::_local_scalar_dense";
+         op == "aten::sym_numel" || op == "aten::_local_scalar_dense";
 }
 
 bool runnable(const test::Json& method) {
@@ -125,8 +126,8 @@ TEST_F(ZooTest, RunnableMethodsMatchGoldens) {
         auto info = meta.output_tensor_meta(o);
         if (info.ok() && !info->is_memory_planned()) {
           out_buffers.emplace_back(info->nbytes() + 64);
-          ASSERT_EQ(l->method->set_output_data_ptr(
-                        out_buffers.back().data(), out_buffers.back().size(), o),
+          ASSERT_EQ(l->method->set_output_data_ptr(out_buffers.back().data(),
+                                                   out_buffers.back().size(), o),
                     Error::Ok)
               << where0 << " output " << o;
         }
@@ -139,8 +140,7 @@ TEST_F(ZooTest, RunnableMethodsMatchGoldens) {
         for (size_t i = 0; i < ins.size(); ++i) {
           std::string err;
           ASSERT_TRUE(test::make_zoo_value(ins[i], &inputs[i], &err)) << where << ": " << err;
-          ASSERT_EQ(l->method->set_input(inputs[i].value, i), Error::Ok)
-              << where << " input " << i;
+          ASSERT_EQ(l->method->set_input(inputs[i].value, i), Error::Ok) << where << " input " << i;
         }
         ASSERT_EQ(l->method->execute(), Error::Ok) << where;
         const auto& outs = calls[c]["outputs"].arr;
@@ -257,4 +257,4 @@ TEST_F(ZooTest, ExternalConstantsNeedTheirDataMap) {
   }
 }
 
-} // namespace
+}  // namespace

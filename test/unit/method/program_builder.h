@@ -26,10 +26,10 @@ namespace test {
 namespace fb = ::executorch_flatbuffer;
 
 struct TensorSpec {
-  int8_t dtype = 6; // Float
+  int8_t dtype = 6;  // Float
   std::vector<int32_t> sizes;
-  std::vector<uint8_t> dim_order; // empty: contiguous
-  uint32_t mem_id = 0; // 0: not planned
+  std::vector<uint8_t> dim_order;  // empty: contiguous
+  uint32_t mem_id = 0;             // 0: not planned
   uint64_t offset = 0;
   uint32_t data_buffer_idx = 0;
   int8_t dynamism = 0;
@@ -64,20 +64,20 @@ class ProgramBuilder {
   }
   int string_value(const std::string& s) {
     return add([s](flatbuffers::FlatBufferBuilder& b) {
-      return fb::CreateEValue(
-          b, fb::KernelTypes::String, fb::CreateStringDirect(b, s.c_str()).Union());
+      return fb::CreateEValue(b, fb::KernelTypes::String,
+                              fb::CreateStringDirect(b, s.c_str()).Union());
     });
   }
   int int_list(const std::vector<int64_t>& items) {
     return add([items](flatbuffers::FlatBufferBuilder& b) {
-      return fb::CreateEValue(
-          b, fb::KernelTypes::IntList, fb::CreateIntListDirect(b, &items).Union());
+      return fb::CreateEValue(b, fb::KernelTypes::IntList,
+                              fb::CreateIntListDirect(b, &items).Union());
     });
   }
   int double_list(const std::vector<double>& items) {
     return add([items](flatbuffers::FlatBufferBuilder& b) {
-      return fb::CreateEValue(
-          b, fb::KernelTypes::DoubleList, fb::CreateDoubleListDirect(b, &items).Union());
+      return fb::CreateEValue(b, fb::KernelTypes::DoubleList,
+                              fb::CreateDoubleListDirect(b, &items).Union());
     });
   }
   int bool_list(const std::vector<uint8_t>& items) {
@@ -88,22 +88,19 @@ class ProgramBuilder {
   }
   int tensor_list(const std::vector<int32_t>& items) {
     return add([items](flatbuffers::FlatBufferBuilder& b) {
-      return fb::CreateEValue(
-          b, fb::KernelTypes::TensorList, fb::CreateTensorListDirect(b, &items).Union());
+      return fb::CreateEValue(b, fb::KernelTypes::TensorList,
+                              fb::CreateTensorListDirect(b, &items).Union());
     });
   }
   int optional_tensor_list(const std::vector<int32_t>& items) {
     return add([items](flatbuffers::FlatBufferBuilder& b) {
-      return fb::CreateEValue(
-          b,
-          fb::KernelTypes::OptionalTensorList,
-          fb::CreateOptionalTensorListDirect(b, &items).Union());
+      return fb::CreateEValue(b, fb::KernelTypes::OptionalTensorList,
+                              fb::CreateOptionalTensorListDirect(b, &items).Union());
     });
   }
-  int raw_value(uint8_t type) { // a value of an arbitrary (e.g. unknown) kind
+  int raw_value(uint8_t type) {  // a value of an arbitrary (e.g. unknown) kind
     return add([type](flatbuffers::FlatBufferBuilder& b) {
-      return fb::CreateEValue(
-          b, static_cast<fb::KernelTypes>(type), fb::CreateNull(b).Union());
+      return fb::CreateEValue(b, static_cast<fb::KernelTypes>(type), fb::CreateNull(b).Union());
     });
   }
   int tensor(const TensorSpec& spec) {
@@ -116,33 +113,19 @@ class ProgramBuilder {
       }
       flatbuffers::Offset<fb::AllocationDetails> alloc = 0;
       if (spec.mem_id != 0) {
-        alloc = fb::CreateAllocationDetails(
-            b,
-            spec.mem_id,
-            static_cast<uint32_t>(spec.offset),
-            static_cast<uint32_t>(spec.offset >> 32));
+        alloc = fb::CreateAllocationDetails(b, spec.mem_id, static_cast<uint32_t>(spec.offset),
+                                            static_cast<uint32_t>(spec.offset >> 32));
       }
       flatbuffers::Offset<fb::ExtraTensorInfo> extra = 0;
       if (!spec.fqn.empty() || spec.external) {
         extra = fb::CreateExtraTensorInfoDirect(
-            b,
-            0,
-            spec.fqn.empty() ? nullptr : spec.fqn.c_str(),
-            spec.external ? fb::TensorDataLocation::EXTERNAL
-                          : fb::TensorDataLocation::SEGMENT);
+            b, 0, spec.fqn.empty() ? nullptr : spec.fqn.c_str(),
+            spec.external ? fb::TensorDataLocation::EXTERNAL : fb::TensorDataLocation::SEGMENT);
       }
       auto t = fb::CreateTensorDirect(
-          b,
-          static_cast<fb::ScalarType>(spec.dtype),
-          spec.storage_offset,
-          &spec.sizes,
-          spec.omit_dim_order ? nullptr : &order,
-          false,
-          spec.data_buffer_idx,
-          alloc,
-          0,
-          static_cast<fb::TensorShapeDynamism>(spec.dynamism),
-          extra);
+          b, static_cast<fb::ScalarType>(spec.dtype), spec.storage_offset, &spec.sizes,
+          spec.omit_dim_order ? nullptr : &order, false, spec.data_buffer_idx, alloc, 0,
+          static_cast<fb::TensorShapeDynamism>(spec.dynamism), extra);
       return fb::CreateEValue(b, fb::KernelTypes::Tensor, t.Union());
     });
   }
@@ -160,7 +143,7 @@ class ProgramBuilder {
   /// A legacy inline constant (constant_buffer); returns its index (>= 1).
   uint32_t constant(const void* data, size_t nbytes) {
     if (constants_.empty()) {
-      constants_.emplace_back(); // index 0 is reserved
+      constants_.emplace_back();  // index 0 is reserved
     }
     const uint8_t* p = static_cast<const uint8_t*>(data);
     constants_.emplace_back(p, p + nbytes);
@@ -170,46 +153,38 @@ class ProgramBuilder {
   // ---- instructions (chain 0 unless a new chain is started)
   void kernel(int op_index, std::vector<int32_t> args) {
     instr([op_index, args](flatbuffers::FlatBufferBuilder& b) {
-      return fb::CreateInstruction(
-          b,
-          fb::InstructionArguments::KernelCall,
-          fb::CreateKernelCallDirect(b, op_index, &args).Union());
+      return fb::CreateInstruction(b, fb::InstructionArguments::KernelCall,
+                                   fb::CreateKernelCallDirect(b, op_index, &args).Union());
     });
   }
   void delegate_call(int index, std::vector<int32_t> args) {
     instr([index, args](flatbuffers::FlatBufferBuilder& b) {
-      return fb::CreateInstruction(
-          b,
-          fb::InstructionArguments::DelegateCall,
-          fb::CreateDelegateCallDirect(b, index, &args).Union());
+      return fb::CreateInstruction(b, fb::InstructionArguments::DelegateCall,
+                                   fb::CreateDelegateCallDirect(b, index, &args).Union());
     });
   }
   void move(int from, int to) {
     instr([from, to](flatbuffers::FlatBufferBuilder& b) {
-      return fb::CreateInstruction(
-          b, fb::InstructionArguments::MoveCall, fb::CreateMoveCall(b, from, to).Union());
+      return fb::CreateInstruction(b, fb::InstructionArguments::MoveCall,
+                                   fb::CreateMoveCall(b, from, to).Union());
     });
   }
   void jump_false(int cond, int dest) {
     instr([cond, dest](flatbuffers::FlatBufferBuilder& b) {
-      return fb::CreateInstruction(
-          b,
-          fb::InstructionArguments::JumpFalseCall,
-          fb::CreateJumpFalseCall(b, cond, dest).Union());
+      return fb::CreateInstruction(b, fb::InstructionArguments::JumpFalseCall,
+                                   fb::CreateJumpFalseCall(b, cond, dest).Union());
     });
   }
   void free_call(int value) {
     instr([value](flatbuffers::FlatBufferBuilder& b) {
-      return fb::CreateInstruction(
-          b, fb::InstructionArguments::FreeCall, fb::CreateFreeCall(b, value).Union());
+      return fb::CreateInstruction(b, fb::InstructionArguments::FreeCall,
+                                   fb::CreateFreeCall(b, value).Union());
     });
   }
   void raw_instruction(uint8_t type) {
     instr([type](flatbuffers::FlatBufferBuilder& b) {
-      return fb::CreateInstruction(
-          b,
-          static_cast<fb::InstructionArguments>(type),
-          fb::CreateFreeCall(b, 0).Union());
+      return fb::CreateInstruction(b, static_cast<fb::InstructionArguments>(type),
+                                   fb::CreateFreeCall(b, 0).Union());
     });
   }
   void new_chain() {
@@ -218,9 +193,9 @@ class ProgramBuilder {
 
   std::vector<int32_t> inputs;
   std::vector<int32_t> outputs;
-  std::vector<int64_t> buffer_sizes = {0}; // entry 0 reserved
+  std::vector<int64_t> buffer_sizes = {0};  // entry 0 reserved
   std::string name = "forward";
-  bool omit_delegates = false; // write no delegates vector at all
+  bool omit_delegates = false;  // write no delegates vector at all
 
   /// Serialized bytes ("ET12", no extended header).
   std::vector<uint8_t> finish() const {
@@ -236,7 +211,7 @@ class ProgramBuilder {
     std::vector<flatbuffers::Offset<fb::Chain>> chains;
     std::vector<std::vector<InstrFn>> all_chains = chains_;
     if (all_chains.empty()) {
-      all_chains.emplace_back(); // every plan has at least one chain
+      all_chains.emplace_back();  // every plan has at least one chain
     }
     for (const auto& c : all_chains) {
       std::vector<flatbuffers::Offset<fb::Instruction>> instrs;
@@ -248,25 +223,15 @@ class ProgramBuilder {
     }
     std::vector<flatbuffers::Offset<fb::BackendDelegate>> delegates;
     for (const auto& d : delegates_) {
-      auto ref = fb::CreateBackendDelegateDataReference(
-          b, fb::DataLocation::INLINE, d.second);
+      auto ref = fb::CreateBackendDelegateDataReference(b, fb::DataLocation::INLINE, d.second);
       std::vector<flatbuffers::Offset<fb::CompileSpec>> specs;
       std::vector<uint8_t> value = {1, 2, 3};
       specs.push_back(fb::CreateCompileSpecDirect(b, "key", &value));
-      delegates.push_back(
-          fb::CreateBackendDelegateDirect(b, d.first.c_str(), ref, &specs));
+      delegates.push_back(fb::CreateBackendDelegateDirect(b, d.first.c_str(), ref, &specs));
     }
-    auto plan = fb::CreateExecutionPlanDirect(
-        b,
-        name.c_str(),
-        0,
-        &values,
-        &inputs,
-        &outputs,
-        &chains,
-        &ops,
-        omit_delegates ? nullptr : &delegates,
-        &buffer_sizes);
+    auto plan =
+        fb::CreateExecutionPlanDirect(b, name.c_str(), 0, &values, &inputs, &outputs, &chains, &ops,
+                                      omit_delegates ? nullptr : &delegates, &buffer_sizes);
     std::vector<flatbuffers::Offset<fb::ExecutionPlan>> plans = {plan};
     std::vector<flatbuffers::Offset<fb::Buffer>> constants;
     for (const auto& c : constants_) {
@@ -280,8 +245,7 @@ class ProgramBuilder {
       auto v = b.CreateVector(d);
       inline_data.push_back(fb::CreateBackendDelegateInlineData(b, v));
     }
-    auto prog = fb::CreateProgramDirect(
-        b, 0, &plans, &constants, &inline_data);
+    auto prog = fb::CreateProgramDirect(b, 0, &plans, &constants, &inline_data);
     fb::FinishProgramBuffer(b, prog);
     return std::vector<uint8_t>(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
   }
@@ -310,7 +274,7 @@ class ProgramBuilder {
 
 /// A loaded program with one method and the memory it runs in.
 struct Loaded {
-  std::vector<std::max_align_t> storage; // program bytes, max-aligned
+  std::vector<std::max_align_t> storage;  // program bytes, max-aligned
   std::unique_ptr<executorch::extension::BufferDataLoader> loader;
   std::unique_ptr<executorch::runtime::Program> program;
   std::vector<uint8_t> method_pool = std::vector<uint8_t>(1 << 20);
@@ -326,18 +290,16 @@ struct Loaded {
 
 /// Loads `bytes` and its method `name`. Planned buffers are sized from the
 /// method's meta (zero-filled).
-inline std::unique_ptr<Loaded> load(
-    const std::vector<uint8_t>& bytes,
-    const char* name = "forward",
-    const executorch::runtime::NamedDataMap* data_map = nullptr,
-    executorch::runtime::Program::Verification verification =
-        executorch::runtime::Program::Verification::Minimal) {
+inline std::unique_ptr<Loaded> load(const std::vector<uint8_t>& bytes, const char* name = "forward",
+                                    const executorch::runtime::NamedDataMap* data_map = nullptr,
+                                    executorch::runtime::Program::Verification verification =
+                                        executorch::runtime::Program::Verification::Minimal) {
   using namespace executorch::runtime;
   auto l = std::make_unique<Loaded>();
   l->storage.resize(bytes.size() / sizeof(std::max_align_t) + 1);
   std::memcpy(l->storage.data(), bytes.data(), bytes.size());
-  l->loader = std::make_unique<executorch::extension::BufferDataLoader>(
-      l->storage.data(), bytes.size());
+  l->loader =
+      std::make_unique<executorch::extension::BufferDataLoader>(l->storage.data(), bytes.size());
   Result<Program> p = Program::load(l->loader.get(), verification);
   if (!p.ok()) {
     l->program_error = p.error();
@@ -355,8 +317,8 @@ inline std::unique_ptr<Loaded> load(
   for (auto& b : l->planned) {
     l->planned_spans.emplace_back(b.data(), b.size());
   }
-  l->method_alloc = std::make_unique<MemoryAllocator>(
-      static_cast<uint32_t>(l->method_pool.size()), l->method_pool.data());
+  l->method_alloc = std::make_unique<MemoryAllocator>(static_cast<uint32_t>(l->method_pool.size()),
+                                                      l->method_pool.data());
   l->planned_memory = std::make_unique<HierarchicalAllocator>(
       Span<Span<uint8_t>>(l->planned_spans.data(), l->planned_spans.size()));
   l->mm = std::make_unique<MemoryManager>(l->method_alloc.get(), l->planned_memory.get());
@@ -369,4 +331,4 @@ inline std::unique_ptr<Loaded> load(
   return l;
 }
 
-} // namespace test
+}  // namespace test

@@ -24,14 +24,8 @@ namespace {
 std::mutex g_log_mu;
 std::string g_logs;
 
-void capture_log(
-    et_timestamp_t,
-    et_pal_log_level_t level,
-    const char* file,
-    const char*,
-    size_t line,
-    const char* message,
-    size_t length) {
+void capture_log(et_timestamp_t, et_pal_log_level_t level, const char* file, const char*,
+                 size_t line, const char* message, size_t length) {
   std::lock_guard<std::mutex> lock(g_log_mu);
   g_logs.append(message, length);
   g_logs.push_back('\n');
@@ -39,34 +33,45 @@ void capture_log(
                static_cast<int>(length), message);
 }
 
-const bool g_log_registered = executorch::runtime::register_pal(
-    executorch::runtime::PalImpl::create(capture_log, __FILE__));
+const bool g_log_registered =
+    executorch::runtime::register_pal(executorch::runtime::PalImpl::create(capture_log, __FILE__));
 
 void store(Tensor& t, size_t i, double v) {
   void* p = t.mutable_data_ptr();
   switch (t.scalar_type()) {
-    case ScalarType::Float: static_cast<float*>(p)[i] = static_cast<float>(v); break;
-    case ScalarType::Double: static_cast<double*>(p)[i] = v; break;
-    case ScalarType::Int: static_cast<int32_t*>(p)[i] = static_cast<int32_t>(v); break;
-    case ScalarType::Long: static_cast<int64_t*>(p)[i] = static_cast<int64_t>(v); break;
+    case ScalarType::Float:
+      static_cast<float*>(p)[i] = static_cast<float>(v);
+      break;
+    case ScalarType::Double:
+      static_cast<double*>(p)[i] = v;
+      break;
+    case ScalarType::Int:
+      static_cast<int32_t*>(p)[i] = static_cast<int32_t>(v);
+      break;
+    case ScalarType::Long:
+      static_cast<int64_t*>(p)[i] = static_cast<int64_t>(v);
+      break;
     case ScalarType::Half:
       static_cast<executorch::aten::Half*>(p)[i] = executorch::aten::Half(static_cast<float>(v));
       break;
-    case ScalarType::Bool: static_cast<bool*>(p)[i] = v != 0; break;
-    default: break;
+    case ScalarType::Bool:
+      static_cast<bool*>(p)[i] = v != 0;
+      break;
+    default:
+      break;
   }
 }
 
 double scalar(const EValue& v) {
-  return v.isInt() ? static_cast<double>(v.toInt())
-      : v.isDouble() ? v.toDouble()
-                     : (v.toBool() ? 1.0 : 0.0);
+  return v.isInt()      ? static_cast<double>(v.toInt())
+         : v.isDouble() ? v.toDouble()
+                        : (v.toBool() ? 1.0 : 0.0);
 }
 
 /// out = a op (alpha * b) with broadcasting, computed in double.
 template <typename Op>
-void binary(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, double alpha,
-            Tensor& out, Op op) {
+void binary(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, double alpha, Tensor& out,
+            Op op) {
   const ssize_t rank = std::max(a.dim(), b.dim());
   std::vector<SizesType> shape(static_cast<size_t>(rank));
   for (ssize_t d = 0; d < rank; ++d) {
@@ -81,8 +86,7 @@ void binary(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, double 
     shape[static_cast<size_t>(d)] = sa == 1 ? sb : sa;
   }
   if (out.dim() != rank ||
-      executorch::runtime::resize_tensor(
-          out, {shape.data(), shape.size()}) != Error::Ok) {
+      executorch::runtime::resize_tensor(out, {shape.data(), shape.size()}) != Error::Ok) {
     ctx.fail(Error::InvalidArgument);
     return;
   }
@@ -99,17 +103,20 @@ void binary(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, double 
       const ssize_t da = d - (rank - a.dim());
       const ssize_t db = d - (rank - b.dim());
       if (da >= 0) {
-        if (a.size(da) != 1) ia += idx[static_cast<size_t>(d)] * sa;
+        if (a.size(da) != 1)
+          ia += idx[static_cast<size_t>(d)] * sa;
         sa *= static_cast<size_t>(a.size(da));
       }
       if (db >= 0) {
-        if (b.size(db) != 1) ib += idx[static_cast<size_t>(d)] * sb;
+        if (b.size(db) != 1)
+          ib += idx[static_cast<size_t>(d)] * sb;
         sb *= static_cast<size_t>(b.size(db));
       }
     }
     store(out, i, op(element(a, ia), alpha * element(b, ib)));
     for (ssize_t d = rank - 1; d >= 0; --d) {
-      if (++idx[static_cast<size_t>(d)] < static_cast<size_t>(shape[static_cast<size_t>(d)])) break;
+      if (++idx[static_cast<size_t>(d)] < static_cast<size_t>(shape[static_cast<size_t>(d)]))
+        break;
       idx[static_cast<size_t>(d)] = 0;
     }
   }
@@ -144,8 +151,7 @@ void copy_(KernelRuntimeContext& ctx, Span<EValue*> args) {
     return;
   }
   Tensor self = args[0]->toTensor();
-  binary(ctx, self, args[1]->toTensor(), 1.0, self,
-         [](double, double y) { return y; });
+  binary(ctx, self, args[1]->toTensor(), 1.0, self, [](double, double y) { return y; });
 }
 
 // dim_order_ops::_to_dim_order_copy.out(self, non_blocking, dim_order, out)
@@ -160,18 +166,25 @@ void to_dim_order_copy_out(KernelRuntimeContext& ctx, Span<EValue*> args) {
   binary(ctx, self, self, 1.0, out, [](double x, double) { return x; });
 }
 
-} // namespace
+}  // namespace
 
 double element(const Tensor& t, size_t i) {
   const void* p = t.const_data_ptr();
   switch (t.scalar_type()) {
-    case ScalarType::Float: return static_cast<const float*>(p)[i];
-    case ScalarType::Double: return static_cast<const double*>(p)[i];
-    case ScalarType::Int: return static_cast<const int32_t*>(p)[i];
-    case ScalarType::Long: return static_cast<double>(static_cast<const int64_t*>(p)[i]);
-    case ScalarType::Half: return static_cast<float>(static_cast<const executorch::aten::Half*>(p)[i]);
-    case ScalarType::Bool: return static_cast<const bool*>(p)[i] ? 1.0 : 0.0;
-    default: return 0;
+    case ScalarType::Float:
+      return static_cast<const float*>(p)[i];
+    case ScalarType::Double:
+      return static_cast<const double*>(p)[i];
+    case ScalarType::Int:
+      return static_cast<const int32_t*>(p)[i];
+    case ScalarType::Long:
+      return static_cast<double>(static_cast<const int64_t*>(p)[i]);
+    case ScalarType::Half:
+      return static_cast<float>(static_cast<const executorch::aten::Half*>(p)[i]);
+    case ScalarType::Bool:
+      return static_cast<const bool*>(p)[i] ? 1.0 : 0.0;
+    default:
+      return 0;
   }
 }
 
@@ -183,8 +196,7 @@ void register_test_kernels() {
         Kernel("aten::copy_", copy_),
         Kernel("dim_order_ops::_to_dim_order_copy.out", to_dim_order_copy_out),
     };
-    return executorch::runtime::register_kernels(
-               Span<const Kernel>(kernels, 4)) == Error::Ok;
+    return executorch::runtime::register_kernels(Span<const Kernel>(kernels, 4)) == Error::Ok;
   }();
   (void)once;
   (void)g_log_registered;
@@ -192,7 +204,7 @@ void register_test_kernels() {
 
 bool is_test_kernel(const std::string& op) {
   return op == "aten::add.out" || op == "aten::mul.out" || op == "aten::copy_" ||
-      op == "dim_order_ops::_to_dim_order_copy.out";
+         op == "dim_order_ops::_to_dim_order_copy.out";
 }
 
 std::string logs() {
@@ -205,4 +217,4 @@ void clear_logs() {
   g_logs.clear();
 }
 
-} // namespace test
+}  // namespace test

@@ -23,4 +23,4 @@ void clear_logs();
 /// Element i of a tensor of any real/bool dtype, as double.
 double element(const executorch::aten::Tensor& t, size_t i);
 
-} // namespace test
+}  // namespace test

@@ -39,8 +39,8 @@ struct CraftedModule {
     const std::vector<uint8_t> bytes = builder.finish();
     storage.resize(bytes.size() / sizeof(std::max_align_t) + 1);
     std::memcpy(storage.data(), bytes.data(), bytes.size());
-    module = std::make_unique<Module>(
-        std::make_unique<BufferDataLoader>(storage.data(), bytes.size()));
+    module =
+        std::make_unique<Module>(std::make_unique<BufferDataLoader>(storage.data(), bytes.size()));
   }
   std::vector<std::max_align_t> storage;
   std::unique_ptr<Module> module;
@@ -66,7 +66,7 @@ test::ProgramBuilder huge_unplanned_output() {
 TEST(ModuleMemoryLimit, DefaultIsHalfOfPhysicalMemory) {
   CraftedModule m(planned_only({16}));
   const uint64_t physical = static_cast<uint64_t>(::sysconf(_SC_PHYS_PAGES)) *
-      static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+                            static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
   EXPECT_EQ(m.module->max_memory(), physical / 2);
   EXPECT_EQ(m.module->load_method("forward"), Error::Ok);
 }
@@ -79,9 +79,8 @@ TEST(ModuleMemoryLimit, HugePlannedBuffersAreRefusedNamingSizeAndLimit) {
   const std::string log = test::logs();
   // The sum of both buffers, the limit, and no allocation attempted.
   EXPECT_NE(log.find("9223372036854775808 bytes"), std::string::npos) << log;
-  EXPECT_NE(
-      log.find("memory limit of " + std::to_string(m.module->max_memory()) + " bytes"),
-      std::string::npos)
+  EXPECT_NE(log.find("memory limit of " + std::to_string(m.module->max_memory()) + " bytes"),
+            std::string::npos)
       << log;
   EXPECT_EQ(log.find("cannot allocate"), std::string::npos) << log;
   // Also refused through execute(), which loads lazily.
@@ -112,13 +111,9 @@ TEST(ModuleMemoryLimit, SharedArenasCountAgainstTheLimit) {
   const std::vector<uint8_t> bytes = planned_only({kHuge}).finish();
   std::vector<std::max_align_t> storage(bytes.size() / sizeof(std::max_align_t) + 1);
   std::memcpy(storage.data(), bytes.data(), bytes.size());
-  Module module(
-      std::make_unique<BufferDataLoader>(storage.data(), bytes.size()),
-      nullptr,
-      nullptr,
-      nullptr,
-      nullptr,
-      /*share_memory_arenas=*/true);
+  Module module(std::make_unique<BufferDataLoader>(storage.data(), bytes.size()), nullptr, nullptr,
+                nullptr, nullptr,
+                /*share_memory_arenas=*/true);
   test::clear_logs();
   EXPECT_EQ(module.load_method("forward"), Error::MemoryAllocationFailed);
   EXPECT_EQ(test::logs().find("cannot allocate"), std::string::npos) << test::logs();
@@ -148,4 +143,4 @@ TEST(ModuleMemoryLimit, AllocationFailureBelowTheLimitIsAnError) {
   EXPECT_FALSE(output.module->is_method_loaded("forward"));
 }
 
-} // namespace
+}  // namespace

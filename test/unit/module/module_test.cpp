@@ -42,8 +42,8 @@ std::vector<float> read_npy_f32(const std::string& path) {
   const uint8_t major = static_cast<uint8_t>(bytes[6]);
   size_t header_len = 0, offset = 0;
   if (major == 1) {
-    header_len = static_cast<uint8_t>(bytes[8]) |
-        (static_cast<size_t>(static_cast<uint8_t>(bytes[9])) << 8);
+    header_len =
+        static_cast<uint8_t>(bytes[8]) | (static_cast<size_t>(static_cast<uint8_t>(bytes[9])) << 8);
     offset = 10;
   } else {
     uint32_t len = 0;
@@ -70,12 +70,10 @@ void add_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
   }
   const Tensor& a = stack[0]->toTensor();
   const Tensor& b = stack[1]->toTensor();
-  const double alpha = stack[2]->isInt()
-      ? static_cast<double>(stack[2]->toInt())
-      : stack[2]->toDouble();
+  const double alpha =
+      stack[2]->isInt() ? static_cast<double>(stack[2]->toInt()) : stack[2]->toDouble();
   Tensor& out = stack[3]->toTensor();
-  if (a.numel() != out.numel() || b.numel() == 0 ||
-      out.numel() % b.numel() != 0) {
+  if (a.numel() != out.numel() || b.numel() == 0 || out.numel() % b.numel() != 0) {
     ctx.fail(Error::InvalidArgument);
     return;
   }
@@ -143,11 +141,8 @@ TEST(Module, LazyLoadAndMethodNames) {
 }
 
 TEST(Module, EveryLoadMode) {
-  for (auto mode :
-       {Module::LoadMode::File,
-        Module::LoadMode::Mmap,
-        Module::LoadMode::MmapUseMlockIgnoreErrors,
-        Module::LoadMode::MmapUseMadvise}) {
+  for (auto mode : {Module::LoadMode::File, Module::LoadMode::Mmap,
+                    Module::LoadMode::MmapUseMlockIgnoreErrors, Module::LoadMode::MmapUseMadvise}) {
     Module module(zoo("multi_method.pte"), mode);
     EXPECT_EQ(module.load(), Error::Ok) << static_cast<int>(mode);
     EXPECT_TRUE(module.is_loaded());
@@ -232,7 +227,8 @@ TEST(Module, ConstantMethods) {
   EXPECT_TRUE(b->at(0).toBool());
   auto t = module.get("get_tensor");
   ASSERT_TRUE(t.ok());
-  expect_floats(t->toTensor(), read_npy_f32(zoo("data/constant_methods/get_tensor.call0.out0.npy")));
+  expect_floats(t->toTensor(),
+                read_npy_f32(zoo("data/constant_methods/get_tensor.call0.out0.npy")));
 }
 
 TEST(Module, ForwardWithPerMethodKernels) {
@@ -261,8 +257,8 @@ TEST(Module, UnplannedOutputNeedsNoSetOutput) {
 
 TEST(Module, MultiMethodExecuteMatchesReference) {
   for (bool share : {false, true}) {
-    Module module(zoo("multi_method.pte"), Module::LoadMode::Mmap, nullptr,
-                  nullptr, nullptr, share);
+    Module module(zoo("multi_method.pte"), Module::LoadMode::Mmap, nullptr, nullptr, nullptr,
+                  share);
     ASSERT_EQ(module.load_method("forward", nullptr, nullptr, nullptr, test_kernels()), Error::Ok);
     ASSERT_EQ(module.load_method("scale", nullptr, nullptr, nullptr, test_kernels()), Error::Ok);
     auto x = read_npy_f32(zoo("data/multi_method/forward.call0.in0.npy"));
@@ -341,7 +337,8 @@ TEST(Module, BackendOptionsAreCopied) {
     executorch::runtime::BackendOption opts[1];
     std::strcpy(opts[0].key, "num_threads");
     opts[0].value = 4;
-    ASSERT_EQ(map.set_options("SomeBackend", Span<executorch::runtime::BackendOption>(opts, 1)), Error::Ok);
+    ASSERT_EQ(map.set_options("SomeBackend", Span<executorch::runtime::BackendOption>(opts, 1)),
+              Error::Ok);
     ASSERT_EQ(module.load(map), Error::Ok);
     std::strcpy(opts[0].key, "changed");
   }
@@ -349,8 +346,10 @@ TEST(Module, BackendOptionsAreCopied) {
   auto opts = module.backend_options().get_options("SomeBackend");
   ASSERT_EQ(opts.size(), 1u);
   EXPECT_STREQ(opts[0].key, "num_threads");
-  EXPECT_TRUE(module.forward({make_tensor_ptr({2, 3}, std::vector<float>(6, 0.f)),
-                              make_tensor_ptr({4}, std::vector<float>(4, 0.f))}).ok());
+  EXPECT_TRUE(module
+                  .forward({make_tensor_ptr({2, 3}, std::vector<float>(6, 0.f)),
+                            make_tensor_ptr({4}, std::vector<float>(4, 0.f))})
+                  .ok());
 }
 
 TEST(Module, ExternalDataFile) {
@@ -367,12 +366,11 @@ TEST(Module, ExternalDataFile) {
 }
 
 TEST(Module, AliasesNameTheSameClass) {
-  static_assert(std::is_same_v<executorch::extension::Module,
-                               executorch::extension::module::Module>);
-  static_assert(std::is_same_v<torch::executor::Module,
-                               executorch::extension::module::Module>);
+  static_assert(
+      std::is_same_v<executorch::extension::Module, executorch::extension::module::Module>);
+  static_assert(std::is_same_v<torch::executor::Module, executorch::extension::module::Module>);
   static_assert(!std::is_copy_constructible_v<Module>);
   static_assert(!std::is_move_constructible_v<Module>);
 }
 
-} // namespace
+}  // namespace

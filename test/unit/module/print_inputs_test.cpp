@@ -53,14 +53,14 @@ TEST(PrintEValue, Tensors) {
 
 TEST(PrintEValue, LongListsWrap) {
   std::vector<int32_t> v(30);
-  for (int k = 0; k < 30; ++k) v[k] = k;
+  for (int k = 0; k < 30; ++k)
+    v[k] = k;
   auto t = make_tensor_ptr({30}, v);
   const std::string s = str(EValue(*t), 100);
   EXPECT_EQ(s.find("tensor(sizes=[30], [\n  0, 1, 2, 3, 4, 5, 6, 7, 8, 9, \n"), 0u) << s;
   EXPECT_NE(s.find("29, \n])"), std::string::npos) << s;
   const std::string elided = str(EValue(*t), 6);
-  EXPECT_NE(elided.find("\n  ...,\n  24, 25, 26, 27, 28, 29, \n])"), std::string::npos)
-      << elided;
+  EXPECT_NE(elided.find("\n  ...,\n  24, 25, 26, 27, 28, 29, \n])"), std::string::npos) << elided;
 }
 
 TEST(PrintEValue, IntListHasLength) {
@@ -81,7 +81,7 @@ TEST(PrepareInputs, FillsOnesAndCopiesBuffers) {
   Module module(zoo("identity.pte"));
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-  auto method = module.method("forward"); // deprecated, still supported
+  auto method = module.method("forward");  // deprecated, still supported
 #pragma GCC diagnostic pop
   ASSERT_TRUE(method.ok());
   {
@@ -89,7 +89,8 @@ TEST(PrepareInputs, FillsOnesAndCopiesBuffers) {
     ASSERT_TRUE(cleanup.ok());
     ASSERT_EQ(method.get()->execute(), Error::Ok);
     const auto& out = method.get()->get_output(1).toTensor();
-    for (int i = 0; i < 4; ++i) EXPECT_EQ(out.const_data_ptr<float>()[i], 1.0f);
+    for (int i = 0; i < 4; ++i)
+      EXPECT_EQ(out.const_data_ptr<float>()[i], 1.0f);
   }
   std::vector<float> x(6, 2.0f), y(4, 5.0f);
   std::vector<std::pair<char*, size_t>> buffers{
@@ -101,11 +102,9 @@ TEST(PrepareInputs, FillsOnesAndCopiesBuffers) {
   EXPECT_EQ(method.get()->get_output(1).toTensor().const_data_ptr<float>()[3], 5.0f);
 
   buffers[1].second = 3;
-  EXPECT_EQ(prepare_input_tensors(*method.get(), {}, buffers).error(),
-            Error::InvalidArgument);
+  EXPECT_EQ(prepare_input_tensors(*method.get(), {}, buffers).error(), Error::InvalidArgument);
   buffers.pop_back();
-  EXPECT_EQ(prepare_input_tensors(*method.get(), {}, buffers).error(),
-            Error::InvalidArgument);
+  EXPECT_EQ(prepare_input_tensors(*method.get(), {}, buffers).error(), Error::InvalidArgument);
   PrepareInputTensorsOptions tight;
   tight.max_total_allocation_size = 8;
   EXPECT_EQ(prepare_input_tensors(*method.get(), tight).error(), Error::InvalidProgram);
@@ -114,4 +113,4 @@ TEST(PrepareInputs, FillsOnesAndCopiesBuffers) {
   EXPECT_EQ(prepare_input_tensors(*method.get(), tight).error(), Error::InvalidProgram);
 }
 
-} // namespace
+}  // namespace

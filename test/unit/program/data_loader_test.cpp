@@ -40,8 +40,12 @@ class TempFile {
     close(fd);
     path_ = tmpl;
   }
-  ~TempFile() { std::remove(path_.c_str()); }
-  const char* path() const { return path_.c_str(); }
+  ~TempFile() {
+    std::remove(path_.c_str());
+  }
+  const char* path() const {
+    return path_.c_str();
+  }
 
  private:
   std::string path_;
@@ -49,7 +53,8 @@ class TempFile {
 
 std::vector<uint8_t> pattern(size_t n) {
   std::vector<uint8_t> v(n);
-  for (size_t i = 0; i < n; ++i) v[i] = uint8_t(i * 7 + 3);
+  for (size_t i = 0; i < n; ++i)
+    v[i] = uint8_t(i * 7 + 3);
   return v;
 }
 
@@ -102,9 +107,9 @@ TEST(FileDataLoader, ReadsRangesAndRefusesBadOnes) {
 TEST(MmapDataLoader, MapsRangesAndRefusesBadOnes) {
   auto bytes = pattern(10000);
   TempFile f(bytes);
-  for (auto cfg : {MmapDataLoader::MlockConfig::NoMlock,
-                   MmapDataLoader::MlockConfig::UseMlockIgnoreErrors,
-                   MmapDataLoader::MlockConfig::UseMadvise}) {
+  for (auto cfg :
+       {MmapDataLoader::MlockConfig::NoMlock, MmapDataLoader::MlockConfig::UseMlockIgnoreErrors,
+        MmapDataLoader::MlockConfig::UseMadvise}) {
     auto l = MmapDataLoader::from(f.path(), cfg);
     ASSERT_TRUE(l.ok());
     check_loader(l.get(), bytes);
@@ -144,8 +149,9 @@ TEST(BufferLoaders, ViewsAndBounds) {
   BufferDataLoader bl(bytes.data(), bytes.size());
   check_loader(bl, bytes);
   auto b = bl.load(10, 4, kInfo);
-  EXPECT_EQ(b->data(), bytes.data() + 10); // a view, no copy
-  std::shared_ptr<void> owned(new uint8_t[bytes.size()], [](void* p) { delete[] static_cast<uint8_t*>(p); });
+  EXPECT_EQ(b->data(), bytes.data() + 10);  // a view, no copy
+  std::shared_ptr<void> owned(new uint8_t[bytes.size()],
+                              [](void* p) { delete[] static_cast<uint8_t*>(p); });
   std::memcpy(owned.get(), bytes.data(), bytes.size());
   SharedPtrDataLoader sl(owned, bytes.size());
   check_loader(sl, bytes);
@@ -169,12 +175,15 @@ TEST(ProgramFromFile, FileAndMmapLoadersLoadTheAddProgram) {
 class CountingLoader final : public DataLoader {
  public:
   explicit CountingLoader(DataLoader* inner) : inner_(inner) {}
-  executorch::runtime::Result<FreeableBuffer> load(
-      size_t offset, size_t size, const SegmentInfo& info) const override {
-    if (size > max_request) max_request = size;
+  executorch::runtime::Result<FreeableBuffer> load(size_t offset, size_t size,
+                                                   const SegmentInfo& info) const override {
+    if (size > max_request)
+      max_request = size;
     return inner_->load(offset, size, info);
   }
-  executorch::runtime::Result<size_t> size() const override { return inner_->size(); }
+  executorch::runtime::Result<size_t> size() const override {
+    return inner_->size();
+  }
   mutable size_t max_request = 0;
 
  private:
@@ -191,12 +200,15 @@ TEST(AbsurdSizes, RefusedBeforeAnythingLargeIsRequested) {
   std::vector<Variant> variants = {
       {"program_size", [&](PteFile& f) { f.put64(16, huge); }, {}},
       {"segment_data_size", [&](PteFile& f) { f.put64(32, huge); }, {}},
-      {"segment_size", nullptr, WriteOptions{false, false, 128, [&](fb::ProgramT& p) { p.segments[0]->size = huge; }}},
-      {"segment_offset", nullptr, WriteOptions{false, false, 128, [&](fb::ProgramT& p) { p.segments[0]->offset = huge; }}},
+      {"segment_size", nullptr,
+       WriteOptions{false, false, 128, [&](fb::ProgramT& p) { p.segments[0]->size = huge; }}},
+      {"segment_offset", nullptr,
+       WriteOptions{false, false, 128, [&](fb::ProgramT& p) { p.segments[0]->offset = huge; }}},
   };
   for (auto& v : variants) {
     PteFile f = add_pte(v.opts);
-    if (v.patch) v.patch(f);
+    if (v.patch)
+      v.patch(f);
     TempFile tf(f.bytes);
     auto fl = FileDataLoader::from(tf.path());
     CountingLoader counting(&fl.get());
@@ -214,4 +226,4 @@ TEST(AbsurdSizes, RefusedBeforeAnythingLargeIsRequested) {
   EXPECT_EQ(lp.program->method_meta("forward")->memory_planned_buffer_size(0).get(), int64_t(huge));
 }
 
-} // namespace
+}  // namespace

@@ -20,7 +20,8 @@ namespace {
 struct Ptd {
   std::vector<uint8_t> bytes;
   void put64(size_t off, uint64_t v) {
-    for (int i = 0; i < 8; ++i) bytes[off + i] = uint8_t(v >> (8 * i));
+    for (int i = 0; i < 8; ++i)
+      bytes[off + i] = uint8_t(v >> (8 * i));
   }
 };
 
@@ -45,11 +46,12 @@ Ptd make_ptd(std::function<void(ft::FlatTensorT&)> edit = nullptr) {
     n->tensor_layout->dim_order = i == 0 ? std::vector<uint8_t>{0} : std::vector<uint8_t>{0, 1};
     t.named_data.push_back(std::move(n));
   }
-  if (edit) edit(t);
+  if (edit)
+    edit(t);
   flatbuffers::FlatBufferBuilder fbb;
   fbb.Finish(ft::FlatTensor::Pack(fbb, &t), ft::FlatTensorIdentifier());
   std::vector<uint8_t> flat(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
-  const size_t header = 48; // 40 rounded up to 16
+  const size_t header = 48;  // 40 rounded up to 16
   const size_t fb_end = header + flat.size();
   const size_t base = (fb_end + 15) / 16 * 16;
   Ptd p;
@@ -117,35 +119,42 @@ TEST(FlatTensorDataMap, MalformedFilesGetCleanErrors) {
   }
   {
     Ptd p = make_ptd();
-    p.put64(40, ~uint64_t(0)); // segment area wraps
+    p.put64(40, ~uint64_t(0));  // segment area wraps
     EXPECT_EQ(load_ptd_error(p), Error::InvalidExternalData);
   }
   {
     Ptd p = make_ptd();
-    p.put64(24, uint64_t(1) << 40); // flatbuffer past EOF
+    p.put64(24, uint64_t(1) << 40);  // flatbuffer past EOF
     EXPECT_EQ(load_ptd_error(p), Error::InvalidExternalData);
   }
   {
     Ptd p = make_ptd();
-    p.bytes.resize(p.bytes.size() - 1); // truncated segment area
+    p.bytes.resize(p.bytes.size() - 1);  // truncated segment area
     EXPECT_EQ(load_ptd_error(p), Error::InvalidExternalData);
   }
-  EXPECT_EQ(load_ptd_error(make_ptd([](ft::FlatTensorT& t) { t.named_data[0]->segment_index = 7; })),
+  EXPECT_EQ(
+      load_ptd_error(make_ptd([](ft::FlatTensorT& t) { t.named_data[0]->segment_index = 7; })),
+      Error::InvalidExternalData);
+  EXPECT_EQ(load_ptd_error(
+                make_ptd([](ft::FlatTensorT& t) { t.segments[1]->offset = ~uint64_t(0) - 2; })),
             Error::InvalidExternalData);
-  EXPECT_EQ(load_ptd_error(make_ptd([](ft::FlatTensorT& t) { t.segments[1]->offset = ~uint64_t(0) - 2; })),
+  EXPECT_EQ(load_ptd_error(
+                make_ptd([](ft::FlatTensorT& t) { t.named_data[0]->tensor_layout->sizes = {3}; })),
+            Error::InvalidExternalData);  // 12 bytes in an 8-byte segment
+  EXPECT_EQ(load_ptd_error(
+                make_ptd([](ft::FlatTensorT& t) { t.named_data[0]->tensor_layout->sizes = {-1}; })),
             Error::InvalidExternalData);
-  EXPECT_EQ(load_ptd_error(make_ptd([](ft::FlatTensorT& t) { t.named_data[0]->tensor_layout->sizes = {3}; })),
-            Error::InvalidExternalData); // 12 bytes in an 8-byte segment
-  EXPECT_EQ(load_ptd_error(make_ptd([](ft::FlatTensorT& t) { t.named_data[0]->tensor_layout->sizes = {-1}; })),
-            Error::InvalidExternalData);
-  EXPECT_EQ(load_ptd_error(make_ptd([](ft::FlatTensorT& t) { t.named_data[0]->tensor_layout->dim_order = {}; })),
+  EXPECT_EQ(load_ptd_error(make_ptd(
+                [](ft::FlatTensorT& t) { t.named_data[0]->tensor_layout->dim_order = {}; })),
             Error::InvalidExternalData);
   EXPECT_EQ(load_ptd_error(make_ptd([](ft::FlatTensorT& t) {
-              t.named_data[0]->tensor_layout->scalar_type = static_cast<executorch_flatbuffer::ScalarType>(77); })),
+              t.named_data[0]->tensor_layout->scalar_type =
+                  static_cast<executorch_flatbuffer::ScalarType>(77);
+            })),
             Error::InvalidExternalData);
   Ptd tiny;
   tiny.bytes.assign(20, 0);
   EXPECT_EQ(load_ptd_error(tiny), Error::InvalidExternalData);
 }
 
-} // namespace
+}  // namespace

@@ -10,9 +10,9 @@
 #include "test_util.h"
 
 using namespace et_test;
+using executorch::aten::ScalarType;
 using executorch::runtime::MethodMeta;
 using executorch::runtime::Tag;
-using executorch::aten::ScalarType;
 
 namespace {
 
@@ -71,15 +71,14 @@ TEST_P(ProgramLevels, LoadsAddProgram) {
   EXPECT_EQ(p.get_named_data_map().error(), Error::NotFound);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    BothLevels,
-    ProgramLevels,
-    ::testing::Values(Verification::Minimal, Verification::InternalConsistency));
+INSTANTIATE_TEST_SUITE_P(BothLevels, ProgramLevels,
+                         ::testing::Values(Verification::Minimal,
+                                           Verification::InternalConsistency));
 
 TEST(Program, LegacyConstantBufferWithoutHeader) {
   AddProgram a = make_add_program(/*legacy_constants=*/true);
   PteFile f = write_pte(std::move(a.program), a.segments);
-  ASSERT_FALSE(f.has_header); // all segments empty, like add.pte
+  ASSERT_FALSE(f.has_header);  // all segments empty, like add.pte
   LoadedProgram lp(f.bytes, Verification::InternalConsistency);
   ASSERT_EQ(lp.error, Error::Ok) << captured_log();
   auto c = lp.program->get_constant_buffer_data(1, 8);
@@ -88,23 +87,19 @@ TEST(Program, LegacyConstantBufferWithoutHeader) {
   std::memcpy(w, c.get(), 8);
   EXPECT_EQ(w[1], 2.0f);
   EXPECT_EQ(lp.program->get_constant_buffer_data(1, 9).error(), Error::InvalidArgument);
-  EXPECT_EQ(
-      ProgramTestFriend::load_segment(*lp.program, 0).error(), Error::NotFound);
+  EXPECT_EQ(ProgramTestFriend::load_segment(*lp.program, 0).error(), Error::NotFound);
 }
 
 TEST(Program, CheckHeader) {
   PteFile f = add_pte();
   EXPECT_EQ(Program::check_header(f.bytes.data(), f.bytes.size()),
             Program::HeaderStatus::CompatibleVersion);
-  EXPECT_EQ(Program::check_header(f.bytes.data(), 10),
-            Program::HeaderStatus::ShortData);
+  EXPECT_EQ(Program::check_header(f.bytes.data(), 10), Program::HeaderStatus::ShortData);
   std::vector<uint8_t> b = f.bytes;
   std::memcpy(b.data() + 4, "ET11", 4);
-  EXPECT_EQ(Program::check_header(b.data(), b.size()),
-            Program::HeaderStatus::IncompatibleVersion);
+  EXPECT_EQ(Program::check_header(b.data(), b.size()), Program::HeaderStatus::IncompatibleVersion);
   std::memcpy(b.data() + 4, "XXXX", 4);
-  EXPECT_EQ(Program::check_header(b.data(), b.size()),
-            Program::HeaderStatus::NotPresent);
+  EXPECT_EQ(Program::check_header(b.data(), b.size()), Program::HeaderStatus::NotPresent);
 }
 
 TEST(Program, SegmentsDelegatesMutableAndNamedData) {
@@ -232,4 +227,4 @@ TEST(Program, UnalignedBufferIsRejected) {
   EXPECT_EQ(Program::load(&loader).error(), Error::InvalidArgument);
 }
 
-} // namespace
+}  // namespace

@@ -15,14 +15,8 @@ size_t align_up(size_t v, size_t a) {
 std::mutex g_log_mu;
 std::string g_log;
 
-void capture(
-    et_timestamp_t,
-    et_pal_log_level_t,
-    const char*,
-    const char*,
-    size_t,
-    const char* message,
-    size_t length) {
+void capture(et_timestamp_t, et_pal_log_level_t, const char*, const char*, size_t,
+             const char* message, size_t length) {
   std::lock_guard<std::mutex> lock(g_log_mu);
   g_log.append(message, length);
   g_log.push_back('\n');
@@ -42,13 +36,17 @@ bool wide_vectors_aligned(const fb::Program* p) {
   }
   if (p->mutable_data_segments() != nullptr) {
     for (const auto* m : *p->mutable_data_segments()) {
-      if (!wide_aligned(m->offsets())) return false;
+      if (!wide_aligned(m->offsets()))
+        return false;
     }
   }
-  if (p->execution_plan() == nullptr) return true;
+  if (p->execution_plan() == nullptr)
+    return true;
   for (const auto* plan : *p->execution_plan()) {
-    if (!wide_aligned(plan->non_const_buffer_sizes())) return false;
-    if (plan->values() == nullptr) continue;
+    if (!wide_aligned(plan->non_const_buffer_sizes()))
+      return false;
+    if (plan->values() == nullptr)
+      continue;
     for (const auto* v : *plan->values()) {
       if (!wide_aligned(v->val_as_IntList() ? v->val_as_IntList()->items() : nullptr) ||
           !wide_aligned(v->val_as_DoubleList() ? v->val_as_DoubleList()->items() : nullptr)) {
@@ -59,7 +57,7 @@ bool wide_vectors_aligned(const fb::Program* p) {
   return true;
 }
 
-} // namespace
+}  // namespace
 
 void clear_log() {
   static bool installed = [] {
@@ -76,13 +74,11 @@ std::string captured_log() {
   return g_log;
 }
 
-PteFile write_pte(
-    fb::ProgramT program,
-    const std::vector<std::vector<uint8_t>>& segments,
-    const WriteOptions& opts) {
+PteFile write_pte(fb::ProgramT program, const std::vector<std::vector<uint8_t>>& segments,
+                  const WriteOptions& opts) {
   // Segment table: offsets relative to the segment base, each aligned.
   program.segments.clear();
-  std::vector<size_t> placed; // where the bytes go (after_layout may lie)
+  std::vector<size_t> placed;  // where the bytes go (after_layout may lie)
   size_t off = 0;
   size_t total = 0;
   for (size_t i = 0; i < segments.size(); ++i) {
@@ -104,14 +100,15 @@ PteFile write_pte(
 
   PteFile out;
   bool any_bytes = false;
-  for (const auto& s : segments) any_bytes |= !s.empty();
+  for (const auto& s : segments)
+    any_bytes |= !s.empty();
   out.has_header = !opts.no_header && (any_bytes || opts.force_header);
   if (!out.has_header) {
     out.bytes = flat;
     out.program_size = flat.size();
     return out;
   }
-  constexpr size_t kHeader = 32; // 32 rounded up to 16
+  constexpr size_t kHeader = 32;  // 32 rounded up to 16
   out.program_size = flat.size() + kHeader;
   out.segment_base = align_up(out.program_size, opts.segment_alignment);
   out.bytes.assign(out.segment_base + total, 0);
@@ -125,40 +122,41 @@ PteFile write_pte(
   out.put64(32, total);
   for (size_t i = 0; i < segments.size(); ++i) {
     if (!segments[i].empty()) {
-      std::memcpy(
-          out.bytes.data() + out.segment_base + placed[i],
-          segments[i].data(),
-          segments[i].size());
+      std::memcpy(out.bytes.data() + out.segment_base + placed[i], segments[i].data(),
+                  segments[i].size());
     }
   }
   return out;
 }
 
-bool read_pte(
-    const std::vector<uint8_t>& file,
-    fb::ProgramT* program,
-    std::vector<std::vector<uint8_t>>* segments) {
-  if (file.size() < 16) return false;
+bool read_pte(const std::vector<uint8_t>& file, fb::ProgramT* program,
+              std::vector<std::vector<uint8_t>>* segments) {
+  if (file.size() < 16)
+    return false;
   size_t program_size = file.size();
   size_t base = 0;
   if (std::memcmp(file.data() + 8, "eh00", 4) == 0) {
-    if (file.size() < 40) return false;
+    if (file.size() < 40)
+      return false;
     auto rd64 = [&](size_t o) {
       uint64_t v = 0;
-      for (int i = 0; i < 8; ++i) v |= uint64_t(file[o + i]) << (8 * i);
+      for (int i = 0; i < 8; ++i)
+        v |= uint64_t(file[o + i]) << (8 * i);
       return v;
     };
     program_size = rd64(16);
     base = rd64(24);
     // The fuzzers' mutator feeds arbitrary bytes here: the header must describe this file.
-    if (program_size < 8 || program_size > file.size() || base > file.size()) return false;
+    if (program_size < 8 || program_size > file.size() || base > file.size())
+      return false;
   }
   // Copy to aligned memory for the verifier's alignment checks.
   std::vector<uint64_t> aligned((program_size + 7) / 8);
   std::memcpy(aligned.data(), file.data(), program_size);
   const auto* data = reinterpret_cast<const uint8_t*>(aligned.data());
   flatbuffers::Verifier v(data, program_size);
-  if (!fb::VerifyProgramBuffer(v) || !wide_vectors_aligned(fb::GetProgram(data))) return false;
+  if (!fb::VerifyProgramBuffer(v) || !wide_vectors_aligned(fb::GetProgram(data)))
+    return false;
   fb::GetProgram(data)->UnPackTo(program);
   segments->clear();
   for (const auto& s : program->segments) {
@@ -166,20 +164,17 @@ bool read_pte(
       segments->emplace_back();
       continue;
     }
-    if (s->offset > file.size() - base || s->size > file.size() - base - s->offset) return false;
-    segments->emplace_back(
-        file.begin() + base + s->offset, file.begin() + base + s->offset + s->size);
+    if (s->offset > file.size() - base || s->size > file.size() - base - s->offset)
+      return false;
+    segments->emplace_back(file.begin() + base + s->offset,
+                           file.begin() + base + s->offset + s->size);
   }
   return true;
 }
 
-std::unique_ptr<fb::EValueT> tensor_value(
-    fb::ScalarType dtype,
-    std::vector<int32_t> sizes,
-    std::vector<uint8_t> dim_order,
-    uint32_t mem_id,
-    uint64_t mem_offset,
-    uint32_t data_buffer_idx) {
+std::unique_ptr<fb::EValueT> tensor_value(fb::ScalarType dtype, std::vector<int32_t> sizes,
+                                          std::vector<uint8_t> dim_order, uint32_t mem_id,
+                                          uint64_t mem_offset, uint32_t data_buffer_idx) {
   fb::TensorT t;
   t.scalar_type = dtype;
   t.sizes = std::move(sizes);
@@ -244,12 +239,12 @@ AddProgram make_add_program(bool legacy_constants) {
   std::vector<uint8_t> wbytes(8);
   std::memcpy(wbytes.data(), w, 8);
   if (legacy_constants) {
-    p.constant_buffer.push_back(std::make_unique<fb::BufferT>()); // reserved
+    p.constant_buffer.push_back(std::make_unique<fb::BufferT>());  // reserved
     auto b = std::make_unique<fb::BufferT>();
     b->storage = wbytes;
     p.constant_buffer.push_back(std::move(b));
     p.constant_segment = std::make_unique<fb::SubsegmentOffsetsT>();
-    out.segments.emplace_back(); // {0,0} like real files
+    out.segments.emplace_back();  // {0,0} like real files
     p.constant_segment->offsets = {0};
   } else {
     p.constant_segment = std::make_unique<fb::SubsegmentOffsetsT>();
@@ -268,7 +263,8 @@ PteFile add_pte(const WriteOptions& opts) {
 AlignedBytes::AlignedBytes(const std::vector<uint8_t>& bytes) {
   size = bytes.size();
   data = static_cast<uint8_t*>(std::aligned_alloc(64, (size + 63) / 64 * 64 + 64));
-  if (size > 0) std::memcpy(data, bytes.data(), size);
+  if (size > 0)
+    std::memcpy(data, bytes.data(), size);
 }
 
-} // namespace et_test
+}  // namespace et_test

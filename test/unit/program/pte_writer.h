@@ -26,19 +26,22 @@ namespace fb = executorch_flatbuffer;
 struct PteFile {
   std::vector<uint8_t> bytes;
   bool has_header = false;
-  size_t program_size = 0; // flatbuffer bytes incl. header
-  size_t segment_base = 0; // 0 when no segments
+  size_t program_size = 0;  // flatbuffer bytes incl. header
+  size_t segment_base = 0;  // 0 when no segments
 
   // Little-endian patch helpers.
   void put32(size_t off, uint32_t v) {
-    for (int i = 0; i < 4; ++i) bytes[off + i] = uint8_t(v >> (8 * i));
+    for (int i = 0; i < 4; ++i)
+      bytes[off + i] = uint8_t(v >> (8 * i));
   }
   void put64(size_t off, uint64_t v) {
-    for (int i = 0; i < 8; ++i) bytes[off + i] = uint8_t(v >> (8 * i));
+    for (int i = 0; i < 8; ++i)
+      bytes[off + i] = uint8_t(v >> (8 * i));
   }
   uint32_t get32(size_t off) const {
     uint32_t v = 0;
-    for (int i = 0; i < 4; ++i) v |= uint32_t(bytes[off + i]) << (8 * i);
+    for (int i = 0; i < 4; ++i)
+      v |= uint32_t(bytes[off + i]) << (8 * i);
     return v;
   }
 };
@@ -55,26 +58,18 @@ struct WriteOptions {
 
 /// Packs `program` and appends `segments` (the program's segment table is
 /// rewritten to describe them).
-PteFile write_pte(
-    fb::ProgramT program,
-    const std::vector<std::vector<uint8_t>>& segments,
-    const WriteOptions& opts = {});
+PteFile write_pte(fb::ProgramT program, const std::vector<std::vector<uint8_t>>& segments,
+                  const WriteOptions& opts = {});
 
 /// Splits a file into its program and segments (inverse of write_pte).
-bool read_pte(
-    const std::vector<uint8_t>& file,
-    fb::ProgramT* program,
-    std::vector<std::vector<uint8_t>>* segments);
+bool read_pte(const std::vector<uint8_t>& file, fb::ProgramT* program,
+              std::vector<std::vector<uint8_t>>* segments);
 
 // ---- building blocks ----
 
-std::unique_ptr<fb::EValueT> tensor_value(
-    fb::ScalarType dtype,
-    std::vector<int32_t> sizes,
-    std::vector<uint8_t> dim_order,
-    uint32_t mem_id,
-    uint64_t mem_offset,
-    uint32_t data_buffer_idx = 0);
+std::unique_ptr<fb::EValueT> tensor_value(fb::ScalarType dtype, std::vector<int32_t> sizes,
+                                          std::vector<uint8_t> dim_order, uint32_t mem_id,
+                                          uint64_t mem_offset, uint32_t data_buffer_idx = 0);
 std::unique_ptr<fb::EValueT> int_value(int64_t v);
 std::unique_ptr<fb::EValueT> null_value();
 
@@ -97,7 +92,9 @@ PteFile add_pte(const WriteOptions& opts = {});
 struct AlignedBytes {
   explicit AlignedBytes(const std::vector<uint8_t>& bytes);
   AlignedBytes(const AlignedBytes&) = delete;
-  ~AlignedBytes() { std::free(data); }
+  ~AlignedBytes() {
+    std::free(data);
+  }
   uint8_t* data = nullptr;
   size_t size = 0;
 };
@@ -109,4 +106,4 @@ void clear_log();
 /// All lines captured since clear_log(), newline separated.
 std::string captured_log();
 
-} // namespace et_test
+}  // namespace et_test

@@ -29,19 +29,16 @@ class ProgramTestFriend {
     return internal::ProgramAccess::load_segment(
         p, DataLoader::SegmentInfo(DataLoader::SegmentInfo::Type::Backend, i));
   }
-  static Error mutable_into(
-      const Program& p, size_t m, size_t k, size_t n, void* buf) {
-    return internal::ProgramAccess::load_mutable_subsegment_into(
-        p, m, k, n, buf);
+  static Error mutable_into(const Program& p, size_t m, size_t k, size_t n, void* buf) {
+    return internal::ProgramAccess::load_mutable_subsegment_into(p, m, k, n, buf);
   }
-  static Error delegate_data(
-      const Program& p, size_t i, const void** d, size_t* n) {
+  static Error delegate_data(const Program& p, size_t i, const void** d, size_t* n) {
     return internal::ProgramAccess::backend_delegate_data(p, i, d, n);
   }
 };
-} // namespace testing
-} // namespace runtime
-} // namespace executorch
+}  // namespace testing
+}  // namespace runtime
+}  // namespace executorch
 
 namespace et_test {
 
@@ -55,9 +52,7 @@ using Verification = executorch::runtime::Program::Verification;
 
 /// A program loaded from a file image, kept alive with its bytes and loader.
 struct LoadedProgram {
-  explicit LoadedProgram(
-      const std::vector<uint8_t>& bytes,
-      Verification v = Verification::Minimal)
+  explicit LoadedProgram(const std::vector<uint8_t>& bytes, Verification v = Verification::Minimal)
       : mem(bytes), loader(mem.data, mem.size) {
     clear_log();
     auto r = Program::load(&loader, v);
@@ -74,10 +69,8 @@ struct LoadedProgram {
 
 /// Loads under `v`; under Minimal, also runs the per-method validation that
 /// load_method() runs before it hands the plan to Method.
-inline Error load_error(
-    const std::vector<uint8_t>& bytes,
-    Verification v,
-    std::string* log = nullptr) {
+inline Error load_error(const std::vector<uint8_t>& bytes, Verification v,
+                        std::string* log = nullptr) {
   LoadedProgram lp(bytes, v);
   Error e = lp.error;
   if (e == Error::Ok) {
@@ -92,4 +85,4 @@ inline Error load_error(
   return e;
 }
 
-} // namespace et_test
+}  // namespace et_test

@@ -22,19 +22,20 @@
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
 using namespace et_test;  // test_util.h
-using test::Json;
-using test::zoo_dir;
 using executorch::extension::FileDataLoader;
 using executorch::extension::FlatTensorDataMap;
 using executorch::extension::MmapDataLoader;
 using executorch::runtime::DataLoader;
 using executorch::runtime::Tag;
+using test::Json;
+using test::zoo_dir;
 
 namespace {
 
 bool read_file(const std::string& path, std::string* out) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
+  if (!in)
+    return false;
   std::ostringstream ss;
   ss << in.rdbuf();
   *out = ss.str();
@@ -43,34 +44,36 @@ bool read_file(const std::string& path, std::string* out) {
 
 int dtype_code(const std::string& d) {
   static const std::map<std::string, int> m = {
-      {"uint8", 0}, {"int8", 1}, {"int16", 2}, {"int32", 3}, {"int64", 4},
+      {"uint8", 0},   {"int8", 1},    {"int16", 2},   {"int32", 3}, {"int64", 4},
       {"float16", 5}, {"float32", 6}, {"float64", 7}, {"bool", 11}, {"bfloat16", 15}};
   auto it = m.find(d);
   return it == m.end() ? -1 : it->second;
 }
 
 Tag kind_tag(const std::string& k) {
-  if (k == "tensor") return Tag::Tensor;
-  if (k == "int") return Tag::Int;
-  if (k == "double" || k == "float") return Tag::Double;
-  if (k == "bool") return Tag::Bool;
-  if (k == "str" || k == "string") return Tag::String;
+  if (k == "tensor")
+    return Tag::Tensor;
+  if (k == "int")
+    return Tag::Int;
+  if (k == "double" || k == "float")
+    return Tag::Double;
+  if (k == "bool")
+    return Tag::Bool;
+  if (k == "str" || k == "string")
+    return Tag::String;
   return Tag::None;
 }
 
-void check_io(
-    const executorch::runtime::MethodMeta& meta,
-    const Json& values,
-    bool inputs,
-    bool dynamic,
-    const std::string& where) {
+void check_io(const executorch::runtime::MethodMeta& meta, const Json& values, bool inputs,
+              bool dynamic, const std::string& where) {
   for (size_t i = 0; i < values.arr.size(); ++i) {
     const Json& v = values.arr[i];
     auto tag = inputs ? meta.input_tag(i) : meta.output_tag(i);
     ASSERT_TRUE(tag.ok()) << where << " io " << i;
     EXPECT_EQ(static_cast<int>(tag.get()), static_cast<int>(kind_tag(v["kind"].str)))
         << where << (inputs ? " input " : " output ") << i;
-    if (v["kind"].str != "tensor") continue;
+    if (v["kind"].str != "tensor")
+      continue;
     auto ti = inputs ? meta.input_tensor_meta(i) : meta.output_tensor_meta(i);
     ASSERT_TRUE(ti.ok()) << where << " io " << i;
     EXPECT_EQ(static_cast<int>(ti->scalar_type()), dtype_code(v["dtype"].str))
@@ -78,22 +81,27 @@ void check_io(
     ASSERT_EQ(ti->sizes().size(), v["shape"].arr.size()) << where << " io " << i;
     if (!dynamic) {
       for (size_t d = 0; d < ti->sizes().size(); ++d) {
-        EXPECT_EQ(ti->sizes()[d], static_cast<int64_t>(v["shape"].arr[d].num)) << where << " io " << i << " dim " << d;
+        EXPECT_EQ(ti->sizes()[d], static_cast<int64_t>(v["shape"].arr[d].num))
+            << where << " io " << i << " dim " << d;
       }
     }
   }
 }
 
 void check_program(const Json& entry, DataLoader* loader, Verification v) {
-  const std::string where = entry["file"].str + (v == Verification::Minimal ? " [Minimal]" : " [Full]");
+  const std::string where =
+      entry["file"].str + (v == Verification::Minimal ? " [Minimal]" : " [Full]");
   clear_log();
   auto prog = Program::load(loader, v);
-  ASSERT_TRUE(prog.ok()) << where << " error 0x" << std::hex
-                         << static_cast<int>(prog.error()) << "\n" << captured_log();
+  ASSERT_TRUE(prog.ok()) << where << " error 0x" << std::hex << static_cast<int>(prog.error())
+                         << "\n"
+                         << captured_log();
   const Json& methods = entry["methods"];
   std::set<std::string> want, got;
-  for (const Json& m : methods.arr) want.insert(m["name"].str);
-  for (size_t i = 0; i < prog->num_methods(); ++i) got.insert(prog->get_method_name(i).get());
+  for (const Json& m : methods.arr)
+    want.insert(m["name"].str);
+  for (size_t i = 0; i < prog->num_methods(); ++i)
+    got.insert(prog->get_method_name(i).get());
   EXPECT_EQ(got, want) << where;
 
   for (const Json& m : methods.arr) {
@@ -109,7 +117,9 @@ void check_program(const Json& entry, DataLoader* loader, Verification v) {
     if (ncbs.type == Json::Type::Array && !ncbs.arr.empty()) {
       ASSERT_EQ(meta->num_memory_planned_buffers(), ncbs.arr.size() - 1) << mw;
       for (size_t j = 0; j + 1 < ncbs.arr.size(); ++j) {
-        EXPECT_EQ(meta->memory_planned_buffer_size(j).get(), static_cast<int64_t>(ncbs.arr[j + 1].num)) << mw;
+        EXPECT_EQ(meta->memory_planned_buffer_size(j).get(),
+                  static_cast<int64_t>(ncbs.arr[j + 1].num))
+            << mw;
       }
     }
     for (const Json& b : m["backend_ids"].arr) {
@@ -190,15 +200,17 @@ TEST_F(Zoo, EveryFixtureHasCompatibleHeader) {
   size_t n = 0;
   while (dirent* e = readdir(d)) {
     std::string name = e->d_name;
-    if (name.size() < 4 || name.substr(name.size() - 4) != ".pte") continue;
+    if (name.size() < 4 || name.substr(name.size() - 4) != ".pte")
+      continue;
     std::string bytes;
     ASSERT_TRUE(read_file(zoo_dir() + "/" + name, &bytes));
     EXPECT_EQ(Program::check_header(bytes.data(), bytes.size()),
-              Program::HeaderStatus::CompatibleVersion) << name;
+              Program::HeaderStatus::CompatibleVersion)
+        << name;
     ++n;
   }
   closedir(d);
   EXPECT_GT(n, 0u);
 }
 
-} // namespace
+}  // namespace

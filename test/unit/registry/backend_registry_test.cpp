@@ -40,14 +40,11 @@ class TestBackend : public BackendInterface {
   bool is_available() const override {
     return available_;
   }
-  Result<DelegateHandle*> init(
-      BackendInitContext&,
-      FreeableBuffer*,
-      ArrayRef<CompileSpec>) const override {
+  Result<DelegateHandle*> init(BackendInitContext&, FreeableBuffer*,
+                               ArrayRef<CompileSpec>) const override {
     return const_cast<TestBackend*>(this);
   }
-  Error execute(BackendExecutionContext&, DelegateHandle*, Span<EValue*>)
-      const override {
+  Error execute(BackendExecutionContext&, DelegateHandle*, Span<EValue*>) const override {
     return Error::Ok;
   }
 
@@ -58,8 +55,7 @@ class TestBackend : public BackendInterface {
 // Remembers the last "threads" option; reports it back through get_option.
 class OptionBackend final : public TestBackend {
  public:
-  Error set_option(BackendOptionContext&, const Span<BackendOption>& opts)
-      override {
+  Error set_option(BackendOptionContext&, const Span<BackendOption>& opts) override {
     for (const BackendOption& o : opts) {
       if (std::strcmp(o.key, "threads") != 0) {
         return Error::InvalidArgument;
@@ -96,7 +92,7 @@ long index_of(const char* name) {
   return -1;
 }
 
-} // namespace
+}  // namespace
 
 TEST(BackendRegistryTest, RegisterAndLookUp) {
   static TestBackend impl;
@@ -121,9 +117,7 @@ TEST(BackendRegistryTest, LookupIsExactAndCaseSensitive) {
 }
 
 TEST(BackendRegistryTest, NameOutOfRangeIsInvalidArgument) {
-  EXPECT_EQ(
-      get_backend_name(get_num_registered_backends()).error(),
-      Error::InvalidArgument);
+  EXPECT_EQ(get_backend_name(get_num_registered_backends()).error(), Error::InvalidArgument);
   EXPECT_EQ(get_backend_name(static_cast<size_t>(-1)).error(), Error::InvalidArgument);
 }
 
@@ -134,9 +128,7 @@ TEST(BackendRegistryTest, DuplicateNameIsAnErrorNotAnAbort) {
   const size_t before = get_num_registered_backends();
   // Same name from a different string object.
   const std::string same_name = "RegistryTestBackendDup";
-  EXPECT_EQ(
-      register_backend(Backend{same_name.c_str(), &second}),
-      Error::InvalidArgument);
+  EXPECT_EQ(register_backend(Backend{same_name.c_str(), &second}), Error::InvalidArgument);
   EXPECT_EQ(register_backend(Backend{"RegistryTestBackendDup", &first}), Error::InvalidArgument);
   EXPECT_EQ(get_num_registered_backends(), before);
   EXPECT_EQ(get_backend_class("RegistryTestBackendDup"), &first);
@@ -160,9 +152,8 @@ TEST(BackendRegistryTest, GlobalOptionsReachTheBackend) {
 
   BackendOptions<1> bad;
   ASSERT_EQ(bad.set_option("threads", true), Error::Ok);
-  EXPECT_EQ(
-      executorch::runtime::set_option("RegistryTestOptionBackend", bad.view()),
-      Error::InvalidArgument);
+  EXPECT_EQ(executorch::runtime::set_option("RegistryTestOptionBackend", bad.view()),
+            Error::InvalidArgument);
 
   BackendOptions<1> get;
   ASSERT_EQ(get.set_option("threads", 0), Error::Ok);
@@ -190,7 +181,7 @@ TEST(BackendOptionsTest, SetGetReplaceAndCapacity) {
   EXPECT_EQ(opts.set_option("count", 7), Error::Ok);
   EXPECT_EQ(opts.set_option("mode", "fast"), Error::Ok);
   EXPECT_EQ(opts.set_option("extra", 1), Error::InvalidArgument);
-  EXPECT_EQ(opts.set_option("count", 9), Error::Ok); // replaces, no new slot
+  EXPECT_EQ(opts.set_option("count", 9), Error::Ok);  // replaces, no new slot
   EXPECT_EQ(opts.view().size(), 3u);
 
   bool flag = false;
@@ -237,7 +228,7 @@ TEST(LoadBackendOptionsMapTest, SetGetReplaceAndLimits) {
   EXPECT_EQ(map.get_options("A").size(), 0u);
   EXPECT_EQ(map.set_options("A", a.view()), Error::Ok);
   EXPECT_EQ(map.set_options("B", a.view()), Error::Ok);
-  EXPECT_EQ(map.set_options("B", b.view()), Error::Ok); // replaces
+  EXPECT_EQ(map.set_options("B", b.view()), Error::Ok);  // replaces
   EXPECT_EQ(map.size(), 2u);
   EXPECT_EQ(map.get_options("B").size(), 2u);
   EXPECT_TRUE(map.has_options("A"));
@@ -262,7 +253,7 @@ TEST(LoadBackendOptionsMapTest, SetGetReplaceAndLimits) {
       ++ok;
     }
   }
-  EXPECT_EQ(map.size(), 8u); // at most 8 backends
+  EXPECT_EQ(map.size(), 8u);  // at most 8 backends
   EXPECT_EQ(ok, 5u);
 }
 
@@ -272,12 +263,8 @@ TEST(BackendContextTest, InitContextRuntimeSpecs) {
   ASSERT_EQ(opts.set_option("n", 5), Error::Ok);
   ASSERT_EQ(opts.set_option("s", "str"), Error::Ok);
   Span<BackendOption> view = opts.view();
-  BackendInitContext ctx(
-      nullptr,
-      nullptr,
-      "forward",
-      nullptr,
-      Span<const BackendOption>(view.data(), view.size()));
+  BackendInitContext ctx(nullptr, nullptr, "forward", nullptr,
+                         Span<const BackendOption>(view.data(), view.size()));
   EXPECT_STREQ(ctx.get_method_name(), "forward");
   EXPECT_EQ(ctx.get_runtime_allocator(), nullptr);
   EXPECT_EQ(ctx.event_tracer(), nullptr);
@@ -313,7 +300,7 @@ namespace {
 
 int backend_capacity_child() {
   static TestBackend impl;
-  auto* names = new std::vector<std::string>(); // leaked: the registry keeps the pointers
+  auto* names = new std::vector<std::string>();  // leaked: the registry keeps the pointers
   names->reserve(1000);
   Error last = Error::Ok;
   for (int i = 0; last == Error::Ok && i < 1000; ++i) {
@@ -322,10 +309,14 @@ int backend_capacity_child() {
   }
   const size_t n = get_num_registered_backends();
   std::fprintf(stderr, "backend capacity=%zu\n", n);
-  if (last != Error::Internal) return 2;
-  if (n < 64) return 3;
-  if (get_backend_class(names->back().c_str()) != nullptr) return 4;
-  if (get_backend_class("RegistryFillBackend0") != &impl) return 5;
+  if (last != Error::Internal)
+    return 2;
+  if (n < 64)
+    return 3;
+  if (get_backend_class(names->back().c_str()) != nullptr)
+    return 4;
+  if (get_backend_class("RegistryFillBackend0") != &impl)
+    return 5;
   // A duplicate is still a duplicate when full.
   if (register_backend(Backend{"RegistryFillBackend0", &impl}) != Error::InvalidArgument) {
     return 6;
@@ -333,12 +324,10 @@ int backend_capacity_child() {
   return 0;
 }
 
-} // namespace
+}  // namespace
 
 TEST(BackendRegistryDeathTest, CapacityLimitIsAnError) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
-  EXPECT_EXIT(
-      std::exit(backend_capacity_child()),
-      ::testing::ExitedWithCode(0),
-      "backend capacity=");
+  EXPECT_EXIT(std::exit(backend_capacity_child()), ::testing::ExitedWithCode(0),
+              "backend capacity=");
 }

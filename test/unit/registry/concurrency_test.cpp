@@ -48,25 +48,22 @@ class NopBackend final : public BackendInterface {
   bool is_available() const override {
     return true;
   }
-  Result<DelegateHandle*> init(
-      BackendInitContext&,
-      FreeableBuffer*,
-      ArrayRef<CompileSpec>) const override {
+  Result<DelegateHandle*> init(BackendInitContext&, FreeableBuffer*,
+                               ArrayRef<CompileSpec>) const override {
     return Error::NotSupported;
   }
-  Error execute(BackendExecutionContext&, DelegateHandle*, Span<EValue*>)
-      const override {
+  Error execute(BackendExecutionContext&, DelegateHandle*, Span<EValue*>) const override {
     return Error::NotSupported;
   }
 };
 
-} // namespace
+}  // namespace
 
 TEST(RegistryConcurrencyTest, ManyThreadsRegisterDistinctKernels) {
   for (int t = 0; t < kThreads; ++t) {
     for (int i = 0; i < kPerThread; ++i) {
-      std::snprintf(kernel_names[t][i], sizeof(kernel_names[t][i]),
-                    "registry_mt::t%d_k%d.out", t, i);
+      std::snprintf(kernel_names[t][i], sizeof(kernel_names[t][i]), "registry_mt::t%d_k%d.out", t,
+                    i);
     }
   }
   const size_t before = get_registered_kernels().size();
@@ -80,9 +77,8 @@ TEST(RegistryConcurrencyTest, ManyThreadsRegisterDistinctKernels) {
       }
       for (int i = 0; i < kPerThread; ++i) {
         // One call per kernel, alternating single and keyed registration.
-        const Kernel k = (i % 2 == 0)
-            ? Kernel(kernel_names[t][i], thread_fn)
-            : Kernel(kernel_names[t][i], "v1/6;0", thread_fn);
+        const Kernel k = (i % 2 == 0) ? Kernel(kernel_names[t][i], thread_fn)
+                                      : Kernel(kernel_names[t][i], "v1/6;0", thread_fn);
         if (register_kernel(k) != Error::Ok) {
           failures.fetch_add(1);
         }
@@ -157,15 +153,15 @@ TEST(RegistryConcurrencyTest, ManyThreadsRegisterBackends) {
   std::vector<std::thread> threads;
   for (int t = 0; t < kThreads; ++t) {
     for (int i = 0; i < 4; ++i) {
-      std::snprintf(backend_names[t][i], sizeof(backend_names[t][i]),
-                    "RegistryMtBackend_%d_%d", t, i);
+      std::snprintf(backend_names[t][i], sizeof(backend_names[t][i]), "RegistryMtBackend_%d_%d", t,
+                    i);
     }
   }
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([t, &failures, &dup_ok] {
       for (int i = 0; i < 4; ++i) {
-        if (executorch::runtime::register_backend(
-                Backend{backend_names[t][i], &impl}) != Error::Ok) {
+        if (executorch::runtime::register_backend(Backend{backend_names[t][i], &impl}) !=
+            Error::Ok) {
           failures.fetch_add(1);
         }
         if (executorch::runtime::get_backend_class(backend_names[t][i]) != &impl) {
@@ -173,8 +169,8 @@ TEST(RegistryConcurrencyTest, ManyThreadsRegisterBackends) {
         }
       }
       // Every thread also races for one shared name.
-      if (executorch::runtime::register_backend(
-              Backend{"RegistryMtSharedBackend", &impl}) == Error::Ok) {
+      if (executorch::runtime::register_backend(Backend{"RegistryMtSharedBackend", &impl}) ==
+          Error::Ok) {
         dup_ok.fetch_add(1);
       }
     });
@@ -184,7 +180,5 @@ TEST(RegistryConcurrencyTest, ManyThreadsRegisterBackends) {
   }
   EXPECT_EQ(failures.load(), 0);
   EXPECT_EQ(dup_ok.load(), 1);
-  EXPECT_EQ(
-      executorch::runtime::get_num_registered_backends(),
-      before + kThreads * 4 + 1);
+  EXPECT_EQ(executorch::runtime::get_num_registered_backends(), before + kThreads * 4 + 1);
 }

@@ -25,9 +25,8 @@ using TensorSpec = std::pair<int, std::vector<DimOrderType>>;
 struct Metas {
   explicit Metas(std::vector<TensorSpec> specs) : specs_(std::move(specs)) {
     for (auto& s : specs_) {
-      metas_.emplace_back(
-          static_cast<ScalarType>(s.first),
-          Span<DimOrderType>(s.second.data(), s.second.size()));
+      metas_.emplace_back(static_cast<ScalarType>(s.first),
+                          Span<DimOrderType>(s.second.data(), s.second.size()));
     }
   }
   Span<const TensorMeta> span() const {
@@ -45,7 +44,7 @@ std::string key_of(const Metas& m) {
   return err == Error::Ok ? std::string(buf) : std::string("<error>");
 }
 
-} // namespace
+}  // namespace
 
 TEST(KernelKeyTest, NoTensorsGiveEmptyKey) {
   Metas m(std::vector<TensorSpec>{});
@@ -81,26 +80,20 @@ TEST(KernelKeyTest, DimOrderValueOf100IsInvalid) {
   Metas m({{6, {0, 100}}});
   char buf[kKernelKeyBufSize];
   std::memset(buf, 0x55, sizeof(buf));
-  EXPECT_EQ(
-      make_kernel_key_string(m.span(), buf, sizeof(buf)),
-      Error::InvalidArgument);
+  EXPECT_EQ(make_kernel_key_string(m.span(), buf, sizeof(buf)), Error::InvalidArgument);
   EXPECT_EQ(buf[0], '\0');
 }
 
 TEST(KernelKeyTest, DtypeOf100IsInvalid) {
   Metas m({{6, {0}}, {100, {0}}});
   char buf[kKernelKeyBufSize];
-  EXPECT_EQ(
-      make_kernel_key_string(m.span(), buf, sizeof(buf)),
-      Error::InvalidArgument);
+  EXPECT_EQ(make_kernel_key_string(m.span(), buf, sizeof(buf)), Error::InvalidArgument);
 }
 
 TEST(KernelKeyTest, NegativeDtypeIsInvalid) {
   Metas m({{-1, {0}}});
   char buf[kKernelKeyBufSize];
-  EXPECT_EQ(
-      make_kernel_key_string(m.span(), buf, sizeof(buf)),
-      Error::InvalidArgument);
+  EXPECT_EQ(make_kernel_key_string(m.span(), buf, sizeof(buf)), Error::InvalidArgument);
 }
 
 TEST(KernelKeyTest, NullOrEmptyBufferIsInvalid) {
@@ -117,9 +110,7 @@ TEST(KernelKeyTest, TooSmallBuffersFailWithoutOverrun) {
   const std::string expected = "v1/6;0,1,2,3|15;0,2,3,1";
   for (size_t size = 1; size <= expected.size(); ++size) {
     std::vector<char> buf(size + 8, 0x55);
-    EXPECT_EQ(
-        make_kernel_key_string(m.span(), buf.data(), size),
-        Error::InvalidArgument)
+    EXPECT_EQ(make_kernel_key_string(m.span(), buf.data(), size), Error::InvalidArgument)
         << "size " << size;
     EXPECT_EQ(buf[0], '\0');
     for (size_t i = size; i < buf.size(); ++i) {

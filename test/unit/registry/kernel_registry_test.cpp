@@ -58,7 +58,7 @@ bool has_entry(const char* name, OpFunction fn) {
   return false;
 }
 
-} // namespace
+}  // namespace
 
 TEST(KernelRegistryTest, KernelKeyBasics) {
   KernelKey fallback;
@@ -119,9 +119,8 @@ TEST(KernelRegistryTest, KeyedOnlyWithoutMatchIsMissing) {
   TensorMeta f[] = {float_2d()};
   TensorMeta i[] = {int_2d()};
   EXPECT_EQ(*get_op_function_from_registry("registry_test::keyed_only.out", f), fn_b);
-  EXPECT_EQ(
-      get_op_function_from_registry("registry_test::keyed_only.out", i).error(),
-      Error::OperatorMissing);
+  EXPECT_EQ(get_op_function_from_registry("registry_test::keyed_only.out", i).error(),
+            Error::OperatorMissing);
   EXPECT_FALSE(registry_has_op_function("registry_test::keyed_only.out"));
   EXPECT_TRUE(registry_has_op_function("registry_test::keyed_only.out", f));
 }
@@ -142,9 +141,8 @@ TEST(KernelRegistryTest, UnencodableMetaIsInvalidArgument) {
   ASSERT_EQ(register_kernel(k), Error::Ok);
   DimOrderType dims[] = {0, 100};
   TensorMeta m[] = {TensorMeta(ScalarType::Float, Span<DimOrderType>(dims, 2))};
-  EXPECT_EQ(
-      get_op_function_from_registry("registry_test::bad_meta.out", m).error(),
-      Error::InvalidArgument);
+  EXPECT_EQ(get_op_function_from_registry("registry_test::bad_meta.out", m).error(),
+            Error::InvalidArgument);
   EXPECT_FALSE(registry_has_op_function("registry_test::bad_meta.out", m));
 }
 
@@ -229,31 +227,24 @@ TEST(KernelRegistryTest, MethodScopedListIsSearchedFirst) {
   EXPECT_EQ(*get_op_function_from_registry("registry_test::scoped.out", f, list), fn_b);
   // No match in the list (no fallback there): the global registry decides.
   EXPECT_EQ(*get_op_function_from_registry("registry_test::scoped.out", i, list), fn_a);
-  EXPECT_EQ(
-      *get_op_function_from_registry("registry_test::scoped_global_only.out", f, list),
-      fn_a);
-  EXPECT_EQ(
-      *get_op_function_from_registry("registry_test::scoped_list_only.out", f, list),
-      fn_c);
+  EXPECT_EQ(*get_op_function_from_registry("registry_test::scoped_global_only.out", f, list), fn_a);
+  EXPECT_EQ(*get_op_function_from_registry("registry_test::scoped_list_only.out", f, list), fn_c);
   // The list is not registered globally.
   EXPECT_FALSE(registry_has_op_function("registry_test::scoped_list_only.out"));
-  EXPECT_EQ(
-      get_op_function_from_registry("registry_test::nowhere.out", f, list).error(),
-      Error::OperatorMissing);
+  EXPECT_EQ(get_op_function_from_registry("registry_test::nowhere.out", f, list).error(),
+            Error::OperatorMissing);
 }
 
 TEST(KernelRegistryTest, TorchExecutorAliases) {
   static Kernel kernels[] = {
       torch::executor::Kernel("registry_test::torch_alias.out", fn_a),
   };
-  ASSERT_EQ(
-      torch::executor::register_kernels(
-          executorch::runtime::ArrayRef<torch::executor::Kernel>(kernels, 1)),
-      Error::Ok);
+  ASSERT_EQ(torch::executor::register_kernels(
+                executorch::runtime::ArrayRef<torch::executor::Kernel>(kernels, 1)),
+            Error::Ok);
   EXPECT_TRUE(torch::executor::hasOpsFn("registry_test::torch_alias.out"));
   EXPECT_EQ(torch::executor::getOpsFn("registry_test::torch_alias.out"), fn_a);
-  EXPECT_EQ(
-      torch::executor::get_kernels().size(), get_registered_kernels().size());
+  EXPECT_EQ(torch::executor::get_kernels().size(), get_registered_kernels().size());
   torch::executor::KernelRuntimeContext ctx;
   torch::executor::RuntimeContext& alias = ctx;
   (void)alias;
@@ -300,18 +291,21 @@ int capacity_child() {
   const Error last = fill_registry("registry_test::fill_", names);
   const size_t total = get_registered_kernels().size();
   std::fprintf(stderr, "capacity=%zu\n", total);
-  if (last != Error::RegistrationExceedingMaxKernels) return 2;
-  if (total < 4096) return 3;
+  if (last != Error::RegistrationExceedingMaxKernels)
+    return 2;
+  if (total < 4096)
+    return 3;
   // The kernel that did not fit is not there; the first one is.
-  if (registry_has_op_function(names->back().c_str())) return 4;
-  if (!registry_has_op_function("registry_test::fill_0.out")) return 5;
+  if (registry_has_op_function(names->back().c_str()))
+    return 4;
+  if (!registry_has_op_function("registry_test::fill_0.out"))
+    return 5;
   return 0;
 }
 
 int full_registry_child() {
   std::vector<std::string>* names = nullptr;
-  if (fill_registry("registry_test::fit_", names) !=
-      Error::RegistrationExceedingMaxKernels) {
+  if (fill_registry("registry_test::fit_", names) != Error::RegistrationExceedingMaxKernels) {
     return 2;
   }
   const size_t full = get_registered_kernels().size();
@@ -319,18 +313,23 @@ int full_registry_child() {
       Kernel("registry_test::fit_batch_a.out", fn_a),
       Kernel("registry_test::fit_batch_b.out", fn_a),
   };
-  if (register_kernels(two) != Error::RegistrationExceedingMaxKernels) return 3;
-  if (get_registered_kernels().size() != full) return 4;
-  if (registry_has_op_function("registry_test::fit_batch_a.out")) return 5;
+  if (register_kernels(two) != Error::RegistrationExceedingMaxKernels)
+    return 3;
+  if (get_registered_kernels().size() != full)
+    return 4;
+  if (registry_has_op_function("registry_test::fit_batch_a.out"))
+    return 5;
   // A duplicate is still reported as a duplicate when the table is full.
   static const Kernel dup("registry_test::fit_0.out", fn_b);
-  if (register_kernel(dup) != Error::RegistrationAlreadyRegistered) return 6;
+  if (register_kernel(dup) != Error::RegistrationAlreadyRegistered)
+    return 6;
   // Lookups keep working on a full table.
-  if (!registry_has_op_function("registry_test::fit_100.out")) return 7;
+  if (!registry_has_op_function("registry_test::fit_100.out"))
+    return 7;
   return 0;
 }
 
-} // namespace
+}  // namespace
 
 TEST(KernelRegistryDeathTest, CapacityLimitIsAnError) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");

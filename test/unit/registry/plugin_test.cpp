@@ -51,7 +51,7 @@ bool runtime_is_shared() {
   return std::string(info.dli_fname).find("libexecutorch.so") != std::string::npos;
 }
 
-} // namespace
+}  // namespace
 
 TEST(PluginRegistrationTest, DlopenedPluginRegistersIntoTheOneRegistry) {
   if (!runtime_is_shared()) {

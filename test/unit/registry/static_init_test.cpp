@@ -29,14 +29,11 @@ class StaticBackend final : public BackendInterface {
   bool is_available() const override {
     return true;
   }
-  Result<DelegateHandle*> init(
-      BackendInitContext&,
-      FreeableBuffer*,
-      ArrayRef<CompileSpec>) const override {
+  Result<DelegateHandle*> init(BackendInitContext&, FreeableBuffer*,
+                               ArrayRef<CompileSpec>) const override {
     return Error::NotSupported;
   }
-  Error execute(BackendExecutionContext&, DelegateHandle*, Span<EValue*>)
-      const override {
+  Error execute(BackendExecutionContext&, DelegateHandle*, Span<EValue*>) const override {
     return Error::NotSupported;
   }
 };
@@ -60,7 +57,7 @@ const bool kernel_visible_before_main =
 const bool backend_visible_before_main =
     executorch::runtime::get_backend_class("RegistryStaticInitBackend") == &backend_impl;
 
-} // namespace
+}  // namespace
 
 TEST(StaticInitRegistrationTest, RegisteredBeforeMain) {
   EXPECT_EQ(kernels_status, Error::Ok);

@@ -43,12 +43,8 @@ TEST(TensorPtr, DeleterRunsOnceWhenLastReferenceGoes) {
   int calls = 0;
   float data[2] = {0, 0};
   {
-    auto t = make_tensor_ptr(
-        {2},
-        data,
-        ScalarType::Float,
-        TensorShapeDynamism::STATIC,
-        [&](void* p) {
+    auto t =
+        make_tensor_ptr({2}, data, ScalarType::Float, TensorShapeDynamism::STATIC, [&](void* p) {
           EXPECT_EQ(p, data);
           ++calls;
         });
@@ -97,12 +93,10 @@ TEST(TensorPtr, ScalarValueIsZeroDimStatic) {
 }
 
 TEST(TensorPtr, VectorWithCastConvertsElements) {
-  auto t = make_tensor_ptr(
-      {3}, std::vector<int32_t>{1, 2, 3}, {}, {}, ScalarType::Float);
+  auto t = make_tensor_ptr({3}, std::vector<int32_t>{1, 2, 3}, {}, {}, ScalarType::Float);
   EXPECT_EQ(t->scalar_type(), ScalarType::Float);
   EXPECT_FLOAT_EQ(t->const_data_ptr<float>()[2], 3.0f);
-  auto h = make_tensor_ptr({2}, std::vector<float>{1.5f, -2.0f}, {}, {},
-                           ScalarType::Half);
+  auto h = make_tensor_ptr({2}, std::vector<float>{1.5f, -2.0f}, {}, {}, ScalarType::Half);
   EXPECT_FLOAT_EQ(static_cast<float>(h->const_data_ptr<executorch::aten::Half>()[0]), 1.5f);
 }
 
@@ -159,8 +153,7 @@ TEST(TensorPtr, ResizeWithinBound) {
 
 TEST(TensorPtr, ResizeStaticRefusesNewShape) {
   float data[4] = {};
-  auto t = make_tensor_ptr({4}, data, ScalarType::Float,
-                           TensorShapeDynamism::STATIC);
+  auto t = make_tensor_ptr({4}, data, ScalarType::Float, TensorShapeDynamism::STATIC);
   EXPECT_EQ(resize_tensor_ptr(t, {4}), Error::Ok);
   EXPECT_NE(resize_tensor_ptr(t, {2}), Error::Ok);
 }
@@ -201,8 +194,10 @@ TEST(TensorPtrMaker, FullZerosOnes) {
   auto f = full({2}, 7, ScalarType::Long);
   auto s = scalar_tensor(2.5);
   auto e = empty({4}, ScalarType::Double);
-  for (int i = 0; i < 4; ++i) EXPECT_EQ(z->const_data_ptr<float>()[i], 0.f);
-  for (int i = 0; i < 3; ++i) EXPECT_EQ(o->const_data_ptr<int32_t>()[i], 1);
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(z->const_data_ptr<float>()[i], 0.f);
+  for (int i = 0; i < 3; ++i)
+    EXPECT_EQ(o->const_data_ptr<int32_t>()[i], 1);
   EXPECT_EQ(f->const_data_ptr<int64_t>()[1], 7);
   EXPECT_EQ(s->dim(), 0);
   EXPECT_FLOAT_EQ(*s->const_data_ptr<float>(), 2.5f);
@@ -294,4 +289,4 @@ TEST(TensorPtrDeathTest, BadStridesAbort) {
   EXPECT_DEATH(make_tensor_ptr({2, 3}, data, {}, {5, 1}), "");
 }
 
-} // namespace
+}  // namespace

@@ -27,7 +27,8 @@ View cpp_view() {
   View v;
   std::set<std::string> seen;
   for (const auto& k : executorch::runtime::get_registered_kernels()) {
-    if (k.name_ != nullptr && seen.insert(k.name_).second) v.kernels.emplace_back(k.name_);
+    if (k.name_ != nullptr && seen.insert(k.name_).second)
+      v.kernels.emplace_back(k.name_);
   }
   for (size_t i = 0; i < executorch::runtime::get_num_registered_backends(); ++i) {
     auto name = executorch::runtime::get_backend_name(i);
@@ -38,10 +39,12 @@ View cpp_view() {
 
 bool py_strings(PyObject* module, const char* fn, std::vector<std::string>* out) {
   PyObject* list = PyObject_CallMethod(module, fn, nullptr);
-  if (list == nullptr || !PyList_Check(list)) return false;
+  if (list == nullptr || !PyList_Check(list))
+    return false;
   for (Py_ssize_t i = 0; i < PyList_Size(list); ++i) {
     const char* s = PyUnicode_AsUTF8(PyList_GetItem(list, i));
-    if (s == nullptr) return false;
+    if (s == nullptr)
+      return false;
     out->emplace_back(s);
   }
   Py_DECREF(list);
@@ -54,7 +57,8 @@ void print(const char* who, const View& v) {
 
 int compare(const char* what, const std::vector<std::string>& cpp,
             const std::vector<std::string>& py) {
-  if (cpp == py) return 0;
+  if (cpp == py)
+    return 0;
   std::printf("mismatch: %s: C++ sees %zu, Python %zu\n", what, cpp.size(), py.size());
   for (size_t i = 0; i < cpp.size() || i < py.size(); ++i) {
     const std::string a = i < cpp.size() ? cpp[i] : "-", b = i < py.size() ? py[i] : "-";
@@ -104,8 +108,9 @@ int main(int argc, char** argv) {
   int bad = compare("kernels", after.kernels, py.kernels) +
             compare("backends", after.backends, py.backends);
   if (after.kernels.size() <= before.kernels.size()) {
-    std::printf("mismatch: importing the extension added no kernel for C++ (%zu before, %zu after)\n",
-                before.kernels.size(), after.kernels.size());
+    std::printf(
+        "mismatch: importing the extension added no kernel for C++ (%zu before, %zu after)\n",
+        before.kernels.size(), after.kernels.size());
     ++bad;
   }
   Py_DECREF(et);

@@ -30,14 +30,17 @@ class WheelPlugBackend final : public BackendInterface {
   }
   Result<DelegateHandle*> init(BackendInitContext&, FreeableBuffer* processed,
                                ArrayRef<CompileSpec>) const override {
-    if (processed != nullptr) processed->Free();
+    if (processed != nullptr)
+      processed->Free();
     return static_cast<DelegateHandle*>(&handle_storage);
   }
   Error execute(BackendExecutionContext&, DelegateHandle*, Span<EValue*> args) const override {
-    if (args.size() == 0 || !args[args.size() - 1]->isTensor()) return Error::InvalidArgument;
+    if (args.size() == 0 || !args[args.size() - 1]->isTensor())
+      return Error::InvalidArgument;
     auto& out = args[args.size() - 1]->toTensor();
     float* y = out.mutable_data_ptr<float>();
-    for (ptrdiff_t i = 0; i < static_cast<ptrdiff_t>(out.numel()); ++i) y[i] = 42.0f;
+    for (ptrdiff_t i = 0; i < static_cast<ptrdiff_t>(out.numel()); ++i)
+      y[i] = 42.0f;
     return Error::Ok;
   }
 };

@@ -16,7 +16,8 @@ namespace runtime {
 
 /* True if dim_order is a permutation of 0..dims-1. */
 template <typename DimOrderType>
-inline bool validate_dim_order(const DimOrderType* dim_order, const size_t dims) {
+inline bool validate_dim_order(
+    const DimOrderType* dim_order, const size_t dims) {
   if (dims > kTensorDimensionLimit) {
     return false;
   }
@@ -34,8 +35,7 @@ inline bool validate_dim_order(const DimOrderType* dim_order, const size_t dims)
 /* True for the identity order {0, 1, ..., dims-1}. */
 template <typename DimOrderType>
 inline bool is_contiguous_dim_order(
-    const DimOrderType* dim_order,
-    const size_t dims) {
+    const DimOrderType* dim_order, const size_t dims) {
   for (size_t i = 0; i < dims; ++i) {
     if (static_cast<size_t>(dim_order[i]) != i) {
       return false;
@@ -50,8 +50,7 @@ inline bool is_contiguous_dim_order(
  */
 template <typename DimOrderType>
 inline bool is_channels_last_dim_order(
-    const DimOrderType* dim_order,
-    const size_t dims) {
+    const DimOrderType* dim_order, const size_t dims) {
   if (dims != 4 && dims != 5) {
     return false;
   }
@@ -114,9 +113,7 @@ ET_NODISCARD inline Error dim_order_to_stride(
  */
 template <typename StridesType, typename DimOrderType>
 ET_NODISCARD inline Error stride_to_dim_order(
-    const StridesType* strides,
-    const size_t dims,
-    DimOrderType* dim_order) {
+    const StridesType* strides, const size_t dims, DimOrderType* dim_order) {
   ET_CHECK_OR_RETURN_ERROR(
       dims <= kTensorDimensionLimit,
       InvalidArgument,
@@ -139,8 +136,8 @@ ET_NODISCARD inline Error stride_to_dim_order(
   return Error::Ok;
 }
 
-} // namespace runtime
-} // namespace executorch
+}  // namespace runtime
+}  // namespace executorch
 
 namespace torch {
 namespace executor {
@@ -149,5 +146,5 @@ using ::executorch::runtime::dim_order_to_stride_nocheck;
 using ::executorch::runtime::is_channels_last_dim_order;
 using ::executorch::runtime::is_contiguous_dim_order;
 using ::executorch::runtime::stride_to_dim_order;
-} // namespace executor
-} // namespace torch
+}  // namespace executor
+}  // namespace torch

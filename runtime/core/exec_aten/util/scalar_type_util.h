@@ -27,11 +27,11 @@ namespace runtime {
 template <typename T>
 struct CppTypeToScalarType;
 
-#define ET_INTERNAL_SPECIALIZE_CPP_TO_ST(_ctype, _name)                   \
-  template <>                                                             \
-  struct CppTypeToScalarType<_ctype>                                      \
-      : std::integral_constant<                                           \
-            ::executorch::aten::ScalarType,                               \
+#define ET_INTERNAL_SPECIALIZE_CPP_TO_ST(_ctype, _name) \
+  template <>                                           \
+  struct CppTypeToScalarType<_ctype>                    \
+      : std::integral_constant<                         \
+            ::executorch::aten::ScalarType,             \
             ::executorch::aten::ScalarType::_name> {};
 ET_FORALL_SCALAR_TYPES(ET_INTERNAL_SPECIALIZE_CPP_TO_ST)
 #undef ET_INTERNAL_SPECIALIZE_CPP_TO_ST
@@ -40,10 +40,10 @@ ET_FORALL_SCALAR_TYPES(ET_INTERNAL_SPECIALIZE_CPP_TO_ST)
 template <::executorch::aten::ScalarType N>
 struct ScalarTypeToCppType;
 
-#define ET_INTERNAL_SPECIALIZE_ST_TO_CPP(_ctype, _name)                     \
-  template <>                                                               \
-  struct ScalarTypeToCppType<::executorch::aten::ScalarType::_name> {       \
-    using type = _ctype;                                                    \
+#define ET_INTERNAL_SPECIALIZE_ST_TO_CPP(_ctype, _name)               \
+  template <>                                                         \
+  struct ScalarTypeToCppType<::executorch::aten::ScalarType::_name> { \
+    using type = _ctype;                                              \
   };
 ET_FORALL_SCALAR_TYPES(ET_INTERNAL_SPECIALIZE_ST_TO_CPP)
 #undef ET_INTERNAL_SPECIALIZE_ST_TO_CPP
@@ -58,20 +58,20 @@ ET_FORALL_SCALAR_TYPES(ET_INTERNAL_SPECIALIZE_ST_TO_CPP)
   _(int32_t, Int)              \
   _(int64_t, Long)
 
-#define ET_FORALL_INT_TYPES_AND(SCALARTYPE, _)                             \
-  ET_FORALL_INT_TYPES(_)                                                   \
-  _(::executorch::runtime::ScalarTypeToCppType<                           \
-        ::executorch::aten::ScalarType::SCALARTYPE>::type,                 \
+#define ET_FORALL_INT_TYPES_AND(SCALARTYPE, _)             \
+  ET_FORALL_INT_TYPES(_)                                   \
+  _(::executorch::runtime::ScalarTypeToCppType<            \
+        ::executorch::aten::ScalarType::SCALARTYPE>::type, \
     SCALARTYPE)
 
 #define ET_FORALL_FLOAT_TYPES(_) \
   _(float, Float)                \
   _(double, Double)
 
-#define ET_FORALL_FLOAT_TYPES_AND(SCALARTYPE, _)                           \
-  ET_FORALL_FLOAT_TYPES(_)                                                 \
-  _(::executorch::runtime::ScalarTypeToCppType<                           \
-        ::executorch::aten::ScalarType::SCALARTYPE>::type,                 \
+#define ET_FORALL_FLOAT_TYPES_AND(SCALARTYPE, _)           \
+  ET_FORALL_FLOAT_TYPES(_)                                 \
+  _(::executorch::runtime::ScalarTypeToCppType<            \
+        ::executorch::aten::ScalarType::SCALARTYPE>::type, \
     SCALARTYPE)
 
 #define ET_FORALL_FLOATH_TYPES(_) \
@@ -86,10 +86,10 @@ ET_FORALL_SCALAR_TYPES(ET_INTERNAL_SPECIALIZE_ST_TO_CPP)
   ET_FORALL_INT_TYPES(_)        \
   ET_FORALL_FLOAT_TYPES(_)
 
-#define ET_FORALL_REAL_TYPES_AND(SCALARTYPE, _)                            \
-  ET_FORALL_REAL_TYPES(_)                                                  \
-  _(::executorch::runtime::ScalarTypeToCppType<                           \
-        ::executorch::aten::ScalarType::SCALARTYPE>::type,                 \
+#define ET_FORALL_REAL_TYPES_AND(SCALARTYPE, _)            \
+  ET_FORALL_REAL_TYPES(_)                                  \
+  _(::executorch::runtime::ScalarTypeToCppType<            \
+        ::executorch::aten::ScalarType::SCALARTYPE>::type, \
     SCALARTYPE)
 
 #define ET_FORALL_REALH_TYPES(_) \
@@ -104,25 +104,25 @@ ET_FORALL_SCALAR_TYPES(ET_INTERNAL_SPECIALIZE_ST_TO_CPP)
   ET_FORALL_REALHBF16_TYPES(_)        \
   _(bool, Bool)
 
-#define ET_FORALL_QINT_TYPES(_)                \
-  _(::executorch::aten::qint8, QInt8)          \
-  _(::executorch::aten::quint8, QUInt8)        \
-  _(::executorch::aten::qint32, QInt32)        \
-  _(::executorch::aten::quint4x2, QUInt4x2)    \
+#define ET_FORALL_QINT_TYPES(_)             \
+  _(::executorch::aten::qint8, QInt8)       \
+  _(::executorch::aten::quint8, QUInt8)     \
+  _(::executorch::aten::qint32, QInt32)     \
+  _(::executorch::aten::quint4x2, QUInt4x2) \
   _(::executorch::aten::quint2x4, QUInt2x4)
 
-#define ET_FORALL_COMPLEX_TYPES(_)                          \
-  _(::executorch::aten::complex<float>, ComplexFloat)       \
+#define ET_FORALL_COMPLEX_TYPES(_)                    \
+  _(::executorch::aten::complex<float>, ComplexFloat) \
   _(::executorch::aten::complex<double>, ComplexDouble)
 
-#define ET_FORALL_COMPLEXH_TYPES(_)                                      \
+#define ET_FORALL_COMPLEXH_TYPES(_)                                     \
   _(::executorch::aten::complex<::executorch::aten::Half>, ComplexHalf) \
   ET_FORALL_COMPLEX_TYPES(_)
 
-#define ET_FORALL_FLOAT8_TYPES(_)                            \
-  _(::executorch::aten::Float8_e5m2, Float8_e5m2)            \
-  _(::executorch::aten::Float8_e4m3fn, Float8_e4m3fn)        \
-  _(::executorch::aten::Float8_e5m2fnuz, Float8_e5m2fnuz)    \
+#define ET_FORALL_FLOAT8_TYPES(_)                         \
+  _(::executorch::aten::Float8_e5m2, Float8_e5m2)         \
+  _(::executorch::aten::Float8_e4m3fn, Float8_e4m3fn)     \
+  _(::executorch::aten::Float8_e5m2fnuz, Float8_e5m2fnuz) \
   _(::executorch::aten::Float8_e4m3fnuz, Float8_e4m3fnuz)
 
 // ---------------------------------------------------------------------------
@@ -131,13 +131,13 @@ ET_FORALL_SCALAR_TYPES(ET_INTERNAL_SPECIALIZE_ST_TO_CPP)
 /* True for every enumerator that names a concrete element type. */
 constexpr bool isValid(::executorch::aten::ScalarType type) {
   return static_cast<int8_t>(type) >= 0 &&
-      type < ::executorch::aten::ScalarType::Undefined;
+         type < ::executorch::aten::ScalarType::Undefined;
 }
 
 /* Bytes per element; 0 for Undefined or an out-of-range value. */
 constexpr size_t elementSize(::executorch::aten::ScalarType t) {
   switch (t) {
-#define ET_INTERNAL_CASE_SIZE(_ctype, _name) \
+#define ET_INTERNAL_CASE_SIZE(_ctype, _name)  \
   case ::executorch::aten::ScalarType::_name: \
     return sizeof(_ctype);
     ET_FORALL_SCALAR_TYPES(ET_INTERNAL_CASE_SIZE)
@@ -151,7 +151,7 @@ constexpr size_t elementSize(::executorch::aten::ScalarType t) {
 /* Enumerator name ("Float", "Long", ...), or "UNKNOWN_SCALAR". */
 constexpr const char* toString(::executorch::aten::ScalarType t) {
   switch (t) {
-#define ET_INTERNAL_CASE_NAME(_ctype, _name) \
+#define ET_INTERNAL_CASE_NAME(_ctype, _name)  \
   case ::executorch::aten::ScalarType::_name: \
     return #_name;
     ET_FORALL_SCALAR_TYPES(ET_INTERNAL_CASE_NAME)
@@ -166,14 +166,15 @@ constexpr const char* toString(::executorch::aten::ScalarType t) {
 
 namespace internal {
 using ST = ::executorch::aten::ScalarType;
-} // namespace internal
+}  // namespace internal
 
 /* Byte..Long and, if includeBool, Bool. The wide unsigned types count too. */
-constexpr bool isIntegralType(::executorch::aten::ScalarType t, bool includeBool) {
+constexpr bool isIntegralType(
+    ::executorch::aten::ScalarType t, bool includeBool) {
   using internal::ST;
   return (includeBool && t == ST::Bool) || t == ST::Byte || t == ST::Char ||
-      t == ST::Short || t == ST::Int || t == ST::Long || t == ST::UInt16 ||
-      t == ST::UInt32 || t == ST::UInt64;
+         t == ST::Short || t == ST::Int || t == ST::Long || t == ST::UInt16 ||
+         t == ST::UInt32 || t == ST::UInt64;
 }
 
 template <typename T, bool includeBool>
@@ -185,13 +186,13 @@ struct is_integral_type
 constexpr bool isFloatingType(::executorch::aten::ScalarType t) {
   using internal::ST;
   return t == ST::Double || t == ST::Float || t == ST::Half ||
-      t == ST::BFloat16;
+         t == ST::BFloat16;
 }
 
 constexpr bool isFloat8Type(::executorch::aten::ScalarType t) {
   using internal::ST;
   return t == ST::Float8_e5m2 || t == ST::Float8_e4m3fn ||
-      t == ST::Float8_e5m2fnuz || t == ST::Float8_e4m3fnuz;
+         t == ST::Float8_e5m2fnuz || t == ST::Float8_e4m3fnuz;
 }
 
 constexpr bool isReducedFloatingType(::executorch::aten::ScalarType t) {
@@ -203,7 +204,7 @@ constexpr bool isReducedFloatingType(::executorch::aten::ScalarType t) {
 constexpr bool isRealType(::executorch::aten::ScalarType t) {
   using internal::ST;
   return t == ST::Byte || t == ST::Char || t == ST::Short || t == ST::Int ||
-      t == ST::Long || t == ST::Float || t == ST::Double;
+         t == ST::Long || t == ST::Float || t == ST::Double;
 }
 constexpr bool isRealHType(::executorch::aten::ScalarType t) {
   return isRealType(t) || t == internal::ST::Half;
@@ -221,19 +222,19 @@ constexpr bool isRealHBBF16Type(::executorch::aten::ScalarType t) {
 constexpr bool isComplexType(::executorch::aten::ScalarType t) {
   using internal::ST;
   return t == ST::ComplexHalf || t == ST::ComplexFloat ||
-      t == ST::ComplexDouble;
+         t == ST::ComplexDouble;
 }
 
 constexpr bool isQIntType(::executorch::aten::ScalarType t) {
   using internal::ST;
   return t == ST::QInt8 || t == ST::QUInt8 || t == ST::QInt32 ||
-      t == ST::QUInt4x2 || t == ST::QUInt2x4;
+         t == ST::QUInt4x2 || t == ST::QUInt2x4;
 }
 
 constexpr bool isBitsType(::executorch::aten::ScalarType t) {
   using internal::ST;
   return t == ST::Bits1x8 || t == ST::Bits2x4 || t == ST::Bits4x2 ||
-      t == ST::Bits8 || t == ST::Bits16;
+         t == ST::Bits8 || t == ST::Bits16;
 }
 
 /* UInt16/32/64: storage-only unsigned types with no promotion rules. */
@@ -269,7 +270,8 @@ constexpr bool isSignedType(::executorch::aten::ScalarType t) {
 }
 
 /* Integer storage type -> its quantized counterpart (else unchanged). */
-constexpr ::executorch::aten::ScalarType toQIntType(::executorch::aten::ScalarType t) {
+constexpr ::executorch::aten::ScalarType toQIntType(
+    ::executorch::aten::ScalarType t) {
   using internal::ST;
   switch (t) {
     case ST::Byte:
@@ -284,7 +286,8 @@ constexpr ::executorch::aten::ScalarType toQIntType(::executorch::aten::ScalarTy
 }
 
 /* Quantized type -> the integer type that stores it (else unchanged). */
-constexpr ::executorch::aten::ScalarType toUnderlying(::executorch::aten::ScalarType t) {
+constexpr ::executorch::aten::ScalarType toUnderlying(
+    ::executorch::aten::ScalarType t) {
   using internal::ST;
   switch (t) {
     case ST::QUInt8:
@@ -301,7 +304,8 @@ constexpr ::executorch::aten::ScalarType toUnderlying(::executorch::aten::Scalar
 }
 
 /* Real type -> matching complex type; Undefined if there is none. */
-constexpr ::executorch::aten::ScalarType toComplexType(::executorch::aten::ScalarType t) {
+constexpr ::executorch::aten::ScalarType toComplexType(
+    ::executorch::aten::ScalarType t) {
   using internal::ST;
   switch (t) {
     case ST::Half:
@@ -319,7 +323,8 @@ constexpr ::executorch::aten::ScalarType toComplexType(::executorch::aten::Scala
 }
 
 /* Complex type -> its component type (else unchanged). */
-constexpr ::executorch::aten::ScalarType toRealValueType(::executorch::aten::ScalarType t) {
+constexpr ::executorch::aten::ScalarType toRealValueType(
+    ::executorch::aten::ScalarType t) {
   using internal::ST;
   switch (t) {
     case ST::ComplexHalf:
@@ -357,9 +362,18 @@ namespace internal {
 
 // Promotion over the 12 "classic" types, in this index order.
 constexpr ST kPromoteOrder[12] = {
-    ST::Byte, ST::Char, ST::Short, ST::Int, ST::Long, ST::Half,
-    ST::Float, ST::Double, ST::ComplexHalf, ST::ComplexFloat,
-    ST::ComplexDouble, ST::Bool};
+    ST::Byte,
+    ST::Char,
+    ST::Short,
+    ST::Int,
+    ST::Long,
+    ST::Half,
+    ST::Float,
+    ST::Double,
+    ST::ComplexHalf,
+    ST::ComplexFloat,
+    ST::ComplexDouble,
+    ST::Bool};
 
 constexpr int promote_index(ST t) {
   for (int i = 0; i < 12; ++i) {
@@ -372,45 +386,162 @@ constexpr int promote_index(ST t) {
 
 // The standard PyTorch promotion lattice (rows and columns as above).
 constexpr ST kPromoteTable[12][12] = {
-    /* Byte  */ {ST::Byte, ST::Short, ST::Short, ST::Int, ST::Long, ST::Half,
-                 ST::Float, ST::Double, ST::ComplexHalf, ST::ComplexFloat,
-                 ST::ComplexDouble, ST::Byte},
-    /* Char  */ {ST::Short, ST::Char, ST::Short, ST::Int, ST::Long, ST::Half,
-                 ST::Float, ST::Double, ST::ComplexHalf, ST::ComplexFloat,
-                 ST::ComplexDouble, ST::Char},
-    /* Short */ {ST::Short, ST::Short, ST::Short, ST::Int, ST::Long, ST::Half,
-                 ST::Float, ST::Double, ST::ComplexHalf, ST::ComplexFloat,
-                 ST::ComplexDouble, ST::Short},
-    /* Int   */ {ST::Int, ST::Int, ST::Int, ST::Int, ST::Long, ST::Half,
-                 ST::Float, ST::Double, ST::ComplexHalf, ST::ComplexFloat,
-                 ST::ComplexDouble, ST::Int},
-    /* Long  */ {ST::Long, ST::Long, ST::Long, ST::Long, ST::Long, ST::Half,
-                 ST::Float, ST::Double, ST::ComplexHalf, ST::ComplexFloat,
-                 ST::ComplexDouble, ST::Long},
-    /* Half  */ {ST::Half, ST::Half, ST::Half, ST::Half, ST::Half, ST::Half,
-                 ST::Float, ST::Double, ST::ComplexHalf, ST::ComplexFloat,
-                 ST::ComplexDouble, ST::Half},
-    /* Float */ {ST::Float, ST::Float, ST::Float, ST::Float, ST::Float,
-                 ST::Float, ST::Float, ST::Double, ST::ComplexFloat,
-                 ST::ComplexFloat, ST::ComplexDouble, ST::Float},
-    /* Double */ {ST::Double, ST::Double, ST::Double, ST::Double, ST::Double,
-                  ST::Double, ST::Double, ST::Double, ST::ComplexDouble,
-                  ST::ComplexDouble, ST::ComplexDouble, ST::Double},
-    /* CHalf */ {ST::ComplexHalf, ST::ComplexHalf, ST::ComplexHalf,
-                 ST::ComplexHalf, ST::ComplexHalf, ST::ComplexHalf,
-                 ST::ComplexFloat, ST::ComplexDouble, ST::ComplexHalf,
-                 ST::ComplexFloat, ST::ComplexDouble, ST::ComplexHalf},
-    /* CFloat */ {ST::ComplexFloat, ST::ComplexFloat, ST::ComplexFloat,
-                  ST::ComplexFloat, ST::ComplexFloat, ST::ComplexFloat,
-                  ST::ComplexFloat, ST::ComplexDouble, ST::ComplexFloat,
-                  ST::ComplexFloat, ST::ComplexDouble, ST::ComplexFloat},
-    /* CDouble */ {ST::ComplexDouble, ST::ComplexDouble, ST::ComplexDouble,
-                   ST::ComplexDouble, ST::ComplexDouble, ST::ComplexDouble,
-                   ST::ComplexDouble, ST::ComplexDouble, ST::ComplexDouble,
-                   ST::ComplexDouble, ST::ComplexDouble, ST::ComplexDouble},
-    /* Bool  */ {ST::Byte, ST::Char, ST::Short, ST::Int, ST::Long, ST::Half,
-                 ST::Float, ST::Double, ST::ComplexHalf, ST::ComplexFloat,
-                 ST::ComplexDouble, ST::Bool},
+    /* Byte  */ {
+        ST::Byte,
+        ST::Short,
+        ST::Short,
+        ST::Int,
+        ST::Long,
+        ST::Half,
+        ST::Float,
+        ST::Double,
+        ST::ComplexHalf,
+        ST::ComplexFloat,
+        ST::ComplexDouble,
+        ST::Byte},
+    /* Char  */
+    {ST::Short,
+     ST::Char,
+     ST::Short,
+     ST::Int,
+     ST::Long,
+     ST::Half,
+     ST::Float,
+     ST::Double,
+     ST::ComplexHalf,
+     ST::ComplexFloat,
+     ST::ComplexDouble,
+     ST::Char},
+    /* Short */
+    {ST::Short,
+     ST::Short,
+     ST::Short,
+     ST::Int,
+     ST::Long,
+     ST::Half,
+     ST::Float,
+     ST::Double,
+     ST::ComplexHalf,
+     ST::ComplexFloat,
+     ST::ComplexDouble,
+     ST::Short},
+    /* Int   */
+    {ST::Int,
+     ST::Int,
+     ST::Int,
+     ST::Int,
+     ST::Long,
+     ST::Half,
+     ST::Float,
+     ST::Double,
+     ST::ComplexHalf,
+     ST::ComplexFloat,
+     ST::ComplexDouble,
+     ST::Int},
+    /* Long  */
+    {ST::Long,
+     ST::Long,
+     ST::Long,
+     ST::Long,
+     ST::Long,
+     ST::Half,
+     ST::Float,
+     ST::Double,
+     ST::ComplexHalf,
+     ST::ComplexFloat,
+     ST::ComplexDouble,
+     ST::Long},
+    /* Half  */
+    {ST::Half,
+     ST::Half,
+     ST::Half,
+     ST::Half,
+     ST::Half,
+     ST::Half,
+     ST::Float,
+     ST::Double,
+     ST::ComplexHalf,
+     ST::ComplexFloat,
+     ST::ComplexDouble,
+     ST::Half},
+    /* Float */
+    {ST::Float,
+     ST::Float,
+     ST::Float,
+     ST::Float,
+     ST::Float,
+     ST::Float,
+     ST::Float,
+     ST::Double,
+     ST::ComplexFloat,
+     ST::ComplexFloat,
+     ST::ComplexDouble,
+     ST::Float},
+    /* Double */
+    {ST::Double,
+     ST::Double,
+     ST::Double,
+     ST::Double,
+     ST::Double,
+     ST::Double,
+     ST::Double,
+     ST::Double,
+     ST::ComplexDouble,
+     ST::ComplexDouble,
+     ST::ComplexDouble,
+     ST::Double},
+    /* CHalf */
+    {ST::ComplexHalf,
+     ST::ComplexHalf,
+     ST::ComplexHalf,
+     ST::ComplexHalf,
+     ST::ComplexHalf,
+     ST::ComplexHalf,
+     ST::ComplexFloat,
+     ST::ComplexDouble,
+     ST::ComplexHalf,
+     ST::ComplexFloat,
+     ST::ComplexDouble,
+     ST::ComplexHalf},
+    /* CFloat */
+    {ST::ComplexFloat,
+     ST::ComplexFloat,
+     ST::ComplexFloat,
+     ST::ComplexFloat,
+     ST::ComplexFloat,
+     ST::ComplexFloat,
+     ST::ComplexFloat,
+     ST::ComplexDouble,
+     ST::ComplexFloat,
+     ST::ComplexFloat,
+     ST::ComplexDouble,
+     ST::ComplexFloat},
+    /* CDouble */
+    {ST::ComplexDouble,
+     ST::ComplexDouble,
+     ST::ComplexDouble,
+     ST::ComplexDouble,
+     ST::ComplexDouble,
+     ST::ComplexDouble,
+     ST::ComplexDouble,
+     ST::ComplexDouble,
+     ST::ComplexDouble,
+     ST::ComplexDouble,
+     ST::ComplexDouble,
+     ST::ComplexDouble},
+    /* Bool  */
+    {ST::Byte,
+     ST::Char,
+     ST::Short,
+     ST::Int,
+     ST::Long,
+     ST::Half,
+     ST::Float,
+     ST::Double,
+     ST::ComplexHalf,
+     ST::ComplexFloat,
+     ST::ComplexDouble,
+     ST::Bool},
 };
 
 // BFloat16 against one of the 12 classic types.
@@ -427,11 +558,11 @@ constexpr ST promote_with_bfloat16(ST other) {
     case ST::ComplexDouble:
       return ST::ComplexDouble;
     default:
-      return ST::BFloat16; // Integral and Bool.
+      return ST::BFloat16;  // Integral and Bool.
   }
 }
 
-} // namespace internal
+}  // namespace internal
 
 /*
  * The dtype a binary operation on `a` and `b` computes in. With
@@ -463,8 +594,8 @@ constexpr ::executorch::aten::ScalarType promoteTypes(
   if (a == ST::BFloat16 || b == ST::BFloat16) {
     const ST other = a == ST::BFloat16 ? b : a;
     return internal::promote_index(other) < 0
-        ? ST::Undefined
-        : internal::promote_with_bfloat16(other);
+               ? ST::Undefined
+               : internal::promote_with_bfloat16(other);
   }
   const int ia = internal::promote_index(a);
   const int ib = internal::promote_index(b);
@@ -497,8 +628,8 @@ inline To convert(From val) {
   return static_cast<To>(val);
 }
 
-} // namespace runtime
-} // namespace executorch
+}  // namespace runtime
+}  // namespace executorch
 
 // ---------------------------------------------------------------------------
 // ET_SWITCH_*: dispatch on a ScalarType to a lambda instantiated per dtype.
@@ -511,62 +642,62 @@ inline To convert(From val) {
 // and an error is logged; nothing aborts. The lambda is pasted into every
 // case, with CTYPE_ALIAS bound to that case's C++ type.
 
-#define ET_INTERNAL_SWITCH_CASE(ENUM, CTYPE_ALIAS, ...)                    \
-  case ::executorch::aten::ScalarType::ENUM: {                             \
-    using CTYPE_ALIAS = ::executorch::runtime::ScalarTypeToCppType<       \
-        ::executorch::aten::ScalarType::ENUM>::type;                       \
-    return __VA_ARGS__();                                                  \
+#define ET_INTERNAL_SWITCH_CASE(ENUM, CTYPE_ALIAS, ...)             \
+  case ::executorch::aten::ScalarType::ENUM: {                      \
+    using CTYPE_ALIAS = ::executorch::runtime::ScalarTypeToCppType< \
+        ::executorch::aten::ScalarType::ENUM>::type;                \
+    return __VA_ARGS__();                                           \
   }
 
-#define ET_INTERNAL_SWITCH(TYPE, CONTEXT, NAME, ...)                       \
-  [&] {                                                                    \
-    const ::executorch::aten::ScalarType _et_switch_st = (TYPE);           \
-    const char* const _et_switch_name = (NAME);                            \
-    switch (_et_switch_st) {                                               \
-      __VA_ARGS__                                                          \
-      default:                                                             \
-        (CONTEXT).fail(::executorch::runtime::Error::InvalidArgument);     \
-        ET_LOG(                                                            \
-            Error,                                                         \
-            "Unhandled dtype %s for %s",                                   \
-            ::executorch::runtime::toString(_et_switch_st),                \
-            _et_switch_name);                                              \
-    }                                                                      \
+#define ET_INTERNAL_SWITCH(TYPE, CONTEXT, NAME, ...)                   \
+  [&] {                                                                \
+    const ::executorch::aten::ScalarType _et_switch_st = (TYPE);       \
+    const char* const _et_switch_name = (NAME);                        \
+    switch (_et_switch_st) {                                           \
+      __VA_ARGS__                                                      \
+      default:                                                         \
+        (CONTEXT).fail(::executorch::runtime::Error::InvalidArgument); \
+        ET_LOG(                                                        \
+            Error,                                                     \
+            "Unhandled dtype %s for %s",                               \
+            ::executorch::runtime::toString(_et_switch_st),            \
+            _et_switch_name);                                          \
+    }                                                                  \
   }()
 
 // Case lists per set (each expands ET_INTERNAL_SWITCH_CASE per dtype).
-#define ET_INTERNAL_CASES_INT(A, ...)                 \
-  ET_INTERNAL_SWITCH_CASE(Byte, A, __VA_ARGS__)       \
-  ET_INTERNAL_SWITCH_CASE(Char, A, __VA_ARGS__)       \
-  ET_INTERNAL_SWITCH_CASE(Short, A, __VA_ARGS__)      \
-  ET_INTERNAL_SWITCH_CASE(Int, A, __VA_ARGS__)        \
+#define ET_INTERNAL_CASES_INT(A, ...)            \
+  ET_INTERNAL_SWITCH_CASE(Byte, A, __VA_ARGS__)  \
+  ET_INTERNAL_SWITCH_CASE(Char, A, __VA_ARGS__)  \
+  ET_INTERNAL_SWITCH_CASE(Short, A, __VA_ARGS__) \
+  ET_INTERNAL_SWITCH_CASE(Int, A, __VA_ARGS__)   \
   ET_INTERNAL_SWITCH_CASE(Long, A, __VA_ARGS__)
-#define ET_INTERNAL_CASES_FLOAT(A, ...)               \
-  ET_INTERNAL_SWITCH_CASE(Float, A, __VA_ARGS__)      \
+#define ET_INTERNAL_CASES_FLOAT(A, ...)          \
+  ET_INTERNAL_SWITCH_CASE(Float, A, __VA_ARGS__) \
   ET_INTERNAL_SWITCH_CASE(Double, A, __VA_ARGS__)
 #define ET_INTERNAL_CASES_REAL(A, ...) \
   ET_INTERNAL_CASES_INT(A, __VA_ARGS__) ET_INTERNAL_CASES_FLOAT(A, __VA_ARGS__)
-#define ET_INTERNAL_CASES_UINT(A, ...)                \
-  ET_INTERNAL_SWITCH_CASE(UInt16, A, __VA_ARGS__)     \
-  ET_INTERNAL_SWITCH_CASE(UInt32, A, __VA_ARGS__)     \
+#define ET_INTERNAL_CASES_UINT(A, ...)            \
+  ET_INTERNAL_SWITCH_CASE(UInt16, A, __VA_ARGS__) \
+  ET_INTERNAL_SWITCH_CASE(UInt32, A, __VA_ARGS__) \
   ET_INTERNAL_SWITCH_CASE(UInt64, A, __VA_ARGS__)
-#define ET_INTERNAL_CASES_QINT(A, ...)                \
-  ET_INTERNAL_SWITCH_CASE(QInt8, A, __VA_ARGS__)      \
-  ET_INTERNAL_SWITCH_CASE(QUInt8, A, __VA_ARGS__)     \
-  ET_INTERNAL_SWITCH_CASE(QInt32, A, __VA_ARGS__)     \
-  ET_INTERNAL_SWITCH_CASE(QUInt4x2, A, __VA_ARGS__)   \
+#define ET_INTERNAL_CASES_QINT(A, ...)              \
+  ET_INTERNAL_SWITCH_CASE(QInt8, A, __VA_ARGS__)    \
+  ET_INTERNAL_SWITCH_CASE(QUInt8, A, __VA_ARGS__)   \
+  ET_INTERNAL_SWITCH_CASE(QInt32, A, __VA_ARGS__)   \
+  ET_INTERNAL_SWITCH_CASE(QUInt4x2, A, __VA_ARGS__) \
   ET_INTERNAL_SWITCH_CASE(QUInt2x4, A, __VA_ARGS__)
-#define ET_INTERNAL_CASES_COMPLEX(A, ...)                \
-  ET_INTERNAL_SWITCH_CASE(ComplexFloat, A, __VA_ARGS__)  \
+#define ET_INTERNAL_CASES_COMPLEX(A, ...)               \
+  ET_INTERNAL_SWITCH_CASE(ComplexFloat, A, __VA_ARGS__) \
   ET_INTERNAL_SWITCH_CASE(ComplexDouble, A, __VA_ARGS__)
-#define ET_INTERNAL_CASES_ALL(A, ...)                   \
-  ET_INTERNAL_CASES_REAL(A, __VA_ARGS__)                \
-  ET_INTERNAL_SWITCH_CASE(Half, A, __VA_ARGS__)         \
-  ET_INTERNAL_SWITCH_CASE(ComplexHalf, A, __VA_ARGS__)  \
-  ET_INTERNAL_CASES_COMPLEX(A, __VA_ARGS__)             \
-  ET_INTERNAL_SWITCH_CASE(Bool, A, __VA_ARGS__)         \
-  ET_INTERNAL_CASES_QINT(A, __VA_ARGS__)                \
-  ET_INTERNAL_SWITCH_CASE(BFloat16, A, __VA_ARGS__)     \
+#define ET_INTERNAL_CASES_ALL(A, ...)                  \
+  ET_INTERNAL_CASES_REAL(A, __VA_ARGS__)               \
+  ET_INTERNAL_SWITCH_CASE(Half, A, __VA_ARGS__)        \
+  ET_INTERNAL_SWITCH_CASE(ComplexHalf, A, __VA_ARGS__) \
+  ET_INTERNAL_CASES_COMPLEX(A, __VA_ARGS__)            \
+  ET_INTERNAL_SWITCH_CASE(Bool, A, __VA_ARGS__)        \
+  ET_INTERNAL_CASES_QINT(A, __VA_ARGS__)               \
+  ET_INTERNAL_SWITCH_CASE(BFloat16, A, __VA_ARGS__)    \
   ET_INTERNAL_CASES_UINT(A, __VA_ARGS__)
 
 // Scalar-object sets switch on the dtype of an EValue/Scalar payload, whose
@@ -593,24 +724,25 @@ inline To convert(From val) {
       ET_INTERNAL_CASES_REAL(CTYPE_ALIAS, __VA_ARGS__)                      \
           ET_INTERNAL_SWITCH_CASE(T1, CTYPE_ALIAS, __VA_ARGS__))
 
-#define ET_SWITCH_REAL_TYPES_AND2(T1, T2, TYPE, CONTEXT, NAME, CTYPE_ALIAS, ...) \
-  ET_INTERNAL_SWITCH(                                                            \
-      TYPE,                                                                      \
-      CONTEXT,                                                                   \
-      NAME,                                                                      \
-      ET_INTERNAL_CASES_REAL(CTYPE_ALIAS, __VA_ARGS__)                           \
-          ET_INTERNAL_SWITCH_CASE(T1, CTYPE_ALIAS, __VA_ARGS__)                  \
+#define ET_SWITCH_REAL_TYPES_AND2(                              \
+    T1, T2, TYPE, CONTEXT, NAME, CTYPE_ALIAS, ...)              \
+  ET_INTERNAL_SWITCH(                                           \
+      TYPE,                                                     \
+      CONTEXT,                                                  \
+      NAME,                                                     \
+      ET_INTERNAL_CASES_REAL(CTYPE_ALIAS, __VA_ARGS__)          \
+          ET_INTERNAL_SWITCH_CASE(T1, CTYPE_ALIAS, __VA_ARGS__) \
               ET_INTERNAL_SWITCH_CASE(T2, CTYPE_ALIAS, __VA_ARGS__))
 
-#define ET_SWITCH_REAL_TYPES_AND3(                                         \
-    T1, T2, T3, TYPE, CONTEXT, NAME, CTYPE_ALIAS, ...)                     \
-  ET_INTERNAL_SWITCH(                                                      \
-      TYPE,                                                                \
-      CONTEXT,                                                             \
-      NAME,                                                                \
-      ET_INTERNAL_CASES_REAL(CTYPE_ALIAS, __VA_ARGS__)                     \
-          ET_INTERNAL_SWITCH_CASE(T1, CTYPE_ALIAS, __VA_ARGS__)            \
-              ET_INTERNAL_SWITCH_CASE(T2, CTYPE_ALIAS, __VA_ARGS__)        \
+#define ET_SWITCH_REAL_TYPES_AND3(                                  \
+    T1, T2, T3, TYPE, CONTEXT, NAME, CTYPE_ALIAS, ...)              \
+  ET_INTERNAL_SWITCH(                                               \
+      TYPE,                                                         \
+      CONTEXT,                                                      \
+      NAME,                                                         \
+      ET_INTERNAL_CASES_REAL(CTYPE_ALIAS, __VA_ARGS__)              \
+          ET_INTERNAL_SWITCH_CASE(T1, CTYPE_ALIAS, __VA_ARGS__)     \
+              ET_INTERNAL_SWITCH_CASE(T2, CTYPE_ALIAS, __VA_ARGS__) \
                   ET_INTERNAL_SWITCH_CASE(T3, CTYPE_ALIAS, __VA_ARGS__))
 
 #define ET_SWITCH_REALH_TYPES(TYPE, CONTEXT, NAME, CTYPE_ALIAS, ...) \
@@ -631,15 +763,15 @@ inline To convert(From val) {
   ET_SWITCH_REAL_TYPES_AND3(                                              \
       Half, Bool, BFloat16, TYPE, CONTEXT, NAME, CTYPE_ALIAS, __VA_ARGS__)
 
-#define ET_SWITCH_REALHBBF16_AND_UINT_TYPES(                               \
-    TYPE, CONTEXT, NAME, CTYPE_ALIAS, ...)                                 \
-  ET_INTERNAL_SWITCH(                                                      \
-      TYPE,                                                                \
-      CONTEXT,                                                             \
-      NAME,                                                                \
-      ET_INTERNAL_CASES_REAL(CTYPE_ALIAS, __VA_ARGS__)                     \
-          ET_INTERNAL_SWITCH_CASE(Half, CTYPE_ALIAS, __VA_ARGS__)          \
-              ET_INTERNAL_SWITCH_CASE(Bool, CTYPE_ALIAS, __VA_ARGS__)      \
+#define ET_SWITCH_REALHBBF16_AND_UINT_TYPES(                                  \
+    TYPE, CONTEXT, NAME, CTYPE_ALIAS, ...)                                    \
+  ET_INTERNAL_SWITCH(                                                         \
+      TYPE,                                                                   \
+      CONTEXT,                                                                \
+      NAME,                                                                   \
+      ET_INTERNAL_CASES_REAL(CTYPE_ALIAS, __VA_ARGS__)                        \
+          ET_INTERNAL_SWITCH_CASE(Half, CTYPE_ALIAS, __VA_ARGS__)             \
+              ET_INTERNAL_SWITCH_CASE(Bool, CTYPE_ALIAS, __VA_ARGS__)         \
                   ET_INTERNAL_SWITCH_CASE(BFloat16, CTYPE_ALIAS, __VA_ARGS__) \
                       ET_INTERNAL_CASES_UINT(CTYPE_ALIAS, __VA_ARGS__))
 
@@ -667,14 +799,14 @@ inline To convert(From val) {
       ET_INTERNAL_CASES_FLOAT(CTYPE_ALIAS, __VA_ARGS__)                      \
           ET_INTERNAL_SWITCH_CASE(T1, CTYPE_ALIAS, __VA_ARGS__))
 
-#define ET_SWITCH_FLOAT_TYPES_AND2(                                        \
-    T1, T2, TYPE, CONTEXT, NAME, CTYPE_ALIAS, ...)                         \
-  ET_INTERNAL_SWITCH(                                                      \
-      TYPE,                                                                \
-      CONTEXT,                                                             \
-      NAME,                                                                \
-      ET_INTERNAL_CASES_FLOAT(CTYPE_ALIAS, __VA_ARGS__)                    \
-          ET_INTERNAL_SWITCH_CASE(T1, CTYPE_ALIAS, __VA_ARGS__)            \
+#define ET_SWITCH_FLOAT_TYPES_AND2(                             \
+    T1, T2, TYPE, CONTEXT, NAME, CTYPE_ALIAS, ...)              \
+  ET_INTERNAL_SWITCH(                                           \
+      TYPE,                                                     \
+      CONTEXT,                                                  \
+      NAME,                                                     \
+      ET_INTERNAL_CASES_FLOAT(CTYPE_ALIAS, __VA_ARGS__)         \
+          ET_INTERNAL_SWITCH_CASE(T1, CTYPE_ALIAS, __VA_ARGS__) \
               ET_INTERNAL_SWITCH_CASE(T2, CTYPE_ALIAS, __VA_ARGS__))
 
 #define ET_SWITCH_FLOATH_TYPES(TYPE, CONTEXT, NAME, CTYPE_ALIAS, ...) \
@@ -690,7 +822,10 @@ inline To convert(From val) {
 
 #define ET_SWITCH_COMPLEX_TYPES(TYPE, CONTEXT, NAME, CTYPE_ALIAS, ...) \
   ET_INTERNAL_SWITCH(                                                  \
-      TYPE, CONTEXT, NAME, ET_INTERNAL_CASES_COMPLEX(CTYPE_ALIAS, __VA_ARGS__))
+      TYPE,                                                            \
+      CONTEXT,                                                         \
+      NAME,                                                            \
+      ET_INTERNAL_CASES_COMPLEX(CTYPE_ALIAS, __VA_ARGS__))
 
 #define ET_SWITCH_COMPLEXH_TYPES(TYPE, CONTEXT, NAME, CTYPE_ALIAS, ...) \
   ET_INTERNAL_SWITCH(                                                   \
@@ -716,7 +851,8 @@ inline To convert(From val) {
       CONTEXT,                                                                 \
       NAME,                                                                    \
       ET_INTERNAL_SCALAR_OBJ_CASE(Long, int64_t, CTYPE_ALIAS, __VA_ARGS__)     \
-          ET_INTERNAL_SCALAR_OBJ_CASE(Double, double, CTYPE_ALIAS, __VA_ARGS__))
+          ET_INTERNAL_SCALAR_OBJ_CASE(                                         \
+              Double, double, CTYPE_ALIAS, __VA_ARGS__))
 
 #define ET_SWITCH_SCALAR_OBJ_INTB_TYPES(TYPE, CONTEXT, NAME, CTYPE_ALIAS, ...) \
   ET_INTERNAL_SWITCH(                                                          \
@@ -724,16 +860,18 @@ inline To convert(From val) {
       CONTEXT,                                                                 \
       NAME,                                                                    \
       ET_INTERNAL_SCALAR_OBJ_CASE(Bool, bool, CTYPE_ALIAS, __VA_ARGS__)        \
-          ET_INTERNAL_SCALAR_OBJ_CASE(Long, int64_t, CTYPE_ALIAS, __VA_ARGS__))
+          ET_INTERNAL_SCALAR_OBJ_CASE(                                         \
+              Long, int64_t, CTYPE_ALIAS, __VA_ARGS__))
 
-#define ET_SWITCH_SCALAR_OBJ_FLOATB_TYPES(                                 \
-    TYPE, CONTEXT, NAME, CTYPE_ALIAS, ...)                                 \
-  ET_INTERNAL_SWITCH(                                                      \
-      TYPE,                                                                \
-      CONTEXT,                                                             \
-      NAME,                                                                \
-      ET_INTERNAL_SCALAR_OBJ_CASE(Bool, bool, CTYPE_ALIAS, __VA_ARGS__)    \
-          ET_INTERNAL_SCALAR_OBJ_CASE(Double, double, CTYPE_ALIAS, __VA_ARGS__))
+#define ET_SWITCH_SCALAR_OBJ_FLOATB_TYPES(                              \
+    TYPE, CONTEXT, NAME, CTYPE_ALIAS, ...)                              \
+  ET_INTERNAL_SWITCH(                                                   \
+      TYPE,                                                             \
+      CONTEXT,                                                          \
+      NAME,                                                             \
+      ET_INTERNAL_SCALAR_OBJ_CASE(Bool, bool, CTYPE_ALIAS, __VA_ARGS__) \
+          ET_INTERNAL_SCALAR_OBJ_CASE(                                  \
+              Double, double, CTYPE_ALIAS, __VA_ARGS__))
 
 #define ET_SWITCH_TWO_TYPES(T1, T2, TYPE, CONTEXT, NAME, CTYPE_ALIAS, ...) \
   ET_INTERNAL_SWITCH(                                                      \
@@ -743,25 +881,25 @@ inline To convert(From val) {
       ET_INTERNAL_SWITCH_CASE(T1, CTYPE_ALIAS, __VA_ARGS__)                \
           ET_INTERNAL_SWITCH_CASE(T2, CTYPE_ALIAS, __VA_ARGS__))
 
-#define ET_SWITCH_THREE_TYPES(                                             \
-    T1, T2, T3, TYPE, CONTEXT, NAME, CTYPE_ALIAS, ...)                     \
-  ET_INTERNAL_SWITCH(                                                      \
-      TYPE,                                                                \
-      CONTEXT,                                                             \
-      NAME,                                                                \
-      ET_INTERNAL_SWITCH_CASE(T1, CTYPE_ALIAS, __VA_ARGS__)                \
-          ET_INTERNAL_SWITCH_CASE(T2, CTYPE_ALIAS, __VA_ARGS__)            \
+#define ET_SWITCH_THREE_TYPES(                                  \
+    T1, T2, T3, TYPE, CONTEXT, NAME, CTYPE_ALIAS, ...)          \
+  ET_INTERNAL_SWITCH(                                           \
+      TYPE,                                                     \
+      CONTEXT,                                                  \
+      NAME,                                                     \
+      ET_INTERNAL_SWITCH_CASE(T1, CTYPE_ALIAS, __VA_ARGS__)     \
+          ET_INTERNAL_SWITCH_CASE(T2, CTYPE_ALIAS, __VA_ARGS__) \
               ET_INTERNAL_SWITCH_CASE(T3, CTYPE_ALIAS, __VA_ARGS__))
 
-#define ET_SWITCH_FOUR_TYPES(                                              \
-    T1, T2, T3, T4, TYPE, CONTEXT, NAME, CTYPE_ALIAS, ...)                 \
-  ET_INTERNAL_SWITCH(                                                      \
-      TYPE,                                                                \
-      CONTEXT,                                                             \
-      NAME,                                                                \
-      ET_INTERNAL_SWITCH_CASE(T1, CTYPE_ALIAS, __VA_ARGS__)                \
-          ET_INTERNAL_SWITCH_CASE(T2, CTYPE_ALIAS, __VA_ARGS__)            \
-              ET_INTERNAL_SWITCH_CASE(T3, CTYPE_ALIAS, __VA_ARGS__)        \
+#define ET_SWITCH_FOUR_TYPES(                                       \
+    T1, T2, T3, T4, TYPE, CONTEXT, NAME, CTYPE_ALIAS, ...)          \
+  ET_INTERNAL_SWITCH(                                               \
+      TYPE,                                                         \
+      CONTEXT,                                                      \
+      NAME,                                                         \
+      ET_INTERNAL_SWITCH_CASE(T1, CTYPE_ALIAS, __VA_ARGS__)         \
+          ET_INTERNAL_SWITCH_CASE(T2, CTYPE_ALIAS, __VA_ARGS__)     \
+              ET_INTERNAL_SWITCH_CASE(T3, CTYPE_ALIAS, __VA_ARGS__) \
                   ET_INTERNAL_SWITCH_CASE(T4, CTYPE_ALIAS, __VA_ARGS__))
 
 namespace torch {
@@ -783,5 +921,5 @@ using ::executorch::runtime::promote_types;
 using ::executorch::runtime::promoteTypes;
 using ::executorch::runtime::ScalarTypeToCppType;
 using ::executorch::runtime::toString;
-} // namespace executor
-} // namespace torch
+}  // namespace executor
+}  // namespace torch

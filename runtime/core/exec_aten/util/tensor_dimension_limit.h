@@ -11,11 +11,11 @@ namespace runtime {
 
 static constexpr size_t kTensorDimensionLimit = 16;
 
-} // namespace runtime
-} // namespace executorch
+}  // namespace runtime
+}  // namespace executorch
 
 namespace torch {
 namespace executor {
 using ::executorch::runtime::kTensorDimensionLimit;
-} // namespace executor
-} // namespace torch
+}  // namespace executor
+}  // namespace torch

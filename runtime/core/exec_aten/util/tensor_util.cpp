@@ -71,9 +71,10 @@ bool tensors_have_same_dim_order(
   bool all_channels_last = true;
   for (const Tensor& t : tensor_list) {
     const auto order = t.dim_order();
-    all_default = all_default && is_contiguous_dim_order(order.data(), order.size());
-    all_channels_last =
-        all_channels_last && is_channels_last_dim_order(order.data(), order.size());
+    all_default =
+        all_default && is_contiguous_dim_order(order.data(), order.size());
+    all_channels_last = all_channels_last &&
+                        is_channels_last_dim_order(order.data(), order.size());
   }
   if (all_default || all_channels_last) {
     return true;
@@ -145,6 +146,6 @@ Error resize_tensor_impl(
   return impl->internal_resize_contiguous(new_sizes);
 }
 
-} // namespace internal
-} // namespace runtime
-} // namespace executorch
+}  // namespace internal
+}  // namespace runtime
+}  // namespace executorch

@@ -27,52 +27,55 @@
 #define ET_MIN3(a, b, c) ET_MIN2(ET_MIN2(a, b), c)
 
 /* Turns a possibly negative index into [0, upper_bound). */
-#define ET_NORMALIZE_IX(IX, UPPER_BOUND) ((IX) < 0 ? (IX) + (UPPER_BOUND) : (IX))
+#define ET_NORMALIZE_IX(IX, UPPER_BOUND) \
+  ((IX) < 0 ? (IX) + (UPPER_BOUND) : (IX))
 
 // ---------------------------------------------------------------------------
 // Aborting checks (invariants only)
 
-#define ET_CHECK_VALID_IX(IX, UPPER_BOUND)                             \
-  ET_CHECK_MSG(                                                        \
-      (IX) >= -(UPPER_BOUND) && (IX) < (UPPER_BOUND),                  \
-      "index %" PRId64 " must be within range [-%zd, %zd)",            \
-      static_cast<int64_t>(IX),                                        \
-      static_cast<ssize_t>(UPPER_BOUND),                               \
+#define ET_CHECK_VALID_IX(IX, UPPER_BOUND)                  \
+  ET_CHECK_MSG(                                             \
+      (IX) >= -(UPPER_BOUND) && (IX) < (UPPER_BOUND),       \
+      "index %" PRId64 " must be within range [-%zd, %zd)", \
+      static_cast<int64_t>(IX),                             \
+      static_cast<ssize_t>(UPPER_BOUND),                    \
       static_cast<ssize_t>(UPPER_BOUND))
 
-#define ET_CHECK_VALID_DIM(DIM, UPPER_BOUND)                           \
-  ET_CHECK_MSG(                                                        \
-      (DIM) >= -(UPPER_BOUND) && (DIM) < (UPPER_BOUND),                \
-      "dim %" PRId64 " must be within range [-%zd, %zd)",              \
-      static_cast<int64_t>(DIM),                                       \
-      static_cast<ssize_t>(UPPER_BOUND),                               \
+#define ET_CHECK_VALID_DIM(DIM, UPPER_BOUND)              \
+  ET_CHECK_MSG(                                           \
+      (DIM) >= -(UPPER_BOUND) && (DIM) < (UPPER_BOUND),   \
+      "dim %" PRId64 " must be within range [-%zd, %zd)", \
+      static_cast<int64_t>(DIM),                          \
+      static_cast<ssize_t>(UPPER_BOUND),                  \
       static_cast<ssize_t>(UPPER_BOUND))
 
-#define ET_CHECK_NON_ZERO_DIM_SIZE(DIM, T)                             \
-  ET_CHECK_MSG(                                                        \
-      (T).size(DIM) != 0, "Size of dim %zd is zero", static_cast<ssize_t>(DIM))
+#define ET_CHECK_NON_ZERO_DIM_SIZE(DIM, T) \
+  ET_CHECK_MSG(                            \
+      (T).size(DIM) != 0,                  \
+      "Size of dim %zd is zero",           \
+      static_cast<ssize_t>(DIM))
 
-#define ET_CHECK_SAME_SHAPE2(a__, b__)                                    \
-  ET_CHECK_MSG(                                                           \
-      ::executorch::runtime::tensors_have_same_shape((a__), (b__)),       \
+#define ET_CHECK_SAME_SHAPE2(a__, b__)                              \
+  ET_CHECK_MSG(                                                     \
+      ::executorch::runtime::tensors_have_same_shape((a__), (b__)), \
       "Tensors do not have the same shape")
 
-#define ET_CHECK_SAME_SHAPE3(a__, b__, c__)                               \
-  ET_CHECK_MSG(                                                           \
+#define ET_CHECK_SAME_SHAPE3(a__, b__, c__)                                \
+  ET_CHECK_MSG(                                                            \
       ::executorch::runtime::tensors_have_same_shape((a__), (b__), (c__)), \
       "Tensors do not have the same shape")
 
-#define ET_CHECK_SAME_DTYPE2(a__, b__)                                    \
-  ET_CHECK_MSG(                                                           \
-      (a__).scalar_type() == (b__).scalar_type(),                         \
-      "Tensors do not have the same dtype: %s vs %s",                     \
-      ::executorch::runtime::toString((a__).scalar_type()),               \
+#define ET_CHECK_SAME_DTYPE2(a__, b__)                      \
+  ET_CHECK_MSG(                                             \
+      (a__).scalar_type() == (b__).scalar_type(),           \
+      "Tensors do not have the same dtype: %s vs %s",       \
+      ::executorch::runtime::toString((a__).scalar_type()), \
       ::executorch::runtime::toString((b__).scalar_type()))
 
-#define ET_CHECK_SAME_DTYPE3(a__, b__, c__)                               \
-  ET_CHECK_MSG(                                                           \
-      (a__).scalar_type() == (b__).scalar_type() &&                       \
-          (b__).scalar_type() == (c__).scalar_type(),                     \
+#define ET_CHECK_SAME_DTYPE3(a__, b__, c__)           \
+  ET_CHECK_MSG(                                       \
+      (a__).scalar_type() == (b__).scalar_type() &&   \
+          (b__).scalar_type() == (c__).scalar_type(), \
       "Tensors do not have the same dtype")
 
 #define ET_CHECK_SAME_SHAPE_AND_DTYPE2(a__, b__) \
@@ -87,69 +90,69 @@
     ET_CHECK_SAME_DTYPE3(a__, b__, c__);              \
   } while (0)
 
-#define ET_CHECK_CONTIGUOUS(a__)                                   \
-  ET_CHECK_MSG(                                                    \
-      ::executorch::runtime::tensor_is_contiguous(a__),            \
+#define ET_CHECK_CONTIGUOUS(a__)                        \
+  ET_CHECK_MSG(                                         \
+      ::executorch::runtime::tensor_is_contiguous(a__), \
       "Tensor must be contiguous")
 
-#define ET_CHECK_SAME_STRIDES2(a__, b__)                                  \
-  ET_CHECK_MSG(                                                           \
-      ::executorch::runtime::tensors_have_same_strides((a__), (b__)),     \
+#define ET_CHECK_SAME_STRIDES2(a__, b__)                              \
+  ET_CHECK_MSG(                                                       \
+      ::executorch::runtime::tensors_have_same_strides((a__), (b__)), \
       "Tensors do not have the same strides")
 
-#define ET_CHECK_SAME_STRIDES3(a__, b__, c__)                             \
-  ET_CHECK_MSG(                                                           \
+#define ET_CHECK_SAME_STRIDES3(a__, b__, c__)                                \
+  ET_CHECK_MSG(                                                              \
       ::executorch::runtime::tensors_have_same_strides((a__), (b__), (c__)), \
       "Tensors do not have the same strides")
 
-#define ET_CHECK_DEFAULT_OR_CHANNELSLAST_DIMORDER(t__)                       \
-  ET_CHECK_MSG(                                                              \
-      ::executorch::runtime::is_contiguous_dim_order(                        \
-          (t__).dim_order().data(), (t__).dim_order().size()) ||             \
-          ::executorch::runtime::is_channels_last_dim_order(                 \
-              (t__).dim_order().data(), (t__).dim_order().size()),           \
+#define ET_CHECK_DEFAULT_OR_CHANNELSLAST_DIMORDER(t__)             \
+  ET_CHECK_MSG(                                                    \
+      ::executorch::runtime::is_contiguous_dim_order(              \
+          (t__).dim_order().data(), (t__).dim_order().size()) ||   \
+          ::executorch::runtime::is_channels_last_dim_order(       \
+              (t__).dim_order().data(), (t__).dim_order().size()), \
       "Tensor must have default or channels last dim order")
 
 // ---------------------------------------------------------------------------
 // Returning checks
 
 /* Logs the failed condition and returns false from the enclosing function. */
-#define ET_LOG_AND_RETURN_IF_FALSE(cond)            \
-  do {                                              \
-    if (!(cond)) {                                  \
-      ET_LOG(Error, "Check failed (%s): ", #cond);  \
-      return false;                                 \
-    }                                               \
+#define ET_LOG_AND_RETURN_IF_FALSE(cond)           \
+  do {                                             \
+    if (!(cond)) {                                 \
+      ET_LOG(Error, "Check failed (%s): ", #cond); \
+      return false;                                \
+    }                                              \
   } while (0)
 
-#define ET_LOG_MSG_AND_RETURN_IF_FALSE(cond, message, ...)             \
-  do {                                                                 \
-    if (!(cond)) {                                                     \
+#define ET_LOG_MSG_AND_RETURN_IF_FALSE(cond, message, ...)                \
+  do {                                                                    \
+    if (!(cond)) {                                                        \
       ET_LOG(Error, "Check failed (%s): " message, #cond, ##__VA_ARGS__); \
-      return false;                                                    \
-    }                                                                  \
+      return false;                                                       \
+    }                                                                     \
   } while (0)
 
 /*
  * If `cond` is false: log, record `error` in the kernel context and return
  * `retval` (which may be empty for void functions).
  */
-#define ET_KERNEL_CHECK(context, cond, error, retval)                  \
-  do {                                                                 \
-    if (!(cond)) {                                                     \
-      ET_LOG(Error, "Check failed (%s): ", #cond);                     \
-      (context).fail(::executorch::runtime::Error::error);             \
-      return retval;                                                   \
-    }                                                                  \
+#define ET_KERNEL_CHECK(context, cond, error, retval)      \
+  do {                                                     \
+    if (!(cond)) {                                         \
+      ET_LOG(Error, "Check failed (%s): ", #cond);         \
+      (context).fail(::executorch::runtime::Error::error); \
+      return retval;                                       \
+    }                                                      \
   } while (0)
 
-#define ET_KERNEL_CHECK_MSG(context, cond, error, retval, message, ...) \
-  do {                                                                  \
-    if (!(cond)) {                                                      \
+#define ET_KERNEL_CHECK_MSG(context, cond, error, retval, message, ...)   \
+  do {                                                                    \
+    if (!(cond)) {                                                        \
       ET_LOG(Error, "Check failed (%s): " message, #cond, ##__VA_ARGS__); \
-      (context).fail(::executorch::runtime::Error::error);              \
-      return retval;                                                    \
-    }                                                                   \
+      (context).fail(::executorch::runtime::Error::error);                \
+      return retval;                                                      \
+    }                                                                     \
   } while (0)
 
 /*
@@ -167,8 +170,7 @@ namespace runtime {
 // Dtype predicates
 
 inline bool tensor_is_type(
-    const executorch::aten::Tensor& t,
-    executorch::aten::ScalarType dtype) {
+    const executorch::aten::Tensor& t, executorch::aten::ScalarType dtype) {
   ET_LOG_MSG_AND_RETURN_IF_FALSE(
       t.scalar_type() == dtype,
       "Expected %s but got %s",
@@ -206,12 +208,13 @@ inline bool tensor_is_type(
   return true;
 }
 
-#define ET_INTERNAL_DTYPE_PREDICATE(_fn, _test, _what)               \
-  inline bool _fn(const executorch::aten::Tensor& t) {               \
-    ET_LOG_MSG_AND_RETURN_IF_FALSE(                                  \
-        _test, "Expected a " _what " dtype, got %s",                 \
-        toString(t.scalar_type()));                                  \
-    return true;                                                     \
+#define ET_INTERNAL_DTYPE_PREDICATE(_fn, _test, _what) \
+  inline bool _fn(const executorch::aten::Tensor& t) { \
+    ET_LOG_MSG_AND_RETURN_IF_FALSE(                    \
+        _test,                                         \
+        "Expected a " _what " dtype, got %s",          \
+        toString(t.scalar_type()));                    \
+    return true;                                       \
   }
 
 ET_INTERNAL_DTYPE_PREDICATE(
@@ -219,21 +222,13 @@ ET_INTERNAL_DTYPE_PREDICATE(
     t.scalar_type() == executorch::aten::ScalarType::Bool,
     "Bool")
 ET_INTERNAL_DTYPE_PREDICATE(
-    tensor_is_floating_type,
-    isFloatingType(t.scalar_type()),
-    "floating")
+    tensor_is_floating_type, isFloatingType(t.scalar_type()), "floating")
 ET_INTERNAL_DTYPE_PREDICATE(
-    tensor_is_real_type,
-    isRealType(t.scalar_type()),
-    "real")
+    tensor_is_real_type, isRealType(t.scalar_type()), "real")
 ET_INTERNAL_DTYPE_PREDICATE(
-    tensor_is_realh_type,
-    isRealHType(t.scalar_type()),
-    "real or Half")
+    tensor_is_realh_type, isRealHType(t.scalar_type()), "real or Half")
 ET_INTERNAL_DTYPE_PREDICATE(
-    tensor_is_realhb_type,
-    isRealHBType(t.scalar_type()),
-    "real, Half or Bool")
+    tensor_is_realhb_type, isRealHBType(t.scalar_type()), "real, Half or Bool")
 ET_INTERNAL_DTYPE_PREDICATE(
     tensor_is_realhbf16_type,
     isRealHBF16Type(t.scalar_type()),
@@ -243,19 +238,14 @@ ET_INTERNAL_DTYPE_PREDICATE(
     isRealHBBF16Type(t.scalar_type()),
     "real, Half, Bool or BFloat16")
 ET_INTERNAL_DTYPE_PREDICATE(
-    tensor_is_complex_type,
-    isComplexType(t.scalar_type()),
-    "complex")
+    tensor_is_complex_type, isComplexType(t.scalar_type()), "complex")
 ET_INTERNAL_DTYPE_PREDICATE(
-    tensor_is_bits_type,
-    isBitsType(t.scalar_type()),
-    "bits")
+    tensor_is_bits_type, isBitsType(t.scalar_type()), "bits")
 
 #undef ET_INTERNAL_DTYPE_PREDICATE
 
 inline bool tensor_is_integral_type(
-    const executorch::aten::Tensor& t,
-    bool includeBool = false) {
+    const executorch::aten::Tensor& t, bool includeBool = false) {
   ET_LOG_MSG_AND_RETURN_IF_FALSE(
       isIntegralType(t.scalar_type(), includeBool),
       "Expected an integral dtype, got %s",
@@ -264,8 +254,7 @@ inline bool tensor_is_integral_type(
 }
 
 inline bool tensor_can_cast_to(
-    const executorch::aten::Tensor& a,
-    executorch::aten::ScalarType dtype) {
+    const executorch::aten::Tensor& a, executorch::aten::ScalarType dtype) {
   ET_LOG_MSG_AND_RETURN_IF_FALSE(
       canCast(a.scalar_type(), dtype),
       "Cannot cast %s to %s",
@@ -308,7 +297,8 @@ inline bool tensor_has_dim(const executorch::aten::Tensor& t, int64_t d) {
   return true;
 }
 
-inline bool tensor_has_non_empty_dim(const executorch::aten::Tensor& t, int64_t d) {
+inline bool tensor_has_non_empty_dim(
+    const executorch::aten::Tensor& t, int64_t d) {
   const int64_t rank = static_cast<int64_t>(nonzero_dim(t));
   ET_LOG_AND_RETURN_IF_FALSE(d >= -rank && d < rank);
   ET_LOG_AND_RETURN_IF_FALSE(nonempty_size(t, ET_NORMALIZE_IX(d, rank)) != 0);
@@ -316,9 +306,7 @@ inline bool tensor_has_non_empty_dim(const executorch::aten::Tensor& t, int64_t 
 }
 
 inline bool tensor_dim_has_index(
-    const executorch::aten::Tensor& t,
-    int64_t d,
-    int64_t ix) {
+    const executorch::aten::Tensor& t, int64_t d, int64_t ix) {
   const int64_t rank = static_cast<int64_t>(nonzero_dim(t));
   ET_LOG_AND_RETURN_IF_FALSE(d >= -rank && d < rank);
   const int64_t size = nonempty_size(t, ET_NORMALIZE_IX(d, rank));
@@ -340,8 +328,7 @@ inline bool tensor_is_rank(const executorch::aten::Tensor& t, size_t rank) {
 }
 
 inline bool tensor_has_rank_greater_or_equal_to(
-    const executorch::aten::Tensor& t,
-    size_t rank) {
+    const executorch::aten::Tensor& t, size_t rank) {
   ET_LOG_MSG_AND_RETURN_IF_FALSE(
       static_cast<size_t>(t.dim()) >= rank,
       "Expected rank >= %zu, got %zd",
@@ -351,8 +338,7 @@ inline bool tensor_has_rank_greater_or_equal_to(
 }
 
 inline bool tensor_has_rank_smaller_or_equal_to(
-    const executorch::aten::Tensor& t,
-    size_t rank) {
+    const executorch::aten::Tensor& t, size_t rank) {
   ET_LOG_MSG_AND_RETURN_IF_FALSE(
       static_cast<size_t>(t.dim()) <= rank,
       "Expected rank <= %zu, got %zd",
@@ -377,8 +363,7 @@ inline bool tensor_is_scalar(const executorch::aten::Tensor& t) {
 // Comparisons between tensors
 
 inline bool tensors_have_same_dtype(
-    const executorch::aten::Tensor& a,
-    const executorch::aten::Tensor& b) {
+    const executorch::aten::Tensor& a, const executorch::aten::Tensor& b) {
   ET_LOG_MSG_AND_RETURN_IF_FALSE(
       a.scalar_type() == b.scalar_type(),
       "Dtypes differ: %s vs %s",
@@ -395,8 +380,7 @@ inline bool tensors_have_same_dtype(
 }
 
 inline bool tensors_have_same_rank(
-    const executorch::aten::Tensor& a,
-    const executorch::aten::Tensor& b) {
+    const executorch::aten::Tensor& a, const executorch::aten::Tensor& b) {
   ET_LOG_MSG_AND_RETURN_IF_FALSE(
       a.dim() == b.dim(), "Ranks differ: %zd vs %zd", a.dim(), b.dim());
   return true;
@@ -414,13 +398,15 @@ inline bool tensors_have_same_rank(
  * kernels treat [] and [1] alike.
  */
 inline bool tensors_have_same_shape(
-    const executorch::aten::Tensor& a,
-    const executorch::aten::Tensor& b) {
+    const executorch::aten::Tensor& a, const executorch::aten::Tensor& b) {
   if (a.numel() == 1 && b.numel() == 1) {
     return true;
   }
   ET_LOG_MSG_AND_RETURN_IF_FALSE(
-      a.sizes().equals(b.sizes()), "Shapes differ (rank %zd vs %zd)", a.dim(), b.dim());
+      a.sizes().equals(b.sizes()),
+      "Shapes differ (rank %zd vs %zd)",
+      a.dim(),
+      b.dim());
   return true;
 }
 
@@ -435,8 +421,7 @@ inline bool tensors_have_same_shape(
 }
 
 inline bool tensors_have_same_shape_and_dtype(
-    const executorch::aten::Tensor& a,
-    const executorch::aten::Tensor& b) {
+    const executorch::aten::Tensor& a, const executorch::aten::Tensor& b) {
   return tensors_have_same_shape(a, b) && tensors_have_same_dtype(a, b);
 }
 
@@ -455,7 +440,8 @@ inline bool tensors_have_same_size_at_dims(
   ET_LOG_AND_RETURN_IF_FALSE(dim_a < static_cast<size_t>(a.dim()));
   ET_LOG_AND_RETURN_IF_FALSE(dim_b < static_cast<size_t>(b.dim()));
   ET_LOG_MSG_AND_RETURN_IF_FALSE(
-      a.size(static_cast<ssize_t>(dim_a)) == b.size(static_cast<ssize_t>(dim_b)),
+      a.size(static_cast<ssize_t>(dim_a)) ==
+          b.size(static_cast<ssize_t>(dim_b)),
       "Sizes differ at dims %zu and %zu",
       dim_a,
       dim_b);
@@ -463,8 +449,7 @@ inline bool tensors_have_same_size_at_dims(
 }
 
 inline bool tensors_have_same_strides(
-    const executorch::aten::Tensor& a,
-    const executorch::aten::Tensor& b) {
+    const executorch::aten::Tensor& a, const executorch::aten::Tensor& b) {
   ET_LOG_MSG_AND_RETURN_IF_FALSE(
       a.strides().equals(b.strides()), "Strides differ");
   return true;
@@ -527,11 +512,11 @@ inline size_t getTrailingDims(const executorch::aten::Tensor& t, int64_t dim) {
 
 /* Linear (stride-weighted) offset of a coordinate. */
 inline size_t coordinateToIndex(
-    const executorch::aten::Tensor& t,
-    const size_t* const coordinate) {
+    const executorch::aten::Tensor& t, const size_t* const coordinate) {
   size_t index = 0;
   for (ssize_t d = 0; d < t.dim(); ++d) {
-    index += coordinate[d] * static_cast<size_t>(t.strides()[static_cast<size_t>(d)]);
+    index += coordinate[d] *
+             static_cast<size_t>(t.strides()[static_cast<size_t>(d)]);
   }
   return index;
 }
@@ -562,9 +547,7 @@ inline void memoizeTrailingDims(
 
 /* Row-major coordinate of linear `index` (sizes only, ignoring strides). */
 inline void indexToCoordinate(
-    const executorch::aten::Tensor& tensor,
-    size_t index,
-    size_t* coordinate) {
+    const executorch::aten::Tensor& tensor, size_t index, size_t* coordinate) {
   for (ssize_t i = tensor.dim() - 1; i >= 0; --i) {
     const size_t size = static_cast<size_t>(tensor.size(i));
     coordinate[i] = size == 0 ? 0 : index % size;
@@ -580,7 +563,8 @@ inline size_t calculate_linear_index(
     const size_t ndim) {
   size_t index = 0;
   for (size_t i = 0; i < ndim; ++i) {
-    index += static_cast<size_t>(coordinate[i]) * static_cast<size_t>(strides[i]);
+    index +=
+        static_cast<size_t>(coordinate[i]) * static_cast<size_t>(strides[i]);
   }
   return index;
 }
@@ -595,8 +579,8 @@ inline bool extract_scalar_tensor(executorch::aten::Tensor tensor, T* out_val) {
     return false;
   }
   switch (tensor.scalar_type()) {
-#define ET_INTERNAL_EXTRACT_CASE(_ctype, _name)                 \
-  case executorch::aten::ScalarType::_name:                     \
+#define ET_INTERNAL_EXTRACT_CASE(_ctype, _name)                  \
+  case executorch::aten::ScalarType::_name:                      \
     *out_val = static_cast<T>(*tensor.const_data_ptr<_ctype>()); \
     return true;
     ET_FORALL_REAL_TYPES(ET_INTERNAL_EXTRACT_CASE)
@@ -619,7 +603,8 @@ ET_NODISCARD ET_API Error get_dim_order(
     size_t out_dim_order_size);
 
 ET_API bool tensor_has_valid_dim_order(executorch::aten::Tensor t);
-ET_API bool tensor_is_default_or_channels_last_dim_order(executorch::aten::Tensor t);
+ET_API bool tensor_is_default_or_channels_last_dim_order(
+    executorch::aten::Tensor t);
 ET_API bool tensor_is_default_dim_order(executorch::aten::Tensor t);
 ET_API bool tensor_is_channels_last_dim_order(executorch::aten::Tensor t);
 
@@ -628,10 +613,10 @@ ET_API bool tensors_have_same_dim_order(
     const executorch::aten::ArrayRef<executorch::aten::Tensor> tensor_list);
 
 inline bool tensors_have_same_dim_order(
-    const executorch::aten::Tensor& a,
-    const executorch::aten::Tensor& b) {
+    const executorch::aten::Tensor& a, const executorch::aten::Tensor& b) {
   executorch::aten::Tensor list[] = {a, b};
-  return tensors_have_same_dim_order(executorch::aten::ArrayRef<executorch::aten::Tensor>(list));
+  return tensors_have_same_dim_order(
+      executorch::aten::ArrayRef<executorch::aten::Tensor>(list));
 }
 
 inline bool tensors_have_same_dim_order(
@@ -639,7 +624,8 @@ inline bool tensors_have_same_dim_order(
     const executorch::aten::Tensor& b,
     const executorch::aten::Tensor& c) {
   executorch::aten::Tensor list[] = {a, b, c};
-  return tensors_have_same_dim_order(executorch::aten::ArrayRef<executorch::aten::Tensor>(list));
+  return tensors_have_same_dim_order(
+      executorch::aten::ArrayRef<executorch::aten::Tensor>(list));
 }
 
 inline bool tensors_have_same_dim_order(
@@ -648,7 +634,8 @@ inline bool tensors_have_same_dim_order(
     const executorch::aten::Tensor& c,
     const executorch::aten::Tensor& d) {
   executorch::aten::Tensor list[] = {a, b, c, d};
-  return tensors_have_same_dim_order(executorch::aten::ArrayRef<executorch::aten::Tensor>(list));
+  return tensors_have_same_dim_order(
+      executorch::aten::ArrayRef<executorch::aten::Tensor>(list));
 }
 
 // ---------------------------------------------------------------------------
@@ -668,9 +655,7 @@ ET_NODISCARD ET_API Error copy_tensor_data(
 
 /* Points t at `buffer`, which must hold at least t.nbytes() bytes. */
 ET_NODISCARD ET_API Error set_tensor_data(
-    const executorch::aten::Tensor& t,
-    void* buffer,
-    size_t buffer_size);
+    const executorch::aten::Tensor& t, void* buffer, size_t buffer_size);
 
 /* Clears t's data pointer. */
 ET_API void reset_data_ptr(const executorch::aten::Tensor& tensor);
@@ -678,7 +663,7 @@ ET_API void reset_data_ptr(const executorch::aten::Tensor& tensor);
 // resize_tensor_impl(TensorImpl*, ArrayRef<SizesType>) is declared in
 // tensor_impl.h: the resize rules of TensorImpl, returning an Error.
 
-} // namespace internal
+}  // namespace internal
 
 /* Resizes t following the tensor's shape dynamism (see TensorImpl). */
 ET_NODISCARD inline Error resize_tensor(
@@ -697,8 +682,7 @@ template <
         !std::is_same<executorch::aten::SizesType, T>::value,
         int>::type = 0>
 ET_NODISCARD inline Error resize_tensor(
-    executorch::aten::Tensor t,
-    executorch::aten::ArrayRef<T> new_sizes) {
+    executorch::aten::Tensor t, executorch::aten::ArrayRef<T> new_sizes) {
   ET_CHECK_OR_RETURN_ERROR(
       new_sizes.size() <= kTensorDimensionLimit,
       NotSupported,
@@ -724,22 +708,21 @@ ET_NODISCARD inline Error resize_tensor(
 /* Deprecated alias of resize_tensor that ignores the result. */
 template <typename T>
 ET_DEPRECATED inline void resize(
-    executorch::aten::Tensor t,
-    executorch::aten::ArrayRef<T> new_sizes) {
+    executorch::aten::Tensor t, executorch::aten::ArrayRef<T> new_sizes) {
   (void)resize_tensor(t, new_sizes);
 }
 
-} // namespace runtime
-} // namespace executorch
+}  // namespace runtime
+}  // namespace executorch
 
 namespace torch {
 namespace executor {
+using ::executorch::runtime::coordinateToIndex;
 using ::executorch::runtime::extract_scalar_tensor;
 using ::executorch::runtime::get_dim_order;
 using ::executorch::runtime::getLeadingDims;
 using ::executorch::runtime::getTrailingDims;
 using ::executorch::runtime::indexToCoordinate;
-using ::executorch::runtime::coordinateToIndex;
 using ::executorch::runtime::resize_tensor;
 using ::executorch::runtime::tensor_is_contiguous;
 using ::executorch::runtime::tensors_have_same_dim_order;
@@ -752,6 +735,6 @@ using ::executorch::runtime::internal::reset_data_ptr;
 using ::executorch::runtime::internal::resize_tensor_impl;
 using ::executorch::runtime::internal::set_tensor_data;
 using ::executorch::runtime::internal::share_tensor_data;
-} // namespace internal
-} // namespace executor
-} // namespace torch
+}  // namespace internal
+}  // namespace executor
+}  // namespace torch

@@ -37,10 +37,7 @@ Error check_load_range(
 }
 
 Error open_regular_file(
-    const char* path,
-    int* fd_out,
-    size_t* size_out,
-    char** name_out) {
+    const char* path, int* fd_out, size_t* size_out, char** name_out) {
   if (path == nullptr) {
     ET_LOG(Error, "file name is null");
     return Error::InvalidArgument;
@@ -82,11 +79,7 @@ Error open_regular_file(
 }
 
 Error read_fully(
-    int fd,
-    const char* name,
-    size_t offset,
-    size_t size,
-    void* dst) {
+    int fd, const char* name, size_t offset, size_t size, void* dst) {
   auto* out = static_cast<uint8_t*>(dst);
   size_t done = 0;
   while (done < size) {
@@ -124,6 +117,6 @@ Error read_fully(
   return Error::Ok;
 }
 
-} // namespace detail
-} // namespace extension
-} // namespace executorch
+}  // namespace detail
+}  // namespace extension
+}  // namespace executorch

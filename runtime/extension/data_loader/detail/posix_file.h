@@ -15,10 +15,7 @@ namespace detail {
 /// Opens `path` read-only; the file must be a regular file. On success sets
 /// *fd, *size and *name_copy (strdup'ed; free() it).
 executorch::runtime::Error open_regular_file(
-    const char* path,
-    int* fd,
-    size_t* size,
-    char** name_copy);
+    const char* path, int* fd, size_t* size, char** name_copy);
 
 /// True iff [offset, offset + size) lies inside a file of `file_size` bytes.
 inline bool range_in_file(size_t offset, size_t size, size_t file_size) {
@@ -39,12 +36,8 @@ executorch::runtime::Error check_load_range(
 /// Reads exactly `size` bytes at `offset` into `dst` (positional reads in
 /// chunks <= INT32_MAX, retrying on EINTR). AccessFailed on error or EOF.
 executorch::runtime::Error read_fully(
-    int fd,
-    const char* name,
-    size_t offset,
-    size_t size,
-    void* dst);
+    int fd, const char* name, size_t offset, size_t size, void* dst);
 
-} // namespace detail
-} // namespace extension
-} // namespace executorch
+}  // namespace detail
+}  // namespace extension
+}  // namespace executorch

@@ -16,7 +16,8 @@ using runtime::detail::read_le64;
 
 constexpr char FlatTensorHeader::kMagic[FlatTensorHeader::kMagicSize];
 
-Result<FlatTensorHeader> FlatTensorHeader::Parse(const void* data, size_t size) {
+Result<FlatTensorHeader> FlatTensorHeader::Parse(
+    const void* data, size_t size) {
   if (data == nullptr || size < kNumHeadBytes) {
     return Error::InvalidArgument;
   }
@@ -41,5 +42,5 @@ Result<FlatTensorHeader> FlatTensorHeader::Parse(const void* data, size_t size) 
   return out;
 }
 
-} // namespace extension
-} // namespace executorch
+}  // namespace extension
+}  // namespace executorch

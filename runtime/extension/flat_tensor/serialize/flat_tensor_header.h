@@ -43,5 +43,5 @@ struct ET_API FlatTensorHeader {
   uint64_t segment_data_size;
 };
 
-} // namespace extension
-} // namespace executorch
+}  // namespace extension
+}  // namespace executorch

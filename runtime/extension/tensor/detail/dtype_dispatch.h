@@ -76,7 +76,7 @@ inline To convert_element(const From& v) {
       std::is_same_v<From, executorch::aten::Half> ||
       std::is_same_v<From, executorch::aten::BFloat16>;
   constexpr bool to_reduced = std::is_same_v<To, executorch::aten::Half> ||
-      std::is_same_v<To, executorch::aten::BFloat16>;
+                              std::is_same_v<To, executorch::aten::BFloat16>;
   if constexpr (from_reduced && to_reduced) {
     return To(static_cast<float>(v));
   } else if constexpr (from_reduced) {
@@ -88,6 +88,6 @@ inline To convert_element(const From& v) {
   }
 }
 
-} // namespace detail
-} // namespace extension
-} // namespace executorch
+}  // namespace detail
+}  // namespace extension
+}  // namespace executorch

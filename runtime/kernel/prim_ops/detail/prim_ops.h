@@ -20,6 +20,6 @@ void et_view(KernelRuntimeContext& context, Span<EValue*> args);
 /// `copy_to` to index+1 rows and copies `copy_from` into row `index`.
 void et_copy_index(KernelRuntimeContext& context, Span<EValue*> args);
 
-} // namespace prim_ops
-} // namespace runtime
-} // namespace executorch
+}  // namespace prim_ops
+}  // namespace runtime
+}  // namespace executorch

@@ -26,14 +26,11 @@ class PluginBackend final : public BackendInterface {
   bool is_available() const override {
     return true;
   }
-  Result<DelegateHandle*> init(
-      BackendInitContext&,
-      FreeableBuffer*,
-      ArrayRef<CompileSpec>) const override {
+  Result<DelegateHandle*> init(BackendInitContext&, FreeableBuffer*,
+                               ArrayRef<CompileSpec>) const override {
     return Error::NotSupported;
   }
-  Error execute(BackendExecutionContext&, DelegateHandle*, Span<EValue*>)
-      const override {
+  Error execute(BackendExecutionContext&, DelegateHandle*, Span<EValue*>) const override {
     return Error::NotSupported;
   }
 };
@@ -56,10 +53,9 @@ const Kernel plugin_kernels[] = {
 };
 const Error kernels_status = executorch::runtime::register_kernels(plugin_kernels);
 
-} // namespace
+}  // namespace
 
 // How the static registrations went (the tests look this up with dlsym).
-extern "C" __attribute__((visibility("default"))) int
-registry_plugin_status() {
+extern "C" __attribute__((visibility("default"))) int registry_plugin_status() {
   return static_cast<int>(backend_status) * 256 + static_cast<int>(kernels_status);
 }
