@@ -27,7 +27,7 @@ WHL_PKG_FILES := pkg/build_wheel.py pkg/et_run_console.py pkg/README.md $(INST_P
 WHL_TOOLS_VENV := $(O)/venv-tools
 WHL_AUDITWHEEL := $(WHL_TOOLS_VENV)/bin/auditwheel
 WHL_TOOLS_STAMP := $(WHL_TOOLS_VENV)/.ok
-$(WHL_TOOLS_STAMP):
+$(WHL_TOOLS_STAMP): | $(DEPS_STAMP)
 	$(quiet) PIP '$(WHL_TOOLS_VENV): auditwheel'
 	$(Q)rm -rf '$(WHL_TOOLS_VENV)' && $(PYTHON) -m venv '$(WHL_TOOLS_VENV)' && \
 	  '$(WHL_TOOLS_VENV)/bin/pip' install --disable-pip-version-check -q auditwheel==6.8.2 \

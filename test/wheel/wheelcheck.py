@@ -914,7 +914,7 @@ def c_embed():
     # (from check 13's wheel). A second *shared* copy under another SONAME would not do: ELF
     # interposition binds its registry calls to the program's libexecutorch.so.1, loaded first
     # (measured: the C++ and Python views stayed equal).
-    static_path = os.path.join(SRC, E["ET_O"], "static", "wheel", "wheel-path")
+    static_path = os.path.join(SRC, static_tree(), "wheel", "wheel-path")
     if not os.path.exists(static_path):
         R.bad("fault injected: the static _C: no static wheel (check-wheel-static runs first)")
         return
@@ -1263,17 +1263,21 @@ def check_static_contents(whl):
           f"lib/ has only archives")
 
 
+def static_tree():
+    """The build tree of the static wheel (its own O=, never the shared build's)."""
+    return os.path.join(E["ET_O"], "static", "build")
+
+
 def static_build():
-    o = E["ET_O"]
-    sd = os.path.join(o, "static")
+    sd = os.path.join(E["ET_O"], "static")
     # Its own tree: a static build never shares objects with the shared one being checked.
     # No debug info (CXXFLAGS come last and win): it only lengthens the compile here.
-    r = sh([E.get("ET_MAKE", "make"), "--no-print-directory", "-C", SRC, f"O={sd}/build", "SHARED=0",
+    r = sh([E.get("ET_MAKE", "make"), "--no-print-directory", "-C", SRC, f"O={static_tree()}", "SHARED=0",
             "CXXFLAGS=-g0", f"WHL_DIST={sd}/dist", "wheel"],
            env=clean_env({k: E[k] for k in ("MAKEFLAGS", "MFLAGS") if k in E}),
            what="make SHARED=0 wheel", timeout=3600)
     print("     " + "\n     ".join(r.stdout.strip().splitlines()[-4:]))
-    return wheel_path(os.path.join(SRC, sd, "build", "wheel", "wheel-path"))
+    return wheel_path(os.path.join(SRC, static_tree(), "wheel", "wheel-path"))
 
 
 def check_static_python(whl, wd):
