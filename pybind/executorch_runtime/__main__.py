@@ -57,6 +57,19 @@ def _describe(value) -> str:
     return f"{type(value).__name__} {value!r}"
 
 
+def _byte_count(text: str) -> int:
+    """A byte count with an optional K/M/G/T suffix (powers of 1024), as et_run takes it."""
+    scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+    number, unit = (text[:-1], text[-1].upper()) if text[-1:].upper() in scale else (text, "")
+    try:
+        value = int(number) * scale.get(unit, 1)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a byte count: {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"not a positive byte count: {text!r}")
+    return value
+
+
 def _run(args) -> int:
     import numpy as np
 
@@ -71,7 +84,7 @@ def _run(args) -> int:
     print(f"methods: {', '.join(names)}")
     name = args.method or ("forward" if "forward" in names else names[0])
     t0 = time.perf_counter()
-    method = program.load_method(name, profile=args.profile)
+    method = program.load_method(name, profile=args.profile, max_memory=args.max_memory)
     t_method = (time.perf_counter() - t0) * 1e3
     meta = method.meta
     if args.input:
@@ -130,6 +143,9 @@ def main(argv=None) -> int:
                        help="external constants of the program")
         p.add_argument("--iterations", type=int, default=1)
         p.add_argument("--profile", action="store_true")
+        p.add_argument("--max-memory", type=_byte_count, default=None, metavar="BYTES",
+                       help="cap on the memory sized from the program (planned buffers, "
+                            "unplanned outputs); K/M/G/T suffixes; default: half of RAM")
         p.add_argument("--verification", choices=[v.name for v in et.Verification],
                        default=et.Verification.Minimal.name,
                        help="how thoroughly the program is checked while loading")

@@ -178,11 +178,15 @@ class RuntimeProgram:
     def method_names(self) -> Set[str]:
         return set(self._program.method_names)
 
-    def load_method(self, name: str) -> Optional[RuntimeMethod]:
-        method = self._methods.get(name)
+    def load_method(self, name: str, *, max_memory: Optional[int] = None) -> Optional[RuntimeMethod]:
+        """The method `name`, loaded once per memory limit. ``max_memory`` caps the memory sized
+        from the program (planned buffers, unplanned outputs), as ``Program.load_method`` does;
+        None keeps that default."""
+        key = (name, max_memory)
+        method = self._methods.get(key)
         if method is None:
-            method = RuntimeMethod(self._program.load_method(name))
-            self._methods[name] = method
+            method = RuntimeMethod(self._program.load_method(name, max_memory=max_memory))
+            self._methods[key] = method
         return method
 
     def metadata(self, method_name: str) -> RuntimeMethodMeta:

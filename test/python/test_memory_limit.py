@@ -6,6 +6,7 @@ The programs are crafted as JSON and encoded with flatc against the runtime's ow
 
 import os
 import subprocess
+import sys
 
 import pytest
 
@@ -95,3 +96,29 @@ def test_a_method_without_outputs_runs_and_returns_nothing(et, tmp_path):
     from reading zero outputs."""
     method = et.load(planned(tmp_path, 1 << 10)).load_method("forward")
     assert len(method()) == 0
+
+
+def test_runtime_facade_takes_max_memory(et, tmp_path):
+    """The upstream-style facade passes the limit through, and caches per limit."""
+    from executorch_runtime.runtime import Runtime
+
+    path = tmp_path / "p.pte"
+    path.write_bytes(planned(tmp_path, 1 << 20))
+    program = Runtime.get().load_program(str(path))
+    with pytest.raises(et.Error) as e:
+        program.load_method("forward", max_memory=1 << 10)
+    assert e.value.code == et.ErrorCode.MemoryAllocationFailed
+    assert program.load_method("forward", max_memory=1 << 21) is not None
+
+
+def test_cli_max_memory(et, tmp_path):
+    path = tmp_path / "p.pte"
+    path.write_bytes(planned(tmp_path, 1 << 20))
+    run = [sys.executable, "-m", "executorch_runtime", "run", str(path)]
+    r = subprocess.run(run + ["--max-memory", "1K"], capture_output=True, text=True)
+    assert r.returncode != 0
+    assert "MemoryAllocationFailed" in r.stderr and "1024 bytes" in r.stderr, r.stderr
+    r = subprocess.run(run + ["--max-memory", "2M"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    r = subprocess.run(run + ["--max-memory", "lots"], capture_output=True, text=True)
+    assert r.returncode != 0 and "not a byte count" in r.stderr
