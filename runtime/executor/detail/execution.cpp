@@ -54,7 +54,9 @@ Error read_condition(const EValue& cond, size_t value_index, bool* out) {
       return Error::InvalidProgram;
     }
     const ssize_t n = t.numel();
-    const bool* data = t.const_data_ptr<bool>();
+    // Read as bytes: any non-zero byte is true, and a byte other than 0 or 1
+    // (which a bool object may not hold) is never loaded as a bool.
+    const uint8_t* data = static_cast<const uint8_t*>(t.const_data_ptr());
     if (n > 0 && data == nullptr) {
       ET_LOG(
           Error,
@@ -64,7 +66,7 @@ Error read_condition(const EValue& cond, size_t value_index, bool* out) {
     }
     bool all = true;
     for (ssize_t i = 0; i < n; ++i) {
-      all = all && data[i];
+      all = all && data[i] != 0;
     }
     *out = all;
     return Error::Ok;

@@ -151,6 +151,23 @@ bool aligned_to(const void* p, size_t elem) {
   return elem == 0 || reinterpret_cast<uintptr_t>(p) % elem == 0;
 }
 
+/// True if `t` is not a Bool tensor, or each of its `nbytes` bytes at `data`
+/// is 0 or 1. Kernels read Bool tensors as `bool`, which may hold nothing
+/// else, so bytes that come from the file (constants, initial values of
+/// mutable tensors, external data) are checked once, where they enter.
+bool bool_bytes_valid(const fb::Tensor* t, const void* data, size_t nbytes) {
+  if (t->scalar_type() != fb::ScalarType::BOOL || data == nullptr) {
+    return true;
+  }
+  const uint8_t* bytes = static_cast<const uint8_t*>(data);
+  for (size_t i = 0; i < nbytes; ++i) {
+    if (bytes[i] > 1) {
+      return false;
+    }
+  }
+  return true;
+}
+
 /// The data pointer of a tensor (docs/format.md §3.3).
 Result<void*> resolve_tensor_data(
     const LoadContext& ctx,
@@ -438,6 +455,14 @@ Result<Tensor> parse_tensor(
   Result<void*> data = resolve_tensor_data(ctx, t, shape.nbytes, value_index);
   if (!data.ok()) {
     return data.error();
+  }
+  const bool from_file = t->data_buffer_idx() != 0 || is_external(t);
+  if (from_file && !bool_bytes_valid(t, data.get(), shape.nbytes)) {
+    ET_LOG(
+        Error,
+        "value %zu: a Bool tensor whose data holds a byte other than 0 or 1",
+        value_index);
+    return Error::InvalidProgram;
   }
 
   TensorImpl* impl = allocate_array<TensorImpl>(ctx.method_allocator, 1);

@@ -280,6 +280,23 @@ TEST_F(ExecutionSafety, ConstantBoundToAWrittenParameterStopsTheKernel) {
   EXPECT_EQ(constant[2], 3.0f);
 }
 
+// A bool may hold only 0 or 1; kernels (and JumpFalse) read Bool tensors as
+// bool, so a Bool constant carrying another byte is refused where it enters.
+TEST_F(ExecutionSafety, BoolConstantWithAByteOtherThanZeroOrOneIsRefusedAtLoad) {
+  ProgramBuilder b;
+  static const uint8_t kBytes[4] = {1, 0, 73, 1};
+  TensorSpec cs = f32({4});
+  cs.dtype = 11;  // Bool
+  cs.data_buffer_idx = b.constant(kBytes, sizeof(kBytes));
+  const int c = b.tensor(cs);
+  const int x = b.tensor(f32({3}, 1, 0));
+  b.jump_false(c, 1);
+  b.inputs = {x};
+  b.outputs = {x};
+  b.buffer_sizes = {0, 16};
+  expect_refused_at_load(b, "a Bool tensor whose data holds a byte other than 0 or 1");
+}
+
 // set_input copies into a planned-or-constant input's storage; for a
 // constant that is the program's (possibly read-only mapped) data.
 TEST_F(ExecutionSafety, ConstantPlanInputIsRefusedAtLoad) {
