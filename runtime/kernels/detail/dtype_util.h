@@ -51,6 +51,26 @@ constexpr ScalarType scalar_type_of() {
   return ::executorch::runtime::CppTypeToScalarType<CT>::value;
 }
 
+/*
+ * Floating point to integer, defined for every input. C++ leaves a value
+ * outside the target's range (or NaN) undefined, and tensor values come from
+ * the file. This is what x86 computes, and so what PyTorch gives there:
+ * truncation toward zero when the value fits in the conversion's 32 bits (64
+ * for 64-bit targets), otherwise the "integer indefinite" value (the
+ * minimum); narrower targets keep the low bits of the 32-bit result.
+ */
+template <class To, class F>
+inline To float_to_int(F v) {
+  if constexpr (sizeof(To) == 8) {
+    const bool fits =
+        v >= static_cast<F>(-9223372036854775808.0) && v < static_cast<F>(9223372036854775808.0);
+    return static_cast<To>(fits ? static_cast<int64_t>(v) : INT64_MIN);
+  } else {
+    const bool fits = v >= static_cast<F>(-2147483648.0) && v < static_cast<F>(2147483648.0);
+    return static_cast<To>(fits ? static_cast<int32_t>(v) : INT32_MIN);
+  }
+}
+
 /* Value conversion with PyTorch semantics for bool (nonzero -> true). */
 template <class To, class From>
 inline To cast_value(From v) {
@@ -59,8 +79,13 @@ inline To cast_value(From v) {
     return static_cast<float>(v) != 0.0f;
   } else if constexpr (std::is_same<To, bool>::value) {
     return static_cast<bool>(v);
+  } else if constexpr ((std::is_same<From, Half>::value || std::is_same<From, BFloat16>::value) &&
+                       std::is_integral<To>::value) {
+    return float_to_int<To>(static_cast<float>(v));
   } else if constexpr (std::is_same<From, Half>::value || std::is_same<From, BFloat16>::value) {
     return static_cast<To>(static_cast<float>(v));
+  } else if constexpr (std::is_floating_point<From>::value && std::is_integral<To>::value) {
+    return float_to_int<To>(v);
   } else if constexpr (std::is_same<To, Half>::value || std::is_same<To, BFloat16>::value) {
     return To(static_cast<float>(v));
   } else {

@@ -4,6 +4,7 @@
 // overflows must wrap modulo 2^64 as in PyTorch rather than be undefined
 // behaviour (UBSan stops on it).
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -88,6 +89,31 @@ TEST(KernelSafetyValues, Int64ArithmeticWrapsModulo2To64) {
   mo.data<int64_t>()[0] = 5;
   ASSERT_EQ(call("aten::mm.out", {&e1, &e2, &emo, &emo}), Error::Ok);
   EXPECT_EQ(mo.data<int64_t>()[0], 0);
+}
+
+// Float to integer conversion of values outside the target's range (or NaN)
+// is undefined in C++; the kernels define it as x86 computes it, which is
+// what PyTorch gives there (torch.tensor([1e30]).to(torch.int32) is INT32_MIN).
+template <class T>
+std::vector<T> float_to(ScalarType dtype, const std::vector<float>& in) {
+  ExactTensor a(ScalarType::Float, {static_cast<int32_t>(in.size())});
+  ExactTensor out(dtype, {static_cast<int32_t>(in.size())});
+  for (size_t i = 0; i < in.size(); ++i) {
+    a.data<float>()[i] = in[i];
+  }
+  EValue ea(a.tensor()), nb(false), mf, eo(out.tensor());
+  EXPECT_EQ(call("aten::_to_copy.out", {&ea, &nb, &mf, &eo, &eo}), Error::Ok);
+  return std::vector<T>(out.data<T>(), out.data<T>() + in.size());
+}
+
+TEST(KernelSafetyValues, FloatToIntegerOutOfRangeIsDefined) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const std::vector<float> in = {1e30f, -1e30f, nan, 3.7f, -3.7f, 2147483648.0f};
+  EXPECT_EQ(float_to<int32_t>(ScalarType::Int, in),
+            (std::vector<int32_t>{INT32_MIN, INT32_MIN, INT32_MIN, 3, -3, INT32_MIN}));
+  EXPECT_EQ(float_to<int64_t>(ScalarType::Long, in),
+            (std::vector<int64_t>{INT64_MIN, INT64_MIN, INT64_MIN, 3, -3, 2147483648LL}));
+  EXPECT_EQ(float_to<int8_t>(ScalarType::Char, in), (std::vector<int8_t>{0, 0, 0, 3, -3, 0}));
 }
 
 }  // namespace
