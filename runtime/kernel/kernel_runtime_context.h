@@ -62,6 +62,19 @@ class KernelRuntimeContext {
   }
 
   /**
+   * The tensor object (TensorImpl) that this call writes and also reads
+   * through another argument, or null. Set by the boxed kernel wrapper; a
+   * kernel may then write it in place but not resize it to another shape,
+   * which would change the input under the kernel.
+   */
+  void internal_set_aliased_output(const void* tensor_impl) {
+    aliased_output_ = tensor_impl;
+  }
+  const void* internal_aliased_output() const {
+    return aliased_output_;
+  }
+
+  /**
    * Scratch memory that stays valid until the kernel returns.
    * @param size Number of bytes.
    * @param alignment A power of two.
@@ -85,6 +98,7 @@ class KernelRuntimeContext {
   MemoryAllocator* temp_allocator_ = nullptr;
   Error failure_state_ = Error::Ok;
   uint64_t read_only_args_ = 0;
+  const void* aliased_output_ = nullptr;
 };
 
 }  // namespace runtime

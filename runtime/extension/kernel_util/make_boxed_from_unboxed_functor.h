@@ -99,11 +99,86 @@ constexpr uint64_t writable_args(std::index_sequence<I...>) {
                                                                 : 0));
 }
 
+/* The parameters a kernel only reads as tensors: const Tensor&, Tensor by
+ * value, optional<Tensor>, and the lists of them. */
+template <class P>
+constexpr bool is_read_tensor_param() {
+  using T = remove_cvref_t<P>;
+  using ::executorch::aten::ArrayRef;
+  using ::executorch::aten::Tensor;
+  return (std::is_same<T, Tensor>::value && !std::is_same<P, Tensor&>::value) ||
+         std::is_same<T, std::optional<Tensor>>::value ||
+         std::is_same<T, ArrayRef<Tensor>>::value ||
+         std::is_same<T, ArrayRef<std::optional<Tensor>>>::value;
+}
+template <class... Params, size_t... I>
+constexpr uint64_t read_tensor_args(std::index_sequence<I...>) {
+  return (
+      uint64_t{0} | ... | (is_read_tensor_param<Params>() ? arg_bit(I) : 0));
+}
+
+/* The tensor object behind argument `v`, or null if it holds no tensor. */
+inline const void* tensor_object(const ::executorch::runtime::EValue& v) {
+  return v.isTensor()
+             ? static_cast<const void*>(v.toTensor().unsafeGetTensorImpl())
+             : nullptr;
+}
+
+/* True if argument `v` is the tensor object `t` or a list holding it. */
+inline bool holds_tensor_object(
+    const ::executorch::runtime::EValue& v, const void* t) {
+  if (v.isTensorList()) {
+    for (const auto& e : v.toTensorList()) {
+      if (e.unsafeGetTensorImpl() == t) {
+        return true;
+      }
+    }
+    return false;
+  }
+  if (v.isListOptionalTensor()) {
+    for (const auto& e : v.toListOptionalTensor()) {
+      if (e.has_value() && e->unsafeGetTensorImpl() == t) {
+        return true;
+      }
+    }
+    return false;
+  }
+  return tensor_object(v) == t;
+}
+
+/* The tensor object that a kernel writes through one argument and reads
+ * through another, or null. In-place use is fine (elementwise ops, a KV cache
+ * updated with index_put), but resizing it would change an input's shape
+ * under the kernel: a crafted program (the same value twice, or a MoveCall
+ * that aliased two slots) made addmm multiply with a stale inner dimension
+ * and read past its other input. */
+template <uint64_t kWrites, uint64_t kReads>
+const void* output_read_as_input(
+    ::executorch::runtime::Span<::executorch::runtime::EValue*> stack,
+    size_t n) {
+  const size_t limit = n < 63 ? n : 63;
+  for (size_t w = 0; w < limit; ++w) {
+    const void* out =
+        (kWrites & arg_bit(w)) ? tensor_object(*stack[w]) : nullptr;
+    if (out == nullptr) {
+      continue;
+    }
+    for (size_t r = 0; r < limit; ++r) {
+      if ((kReads & arg_bit(r)) && holds_tensor_object(*stack[r], out)) {
+        return out;
+      }
+    }
+  }
+  return nullptr;
+}
+
 template <class Fn, class ReturnType, class... Params>
 struct boxed_caller<Fn, ReturnType, typelist<Params...>> {
   static constexpr size_t kNumArgs = sizeof...(Params);
   static constexpr uint64_t kWritable =
       writable_args<Params...>(std::index_sequence_for<Params...>{});
+  static constexpr uint64_t kReadTensors =
+      read_tensor_args<Params...>(std::index_sequence_for<Params...>{});
 
   template <size_t... I>
   static void call(
@@ -147,6 +222,10 @@ struct boxed_caller<Fn, ReturnType, typelist<Params...>> {
           i);
       ctx.fail(::executorch::runtime::Error::InvalidProgram);
       return;
+    }
+    if constexpr (kWritable != 0 && kReadTensors != 0) {
+      ctx.internal_set_aliased_output(
+          output_read_as_input<kWritable, kReadTensors>(stack, kNumArgs));
     }
     std::tuple<std::optional<arg_storage_t<Params>>...> args;
     size_t bad = kNumArgs;

@@ -236,6 +236,15 @@ inline bool normalize_dim(KernelRuntimeContext& ctx, const char* op, const char*
  */
 inline bool resize_out(KernelRuntimeContext& ctx, const char* op, const Tensor& out,
                        ArrayRef<SizesType> sizes) {
+  // An output that is also an input of this call may be written in place,
+  // but a new shape would change the input under the kernel.
+  if (ctx.internal_aliased_output() == out.unsafeGetTensorImpl() && out.sizes() != sizes) {
+    char want[160], have[160];
+    ET_LOG(Error, "%s: cannot resize argument 'out' from %s to %s: it is also an input", op,
+           shape_str(out.sizes(), have, sizeof have), shape_str(sizes, want, sizeof want));
+    ctx.fail(Error::InvalidArgument);
+    return false;
+  }
   const Error err = ::executorch::runtime::resize_tensor(out, sizes);
   if (err != Error::Ok) {
     char want[160], have[160];

@@ -10,12 +10,15 @@
 
 #include <gtest/gtest.h>
 
+#include <executorch/runtime/core/exec_aten/util/tensor_util.h>
+
 #include "safety_util.h"
 
 namespace kernel_safety {
 namespace {
 
 using executorch::aten::ArrayRef;
+using executorch::aten::SizesType;
 
 TEST(KernelSafetyValues, IntegerDivisionOfInt64MinByMinusOneWraps) {
   for (const std::string mode : {"trunc", "floor"}) {
@@ -114,6 +117,27 @@ TEST(KernelSafetyValues, FloatToIntegerOutOfRangeIsDefined) {
   EXPECT_EQ(float_to<int64_t>(ScalarType::Long, in),
             (std::vector<int64_t>{INT64_MIN, INT64_MIN, INT64_MIN, 3, -3, 2147483648LL}));
   EXPECT_EQ(float_to<int8_t>(ScalarType::Char, in), (std::vector<int8_t>{0, 0, 0, 3, -3, 0}));
+}
+
+// An output that is also an input of the same call (the same value twice, or
+// a MoveCall that aliased two slots): resizing it would change the input's
+// shape under the kernel. addmm then multiplied with mat1's new inner
+// dimension and read mat2 past its end (found by the method_execute fuzzer).
+TEST(KernelSafetyValues, OutputAliasingAnInputIsNotResizedUnderTheKernel) {
+  ExactTensor both(ScalarType::Float, {8, 6}, nullptr, /*dynamic=*/true);  // capacity 48
+  const SizesType as_mat1[2] = {8, 4};
+  ASSERT_EQ(executorch::runtime::resize_tensor(both.tensor(), ArrayRef<SizesType>(as_mat1, 2)),
+            Error::Ok);
+  ExactTensor mat2(ScalarType::Float, {4, 6}), bias(ScalarType::Float, {6});
+  EValue eb(bias.tensor()), e1(both.tensor()), e2(mat2.tensor()), one(1.0), eo(both.tensor());
+  EXPECT_EQ(call("aten::addmm.out", {&eb, &e1, &e2, &one, &one, &eo, &eo}), Error::InvalidArgument);
+  EXPECT_EQ(both.tensor().size(1), 4);
+  // In place at the same shape stays allowed: out = a + a.
+  ExactTensor a(ScalarType::Float, {3});
+  a.data<float>()[2] = 5;
+  EValue ea(a.tensor()), alpha(int64_t{1}), ea_out(a.tensor());
+  ASSERT_EQ(call("aten::add.out", {&ea, &ea, &alpha, &ea_out, &ea_out}), Error::Ok);
+  EXPECT_EQ(a.data<float>()[2], 10);
 }
 
 }  // namespace
