@@ -101,7 +101,14 @@ using StoreFn = void (*)(CT, void*);
 namespace internal {
 template <class CT, class T>
 CT load_as(const void* p) {
-  return cast_value<CT>(*static_cast<const T*>(p));
+  if constexpr (std::is_same<T, bool>::value) {
+    // A Bool tensor's bytes may be planned memory another dtype wrote (the
+    // planner shares memory between tensors), and a bool object may hold only
+    // 0 or 1: read the byte, any non-zero value is true.
+    return cast_value<CT>(*static_cast<const uint8_t*>(p) != 0);
+  } else {
+    return cast_value<CT>(*static_cast<const T*>(p));
+  }
 }
 template <class CT, class T>
 void store_as(CT v, void* p) {
