@@ -8,6 +8,7 @@
  * know: whether a kernel is registered for each operator.
  */
 #include <executorch/runtime/executor/detail/instruction_builder.h>
+#include <executorch/runtime/executor/detail/plan_validation.h>
 
 #include <cinttypes>
 #include <cstdio>
@@ -50,30 +51,15 @@ Error build_args(
   return Error::Ok;
 }
 
-/// True if value `idx` of `plan` is a constant tensor: its data comes from
-/// the program (data_buffer_idx, or an EXTERNAL name) without a planned
-/// place of its own.
-bool is_constant_tensor(const fb::ExecutionPlan* plan, int32_t idx) {
-  const fb::Tensor* t = plan->values()
-                            ->Get(static_cast<flatbuffers::uoffset_t>(idx))
-                            ->val_as_Tensor();
-  if (t == nullptr || t->allocation_info() != nullptr) {
-    return false;
-  }
-  const auto* extra = t->extra_tensor_info();
-  return t->data_buffer_idx() != 0 ||
-         (extra != nullptr &&
-          extra->location() == fb::TensorDataLocation::EXTERNAL);
-}
-
 /// Bit i (bit 63 for every i from 63 on) for each argument of a KernelCall
 /// that is a constant tensor.
 uint64_t read_only_args(
     const fb::ExecutionPlan* plan, const flatbuffers::Vector<int32_t>* s_args) {
   uint64_t mask = 0;
   for (size_t k = 0; k < s_args->size(); ++k) {
-    if (is_constant_tensor(
-            plan, s_args->Get(static_cast<flatbuffers::uoffset_t>(k)))) {
+    const int32_t idx = s_args->Get(static_cast<flatbuffers::uoffset_t>(k));
+    if (detail::is_constant_tensor(
+            plan->values()->Get(static_cast<flatbuffers::uoffset_t>(idx)))) {
       mask |= uint64_t{1} << (k < 63 ? k : 63);
     }
   }

@@ -18,6 +18,11 @@ namespace executorch {
 namespace runtime {
 namespace detail {
 
+/// True if `v` is a constant tensor: its data comes from the program
+/// (data_buffer_idx, or an EXTERNAL name) without a planned place of its own
+/// (storage_validation.cpp, which decides every tensor's storage).
+bool is_constant_tensor(const executorch_flatbuffer::EValue* v);
+
 /// Largest tensor rank a program may declare.
 constexpr size_t kMaxTensorRank = 16;
 

@@ -463,6 +463,10 @@ bool is_view_result(const fb::ExecutionPlan* plan, size_t value_index) {
   return false;
 }
 
+bool is_constant_tensor(const fb::EValue* v) {
+  return storage_of(v) == Storage::Constant;
+}
+
 Error validate_storage_rules(const fb::ExecutionPlan* plan, size_t p) {
   Plan pl{plan, p, {}};
   const size_t n = plan->values()->size();
