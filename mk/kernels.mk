@@ -11,9 +11,21 @@ KERNELS_OPS_OBJS := $(KERNELS_OPS_SRCS:%.cpp=$(O)/%.o)
 # *_avx512.cpp, and only those get the -m flags: the rest of the code stays baseline x86-64
 # and picks a variant at run time. The compute tests and the SGEMM benchmark link these
 # objects directly (hidden-visibility internals, not exported by the library).
-KERNELS_COMPUTE_SRCS := $(sort $(wildcard runtime/kernels/compute/*.cpp))
+KERNELS_COMPUTE_ALL_SRCS := $(sort $(wildcard runtime/kernels/compute/*.cpp))
+
+# Which ISA variants are built follows the compiler's target (so a cross CXX picks its own):
+# *_avx2 / *_avx512 on x86-64, *_neon / *_neondot on AArch64 (the sources select them with
+# __x86_64__ / __aarch64__), none elsewhere. The other architecture's units are not built.
+KERNELS_TARGET_ARCH := $(firstword $(subst -, ,$(shell $(CXX) -dumpmachine)))
+KERNELS_COMPUTE_ISA_SUFFIXES.x86_64 := avx2 avx512
+KERNELS_COMPUTE_ISA_SUFFIXES.aarch64 := neon neondot
+KERNELS_COMPUTE_ISA_SUFFIXES := $(KERNELS_COMPUTE_ISA_SUFFIXES.$(KERNELS_TARGET_ARCH))
+KERNELS_COMPUTE_ISA_SRCS := $(filter $(addprefix %_,$(KERNELS_COMPUTE_ISA_SUFFIXES:=.cpp)),\
+                              $(KERNELS_COMPUTE_ALL_SRCS))
+KERNELS_COMPUTE_SRCS := $(filter-out $(addprefix %_,$(addsuffix .cpp,avx2 avx512 neon neondot)),\
+                          $(KERNELS_COMPUTE_ALL_SRCS)) $(KERNELS_COMPUTE_ISA_SRCS)
 KERNELS_COMPUTE_OBJS := $(KERNELS_COMPUTE_SRCS:%.cpp=$(O)/%.o)
-KERNELS_COMPUTE_ISA_OBJS := $(filter %_avx2.o %_avx512.o,$(KERNELS_COMPUTE_OBJS))
+KERNELS_COMPUTE_ISA_OBJS := $(KERNELS_COMPUTE_ISA_SRCS:%.cpp=$(O)/%.o)
 KERNELS_COMPUTE_ISA_AVX2 := -mavx2 -mfma
 KERNELS_COMPUTE_ISA_AVX512 := -mavx512f -mavx512vl -mavx512bw -mavx2 -mfma
 
@@ -26,6 +38,11 @@ $(O)/runtime/kernels/ops/%.o $(O)/runtime/kernels/detail/%.o: ET_CXXFLAGS += -O3
 $(O)/runtime/kernels/compute/%_avx2.o: ET_CXXFLAGS += $(KERNELS_COMPUTE_ISA_AVX2) -O3
 $(O)/runtime/kernels/compute/%_avx512.o: ET_CXXFLAGS += $(KERNELS_COMPUTE_ISA_AVX512) -O3
 $(O)/runtime/kernels/compute/%_baseline.o: ET_CXXFLAGS += -O3
+# AArch64: Advanced SIMD is part of the base architecture, so the neon units need no -m flag;
+# the ISO -std=c++17 turns off FMA contraction, which the auto-vectorized loops of the neon
+# units (conv_kernels_impl.inc) get back here. The dot-product units add SDOT.
+$(O)/runtime/kernels/compute/%_neon.o: ET_CXXFLAGS += -O3 -ffp-contract=fast
+$(O)/runtime/kernels/compute/%_neondot.o: ET_CXXFLAGS += -march=armv8.2-a+dotprod -O3
 # These flags are not in the flags stamp: a change to this file rebuilds the objects.
 KERNELS_OBJS := $(KERNELS_OPS_OBJS) $(KERNELS_COMPUTE_OBJS)
 $(KERNELS_OBJS): mk/kernels.mk

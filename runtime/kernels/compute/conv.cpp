@@ -17,10 +17,18 @@ namespace {
 
 const ConvKernels& conv_kernels() {
   switch (active_isa()) {  // active_isa() never exceeds detected_isa()
+#if defined(__aarch64__)
+    case Isa::kNeonDot:
+    case Isa::kNeon:
+      return kConvNeon;
+#elif defined(__x86_64__)
     case Isa::kAvx512:
       return kConvAvx512;
     case Isa::kAvx2:
       return kConvAvx2;
+#else
+    default:  // no ISA variants are built for this architecture
+#endif
     case Isa::kBaseline:
       break;
   }

@@ -31,6 +31,7 @@ struct ConvKernels {
 extern const ConvKernels kConvBaseline;
 extern const ConvKernels kConvAvx2;
 extern const ConvKernels kConvAvx512;
+extern const ConvKernels kConvNeon;  // AArch64 builds only, like kSgemmNeon
 
 }  // namespace compute
 }  // namespace kernels

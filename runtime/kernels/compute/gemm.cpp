@@ -14,7 +14,6 @@
 #include "gemm.h"
 
 #include <cstring>
-#include <initializer_list>
 
 #include "gemm_kernels.h"
 #include "scratch.h"
@@ -31,15 +30,32 @@ const SgemmUkernel& kernel_for(Isa isa) {
   if (level > best)
     level = best;
   switch (static_cast<Isa>(level)) {
+#if defined(__aarch64__)
+    case Isa::kNeonDot:  // the float kernels have no use for the dot-product instructions
+    case Isa::kNeon:
+      return kSgemmNeon;
+#elif defined(__x86_64__)
     case Isa::kAvx512:
       return kSgemmAvx512;
     case Isa::kAvx2:
       return kSgemmAvx2;
+#else
+    default:  // no ISA variants are built for this architecture
+#endif
     case Isa::kBaseline:
       break;
   }
   return kSgemmBaseline;
 }
+
+// Every kernel this build can pick, so the workspace size holds at any ISA level.
+#if defined(__aarch64__)
+constexpr const SgemmUkernel* kAllKernels[] = {&kSgemmBaseline, &kSgemmNeon};
+#elif defined(__x86_64__)
+constexpr const SgemmUkernel* kAllKernels[] = {&kSgemmBaseline, &kSgemmAvx2, &kSgemmAvx512};
+#else
+constexpr const SgemmUkernel* kAllKernels[] = {&kSgemmBaseline};
+#endif
 
 inline int64_t min64(int64_t a, int64_t b) {
   return a < b ? a : b;
@@ -282,8 +298,8 @@ void run(const SgemmUkernel& kern, Trans ta, Trans tb, int64_t m, int64_t n, int
 size_t sgemm_workspace_size(int64_t m, int64_t n, int64_t k) {
   if (m <= 0 || n <= 0 || k <= 0)
     return 0;
-  size_t best = workspace_for(kSgemmBaseline, m, n, k);
-  for (const SgemmUkernel* kern : {&kSgemmAvx2, &kSgemmAvx512}) {
+  size_t best = 0;
+  for (const SgemmUkernel* kern : kAllKernels) {
     size_t s = workspace_for(*kern, m, n, k);
     if (s > best)
       best = s;

@@ -1,7 +1,7 @@
 // Baseline x86-64 SGEMM micro-kernel (SSE2 only, no FMA): 6 x 8 tile in 12 xmm accumulators,
 // leaving 4 of the 16 registers for the two B vectors, the broadcast and the product.
-// Also the only kernel on non-x86 builds, where it falls back to plain C++ that the compiler
-// vectorizes for the target.
+// On other architectures it is plain C++ that the compiler vectorizes for the target: the
+// only kernel there, or the ET_KERNELS_ISA=baseline level on AArch64 (gemm_neon.cpp).
 #include "gemm_kernels.h"
 
 #if defined(__SSE2__)

@@ -35,6 +35,9 @@ struct SgemmUkernel {
 extern const SgemmUkernel kSgemmBaseline;
 extern const SgemmUkernel kSgemmAvx2;
 extern const SgemmUkernel kSgemmAvx512;
+// AArch64 only (the x86 descriptors above exist only in x86 builds, and this one only in
+// AArch64 builds: mk/kernels.mk builds one architecture's ISA objects).
+extern const SgemmUkernel kSgemmNeon;
 
 // Largest mr * nr over all kernels: the driver's edge tile lives on the stack.
 constexpr int kSgemmMaxTile = 16 * 32;

@@ -4,6 +4,14 @@
 #include <cstdlib>
 #include <cstring>
 
+#if defined(__aarch64__) && defined(__linux__)
+#include <sys/auxv.h>
+// The bit is ABI (Linux 4.15+); spelled out for C library headers older than that.
+#ifndef HWCAP_ASIMDDP
+#define HWCAP_ASIMDDP (1ul << 20)
+#endif
+#endif
+
 namespace executorch {
 namespace kernels {
 namespace compute {
@@ -21,6 +29,14 @@ Isa probe_cpu() {
   }
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
     return Isa::kAvx2;
+#elif defined(__aarch64__)
+#if defined(__linux__)
+  // The kernel reports the dot-product extension (SDOT/UDOT) in AT_HWCAP; it also means the
+  // OS handles it, like the XGETBV check on x86.
+  if ((getauxval(AT_HWCAP) & HWCAP_ASIMDDP) != 0)
+    return Isa::kNeonDot;
+#endif
+  return Isa::kNeon;
 #endif
   return Isa::kBaseline;
 }
@@ -66,6 +82,32 @@ void clear_isa_override() {
   g_override.store(-1, std::memory_order_relaxed);
 }
 
+#if defined(__aarch64__)
+const char* isa_name(Isa isa) {
+  switch (isa) {
+    case Isa::kNeonDot:
+      return "neondot";
+    case Isa::kNeon:
+      return "neon";
+    case Isa::kBaseline:
+      break;
+  }
+  return "baseline";
+}
+
+bool parse_isa(const char* s, Isa* out) {
+  if (std::strcmp(s, "baseline") == 0) {
+    *out = Isa::kBaseline;
+  } else if (std::strcmp(s, "neon") == 0) {
+    *out = Isa::kNeon;
+  } else if (std::strcmp(s, "neondot") == 0 || std::strcmp(s, "sdot") == 0) {
+    *out = Isa::kNeonDot;
+  } else {
+    return false;
+  }
+  return true;
+}
+#else
 const char* isa_name(Isa isa) {
   switch (isa) {
     case Isa::kAvx512:
@@ -90,6 +132,7 @@ bool parse_isa(const char* s, Isa* out) {
   }
   return true;
 }
+#endif
 
 }  // namespace compute
 }  // namespace kernels

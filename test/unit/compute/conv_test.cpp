@@ -195,6 +195,42 @@ TEST_P(ConvTest, Im2colInBands) {
   check_conv(make(1, 64, 92, 92, 3, 3, 3, 1, 1, 1, 1), true, true, rng_);
 }
 
+TEST_P(ConvTest, OddWidthsMatchBaseline) {
+  // Output widths that are multiples of no vector width (4, 8, 16 floats) and channel counts
+  // that fill no GEMM tile, through the depthwise 3x3 (stride 1 and 2), general depthwise and
+  // im2col paths, against the portable baseline level on the same data. Each result is within
+  // check_conv's bound of the exact one (|x|, |w|, |bias| <= 1 bound the magnitude by the term
+  // count), so the two are within twice that bound of each other.
+  //                                      N Ci  H   W Co kh kw s pad dil g
+  const Conv2dParams cases[] = {
+      make(1, 4, 9, 21, 4, 3, 3, 1, 1, 1, 4), make(1, 4, 11, 23, 4, 3, 3, 2, 1, 1, 4),
+      make(1, 3, 7, 13, 3, 5, 5, 1, 2, 1, 3), make(1, 5, 9, 11, 7, 3, 3, 1, 1, 1, 1),
+      make(1, 13, 5, 7, 11, 1, 1, 1, 0, 1, 1)};
+  for (Conv2dParams p : cases) {
+    p.clamp_min = -0.75f;  // exercises the fused clamp too
+    SCOPED_TRACE(testing::Message() << "Ci=" << p.in_channels << " W=" << p.in_w
+                                    << " k=" << p.kernel_h << " s=" << p.stride_h);
+    const int64_t out = p.batch * p.out_channels * conv2d_out_h(p) * conv2d_out_w(p);
+    const int64_t cig = p.in_channels / p.groups;
+    std::vector<float> x = random_floats(p.batch * p.in_channels * p.in_h * p.in_w, rng_);
+    std::vector<float> w = random_floats(p.out_channels * cig * p.kernel_h * p.kernel_w, rng_);
+    std::vector<float> bias = random_floats(p.out_channels, rng_);
+    std::vector<float> y(out), ref(out);
+    {
+      compute_test::IsaScope baseline(Isa::kBaseline);
+      ASSERT_TRUE(conv2d_nchw(p, x.data(), w.data(), bias.data(), ref.data()));
+    }
+    {
+      compute_test::IsaScope variant(GetParam());
+      ASSERT_TRUE(conv2d_nchw(p, x.data(), w.data(), bias.data(), y.data()));
+    }
+    const double terms = static_cast<double>(cig * p.kernel_h * p.kernel_w + 1);
+    const double tol = 2.0 * (2.0 * (terms + 4) * 6e-8 * terms + 1e-7);
+    for (int64_t i = 0; i < out; ++i)
+      ASSERT_NEAR(y[i], ref[i], tol) << i;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Isa, ConvTest, testing::ValuesIn(compute_test::supported_isas()),
                          compute_test::isa_param_name);
 

@@ -222,6 +222,43 @@ TEST_P(SgemmTest, PublicEntryPointFollowsOverride) {
     ASSERT_NEAR(c[i], ref[i], 1e-4) << i;
 }
 
+TEST_P(SgemmTest, OddSizesMatchBaseline) {
+  // Sizes that are multiples of no kernel's tile (mr 6/12/14, nr 8/16/32) nor of the depth
+  // loops' unrolling, tiled and skinny, against the portable baseline kernel on the same data.
+  // Each result is within check_case's bound of the exact product, so the two are within twice
+  // that bound of each other.
+  const Isa isa = GetParam();
+  int count = 0;
+  for (int64_t m : {5, 11, 13, 25, 37})
+    for (int64_t n : {3, 7, 9, 15, 17, 23})
+      for (int64_t k : {1, 3, 7, 17, 257, 259}) {
+        SCOPED_TRACE(testing::Message() << "m=" << m << " n=" << n << " k=" << k);
+        const Trans ta = count % 2 == 0 ? Trans::kNo : Trans::kYes;
+        const Trans tb = count % 3 == 0 ? Trans::kYes : Trans::kNo;
+        const float beta = count++ % 4 == 0 ? 0.0f : 0.5f;
+        const int64_t lda = ta == Trans::kNo ? k : m, ldb = tb == Trans::kNo ? n : k;
+        std::vector<float> a = random_floats(static_cast<size_t>(m * k), rng_);
+        std::vector<float> b = random_floats(static_cast<size_t>(k * n), rng_);
+        std::vector<float> c = random_floats(static_cast<size_t>(m * n), rng_);
+        std::vector<float> ref = c;
+        sgemm_isa(isa, ta, tb, m, n, k, 1.0f, a.data(), lda, b.data(), ldb, beta, c.data(), n);
+        sgemm_isa(Isa::kBaseline, ta, tb, m, n, k, 1.0f, a.data(), lda, b.data(), ldb, beta,
+                  ref.data(), n);
+        for (int64_t i = 0; i < m; ++i)
+          for (int64_t j = 0; j < n; ++j) {
+            double mag = 0.0;
+            for (int64_t p = 0; p < k; ++p) {
+              const float av = ta == Trans::kNo ? a[i * lda + p] : a[p * lda + i];
+              const float bv = tb == Trans::kNo ? b[p * ldb + j] : b[j * ldb + p];
+              mag += std::fabs(static_cast<double>(av) * bv);
+            }
+            mag += 1.0;  // |beta * c| <= 0.5 for these inputs
+            const double tol = 2.0 * (2.0 * (k + 4) * 6e-8 * mag + 1e-7);
+            ASSERT_NEAR(c[i * n + j], ref[i * n + j], tol) << "C(" << i << "," << j << ")";
+          }
+      }
+}
+
 INSTANTIATE_TEST_SUITE_P(Isa, SgemmTest, testing::ValuesIn(compute_test::supported_isas()),
                          compute_test::isa_param_name);
 
@@ -238,21 +275,40 @@ TEST(SgemmWorkspace, BoundedAndMonotone) {
   EXPECT_EQ(huge, sgemm_workspace_size(5000, 5000, 5000));
 }
 
+// Every ET_KERNELS_ISA spelling of this architecture with its level, and a name that is valid
+// only on the other architecture (rejected like any unknown name).
+struct IsaSpelling {
+  const char* name;
+  Isa isa;
+};
+#if defined(__aarch64__)
+const IsaSpelling kSpellings[] = {{"baseline", Isa::kBaseline},
+                                  {"neon", Isa::kNeon},
+                                  {"neondot", Isa::kNeonDot},
+                                  {"sdot", Isa::kNeonDot}};
+const char* const kForeignName = "avx2";
+constexpr Isa kTopIsa = Isa::kNeonDot;
+#else
+const IsaSpelling kSpellings[] = {{"baseline", Isa::kBaseline},
+                                  {"sse2", Isa::kBaseline},
+                                  {"avx2", Isa::kAvx2},
+                                  {"avx512", Isa::kAvx512}};
+const char* const kForeignName = "neon";
+constexpr Isa kTopIsa = Isa::kAvx512;
+#endif
+
 TEST(Isa, ParseAndClamp) {
   Isa isa;
-  EXPECT_TRUE(parse_isa("baseline", &isa));
-  EXPECT_EQ(isa, Isa::kBaseline);
-  EXPECT_TRUE(parse_isa("sse2", &isa));
-  EXPECT_EQ(isa, Isa::kBaseline);
-  EXPECT_TRUE(parse_isa("avx2", &isa));
-  EXPECT_EQ(isa, Isa::kAvx2);
-  EXPECT_TRUE(parse_isa("avx512", &isa));
-  EXPECT_EQ(isa, Isa::kAvx512);
+  for (const IsaSpelling& sp : kSpellings) {
+    EXPECT_TRUE(parse_isa(sp.name, &isa)) << sp.name;
+    EXPECT_EQ(isa, sp.isa) << sp.name;
+  }
   EXPECT_FALSE(parse_isa("avx1024", &isa));
+  EXPECT_FALSE(parse_isa(kForeignName, &isa));
   EXPECT_FALSE(parse_isa("", &isa));
   // An override above the CPU's level is clamped: an ISA variant is never called unless the CPU
   // reports it.
-  EXPECT_EQ(set_isa_override(Isa::kAvx512), detected_isa());
+  EXPECT_EQ(set_isa_override(kTopIsa), detected_isa());
   EXPECT_LE(static_cast<int>(active_isa()), static_cast<int>(detected_isa()));
   EXPECT_EQ(set_isa_override(Isa::kBaseline), Isa::kBaseline);
   EXPECT_EQ(active_isa(), Isa::kBaseline);
@@ -260,6 +316,13 @@ TEST(Isa, ParseAndClamp) {
   // Without an override, ET_KERNELS_ISA (if set) can only lower the level.
   EXPECT_LE(static_cast<int>(active_isa()), static_cast<int>(detected_isa()));
 }
+
+#if defined(__aarch64__)
+TEST(Isa, Aarch64AlwaysHasNeon) {
+  // Advanced SIMD is part of the base architecture: the NEON kernels run on every AArch64 CPU.
+  EXPECT_GE(static_cast<int>(detected_isa()), static_cast<int>(Isa::kNeon));
+}
+#endif
 
 }  // namespace
 
@@ -275,10 +338,26 @@ int isa_from_env(const char* value) {
 TEST(IsaEnv, ForcesALowerLevelOnly) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   const int best = static_cast<int>(detected_isa());
-  EXPECT_EXIT(std::exit(isa_from_env("baseline")), testing::ExitedWithCode(0), "");
-  EXPECT_EXIT(std::exit(isa_from_env("avx2")), testing::ExitedWithCode(best < 1 ? best : 1), "");
-  EXPECT_EXIT(std::exit(isa_from_env("avx512")), testing::ExitedWithCode(best), "");
+  for (const IsaSpelling& sp : kSpellings) {
+    const int want = static_cast<int>(sp.isa) < best ? static_cast<int>(sp.isa) : best;
+    EXPECT_EXIT(std::exit(isa_from_env(sp.name)), testing::ExitedWithCode(want), "") << sp.name;
+  }
+  EXPECT_EXIT(std::exit(isa_from_env(kForeignName)), testing::ExitedWithCode(best), "");
   EXPECT_EXIT(std::exit(isa_from_env("bogus")), testing::ExitedWithCode(best), "");
+}
+
+// The same rule for the environment this process started with, checked in-process (so it also
+// runs where re-executing the binary is impossible, e.g. under qemu-user without binfmt_misc;
+// run the binary with ET_KERNELS_ISA=baseline to see it force the portable path).
+TEST(IsaEnv, StartupEnvironmentLowersTheLevel) {
+  clear_isa_override();
+  const char* env = std::getenv("ET_KERNELS_ISA");
+  Isa want = detected_isa();
+  Isa parsed;
+  if (env != nullptr && parse_isa(env, &parsed) &&
+      static_cast<int>(parsed) < static_cast<int>(want))
+    want = parsed;
+  EXPECT_EQ(active_isa(), want) << "ET_KERNELS_ISA=" << (env != nullptr ? env : "(unset)");
 }
 
 }  // namespace
