@@ -33,6 +33,9 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#endif
 
 using namespace executorch::kernels::compute;
 using namespace compute_bench;
@@ -71,6 +74,28 @@ float fma_peak_baseline_impl(int64_t iters, float x) {
 #endif
 }
 
+#if defined(__aarch64__)
+// NEON FMA peak (both neon levels: SDOT adds nothing to float math). Advanced SIMD is part of
+// the base architecture, so it lives in this TU. 16 chains cover two or four FMA pipes with a
+// 4-cycle latency.
+constexpr int64_t kPeakFlopsNeon = 2 * 4 * 16;
+float fma_peak_neon(int64_t iters, float x) {
+  float32x4_t acc[16];
+  const float32x4_t m = vdupq_n_f32(0.999999f), add = vdupq_n_f32(x);
+  for (int i = 0; i < 16; ++i)
+    acc[i] = vdupq_n_f32(x + static_cast<float>(i));
+  for (int64_t it = 0; it < iters; ++it) {
+#pragma GCC unroll 16
+    for (int i = 0; i < 16; ++i)
+      acc[i] = vfmaq_f32(add, acc[i], m);
+  }
+  float32x4_t s = acc[0];
+  for (int i = 1; i < 16; ++i)
+    s = vaddq_f32(s, acc[i]);
+  return vgetq_lane_f32(s, 0) + vgetq_lane_f32(s, 3);
+}
+#endif
+
 volatile float g_sink;
 
 // GFLOP/s of one peak run at `isa`.
@@ -80,6 +105,7 @@ double peak_gflops(Isa isa) {
   float r;
   int64_t flops;
   switch (isa) {
+#if defined(__x86_64__)
     case Isa::kAvx512:
       r = fma_peak_avx512(iters, 1.0f);
       flops = kPeakFlopsAvx512;
@@ -88,6 +114,13 @@ double peak_gflops(Isa isa) {
       r = fma_peak_avx2(iters, 1.0f);
       flops = kPeakFlopsAvx2;
       break;
+#elif defined(__aarch64__)
+    case Isa::kNeonDot:
+    case Isa::kNeon:
+      r = fma_peak_neon(iters, 1.0f);
+      flops = kPeakFlopsNeon;
+      break;
+#endif
     default:
       r = fma_peak_baseline_impl(iters, 1.0f);
       flops = kPeakFlopsBaseline;

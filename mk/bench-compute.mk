@@ -5,6 +5,10 @@
 
 BENCH_SGEMM_SRCS := bench/sgemm_bench.cpp bench/shape_file_bench.cpp bench/fma_peak_avx2.cpp \
                     bench/fma_peak_avx512.cpp
+# The AVX peak units exist on x86-64 only (the NEON peak needs no flags: bench/sgemm_bench.cpp).
+ifneq ($(KERNELS_TARGET_ARCH),x86_64)
+BENCH_SGEMM_SRCS := $(filter-out bench/fma_peak_avx%.cpp,$(BENCH_SGEMM_SRCS))
+endif
 BENCH_SGEMM_OBJS := $(BENCH_SGEMM_SRCS:%.cpp=$(O)/%.o)
 BENCH_SGEMM_BIN := $(O)/bench/sgemm_bench
 ALL_OBJS += $(BENCH_SGEMM_OBJS)
