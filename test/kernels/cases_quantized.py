@@ -9,14 +9,15 @@ out variants have no eager kernel there; their expected values come from the
 functional overloads' Python references (executorch.exir.passes.
 _quant_patterns_and_replacements), which dequantize the table and gather.
 
-    build/zoo-venv/bin/python test/kernels/gen_goldens.py --only quantized \\
-        --out test/fixtures/kernels_quantized
+    build/zoo-venv/bin/python test/kernels/gen_goldens.py --only quantized
 """
 import torch
 
 import executorch.kernels.quantized  # noqa: F401 - registers the .out variants
 
 from gen_goldens import DT, EAGER_OVERRIDES, F, I, NONE, Out, T
+
+FIXTURE_DIR = "kernels_quantized"
 
 f32, f64, f16, bf16 = torch.float32, torch.float64, torch.float16, torch.bfloat16
 u8, i8, i16, i32, i64 = torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64

@@ -4,6 +4,7 @@
 Run in the zoo virtual environment (torch + executorch, created by `make zoo`):
 
     build/zoo-venv/bin/python test/kernels/gen_goldens.py [--out test/fixtures/kernels]
+    build/zoo-venv/bin/python test/kernels/gen_goldens.py --only quantized   # its own dir
 
 Every case names an operator by its registry key ("aten::add.out") and lists
 its schema arguments in order. The expected result comes from eager PyTorch
@@ -17,7 +18,10 @@ GoogleTest runner test/unit/kernels_elementwise/goldens_test.cpp through the
 kernel registry. `make check` never needs torch.
 
 Case files: cases_*.py next to this script; each defines cases(g) and calls
-g.case(...) with the argument helpers below (T, Out, I, F, B, NONE, IL, STR).
+g.case(...) with the argument helpers below (T, Out, I, F, B, NONE, IL, STR,
+DT). A case file that sets FIXTURE_DIR = "kernels_<family>" writes its own
+directory test/fixtures/kernels_<family> (with --only <family>) and is left
+out of the default run.
 """
 import argparse
 import glob
@@ -356,25 +360,36 @@ def main():
     # Case files `import gen_goldens`: make that this very module.
     sys.modules.setdefault("gen_goldens", sys.modules[__name__])
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--out", default=os.path.join(HERE, "..", "fixtures", "kernels"))
+    ap.add_argument("--out", help="the fixture directory (default: test/fixtures/kernels, or "
+                    "the FIXTURE_DIR of the --only case file)")
     ap.add_argument("--only", help="run only cases_<ONLY>.py")
     args = ap.parse_args()
-    outdir = os.path.abspath(args.out)
-    if os.path.isdir(outdir):
-        shutil.rmtree(outdir)
-    os.makedirs(outdir)
-    torch.manual_seed(0)
-    g = Gen(outdir)
     files = sorted(glob.glob(os.path.join(HERE, "cases_*.py")))
     if args.only:
         files = [f for f in files if os.path.basename(f) == "cases_%s.py" % args.only]
+    modules = []
     for path in files:
         modname = os.path.splitext(os.path.basename(path))[0]
         spec = importlib.util.spec_from_file_location(modname, path)
         mod = importlib.util.module_from_spec(spec)
         sys.modules[modname] = mod
         spec.loader.exec_module(mod)
-        g.current_file = os.path.basename(path)
+        modules.append((os.path.basename(path), mod))
+    # A case file with a FIXTURE_DIR has a fixture directory of its own
+    # (test/fixtures/<FIXTURE_DIR>): only --only writes it.
+    fixture_dir = "kernels"
+    if args.only:
+        fixture_dir = getattr(modules[0][1], "FIXTURE_DIR", "kernels") if modules else "kernels"
+    else:
+        modules = [(f, m) for f, m in modules if not hasattr(m, "FIXTURE_DIR")]
+    outdir = os.path.abspath(args.out or os.path.join(HERE, "..", "fixtures", fixture_dir))
+    if os.path.isdir(outdir):
+        shutil.rmtree(outdir)
+    os.makedirs(outdir)
+    torch.manual_seed(0)
+    g = Gen(outdir)
+    for filename, mod in modules:
+        g.current_file = filename
         torch.manual_seed(0)
         mod.cases(g)
     index = {
