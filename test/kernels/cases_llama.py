@@ -1,6 +1,7 @@
 """Golden cases of the LLM custom operators upstream ExecuTorch's export emits
 (extension/llm/custom_ops: llama::custom_sdpa, sdpa_with_kv_cache,
-update_cache, update_cache_with_indices) for gen_goldens.py.
+custom_quantized_sdpa, update_cache, update_cache_with_indices) for
+gen_goldens.py.
 
 The expected values come from the eager kernels the executorch package
 registers for them (libcustom_ops_aot_lib, upstream's op_sdpa.cpp and
@@ -179,7 +180,60 @@ def sdpa_with_kv_cache_cases(g):
            F(0.0), B(True), NONE, out=Out(f32, shape=[1, 2, 3, 8]), **ERR)
 
 
+def quantized_rows(*shape):
+    """int8 values with one int8 zero point and float scale per row (head_dim 1)."""
+    rows = shape[:3] + (1,)
+    return (T(torch.randint(-128, 128, shape, dtype=i8)),
+            T(torch.randint(-10, 11, rows, dtype=i8)), T(torch.rand(rows) * 0.05 + 0.005))
+
+
+def custom_quantized_sdpa_cases(g):
+    op = "llama::custom_quantized_sdpa.out"
+    # (batch, q_len, heads, kv_heads, kv_len, head_dim, start_pos)
+    shapes = ((1, 3, 4, 2, 10, 8, 2), (1, 1, 4, 4, 10, 16, 9), (2, 4, 6, 3, 8, 4, 0),
+              (1, 6, 8, 1, 12, 32, 5))
+    for b, ql, h, hk, kl, d, start in shapes:
+        label = "b%d_q%d_h%d_kv%d_len%d_d%d_at%d" % (b, ql, h, hk, kl, d, start)
+        for seq2 in (False, True):
+            qs, ks = ((b, h, ql, d), (b, hk, kl, d)) if seq2 else ((b, ql, h, d), (b, kl, hk, d))
+            q, qz, qsc = quantized_rows(*qs)
+            k, kz, ksc = quantized_rows(*ks)
+            v, vz, vsc = quantized_rows(*ks)
+            lay = "_seq_dim2" if seq2 else ""
+            for causal in (True, False):
+                g.case(label + lay + ("_causal" if causal else "_full"), op, q, k, v, I(start),
+                       NONE, F(0.0), B(causal), NONE, qz, qsc, kz, ksc, vz, vsc, B(seq2),
+                       out=Out(f32, eager_shape=list(qs)), rtol=1e-4, atol=1e-5)
+        q, qz, qsc = quantized_rows(b, ql, h, d)
+        k, kz, ksc = quantized_rows(b, kl, hk, d)
+        v, vz, vsc = quantized_rows(b, kl, hk, d)
+        g.case(label + "_mask", op, q, k, v, I(start), T(causal_mask(ql, kl, start)), F(0.0),
+               B(False), F(0.25), qz, qsc, kz, ksc, vz, vsc, B(False),
+               out=Out(f32, eager_shape=[b, ql, h, d]), rtol=1e-4, atol=1e-5)
+    qf, kf = r(1, 2, 4, 8), r(1, 6, 2, 8)
+    g.case("float_inputs", op, T(qf), T(kf), T(kf), I(3), NONE, F(0.0), B(True), NONE, NONE,
+           NONE, NONE, NONE, NONE, NONE, B(False), out=Out(f32, eager_shape=[1, 2, 4, 8]),
+           rtol=1e-4, atol=1e-5)
+
+    q, qz, qsc = quantized_rows(1, 2, 4, 8)
+    k, kz, ksc = quantized_rows(1, 6, 2, 8)
+    out = Out(f32, shape=[1, 2, 4, 8])
+    g.case("err_no_value_qparams", op, q, k, k, I(0), NONE, F(0.0), B(True), NONE, qz, qsc, kz,
+           ksc, NONE, NONE, B(False), out=out, **ERR)
+    g.case("err_scales_dtype", op, q, k, k, I(0), NONE, F(0.0), B(True), NONE, qz,
+           T(qsc.t.to(f16)), kz, ksc, kz, ksc, B(False), out=out, **ERR)
+    g.case("err_zero_points_shape", op, q, k, k, I(0), NONE, F(0.0), B(True), NONE,
+           T(torch.zeros(1, 2, 4, 2, dtype=i8)), qsc, kz, ksc, kz, ksc, B(False), out=out, **ERR)
+    g.case("err_half_out", op, q, k, k, I(0), NONE, F(0.0), B(True), NONE, qz, qsc, kz, ksc, kz,
+           ksc, B(False), out=Out(f16, shape=[1, 2, 4, 8]), **ERR)
+    g.case("err_past_cache", op, q, k, k, I(5), NONE, F(0.0), B(True), NONE, qz, qsc, kz, ksc,
+           kz, ksc, B(False), out=out, **ERR)
+    g.case("err_float_seq_dim2", op, T(qf), T(kf), T(kf), I(0), NONE, F(0.0), B(True), NONE, NONE,
+           NONE, NONE, NONE, NONE, NONE, B(True), out=out, **ERR)
+
+
 def cases(g):
     update_cache_cases(g)
     custom_sdpa_cases(g)
     sdpa_with_kv_cache_cases(g)
+    custom_quantized_sdpa_cases(g)
