@@ -133,6 +133,20 @@ def build_llama_tiny():
                  init_buffers=["k_cache", "v_cache"])
 
 
+def build_llama_custom_ops():
+    import executorch.extension.llm.custom_ops.custom_ops  # noqa: F401 - registers llama::
+
+    m = M.LlamaTinyCustomOps().eval()
+    t1 = torch.randint(0, 64, (1, 3), dtype=torch.int64)
+    t2 = torch.randint(0, 64, (1, 3), dtype=torch.int64)
+    p1 = torch.arange(0, 3, dtype=torch.int64)
+    p2 = torch.arange(3, 6, dtype=torch.int64)
+    # Only cache rows written by this or an earlier call are read (causal from start_pos), so
+    # the caches' initial contents do not matter.
+    return Build({"forward": MethodSpec(m, (t1, p1), [(t1, p1), (t2, p2)], stateful=True)}, atol=1e-4,
+                 rtol=1e-4)
+
+
 def build_hf_llama_tiny():
     m = M.HFLlamaTinyWrapper().eval()
     ids = torch.randint(0, 64, (1, 6), dtype=torch.int64)
@@ -291,6 +305,11 @@ PROGRAMS: List[ProgramSpec] = [
                 "Llama-style decoder: RMSNorm, RoPE, GQA, SiLU-gated MLP, KV cache in mutable buffers indexed by input_pos;"
                 " goldens for two consecutive 3-token calls",
                 ["kv_cache", "mutable_buffers", "index_put", "sdpa", "stateful"], build_llama_tiny),
+    ProgramSpec("llama_custom_ops", "model",
+                "llama_tiny with the attention upstream's LLM export emits: llama::update_cache into"
+                " [1, max_seq, kv_heads, head_dim] cache buffers at input_pos[0], llama::custom_sdpa (causal, GQA);"
+                " goldens for two consecutive 3-token calls",
+                ["kv_cache", "mutable_buffers", "llm_custom_ops", "stateful", "item"], build_llama_custom_ops),
     ProgramSpec("lstm", "model", "nn.LSTM(8, 16, num_layers=2, batch_first=True) on [1, 5, 8]",
                 ["lstm"], build_lstm),
     ProgramSpec("gru", "model", "nn.GRU(8, 16, batch_first=True) on [1, 5, 8] with an explicit h0 input",
