@@ -145,6 +145,22 @@ inline float dequantize_value(Q q, int32_t zero_point, float scale) {
   return static_cast<float>(static_cast<int64_t>(q) - zero_point) * scale;
 }
 
+/*
+ * The product of t's sizes over dims [begin, end) into *out. With a 0 among
+ * t's other dims the product can exceed int64 although the tensor is empty:
+ * that fails ctx instead of overflowing.
+ */
+inline bool dims_product(KernelRuntimeContext& ctx, const char* op, const Tensor& t, int64_t begin,
+                         int64_t end, int64_t* out) {
+  int64_t p = 1;
+  for (int64_t d = begin; d < end; ++d) {
+    ET_KERNEL_CHECK_MSG(ctx, checked_mul(p, t.size(d), &p), InvalidArgument, false,
+                        "%s: the sizes of the input overflow int64", op);
+  }
+  *out = p;
+  return true;
+}
+
 /* Element i of a Float or Double 1-element-per-channel tensor as float. */
 inline float float_param_at(const Tensor& t, int64_t i) {
   return t.scalar_type() == ScalarType::Double ? static_cast<float>(t.const_data_ptr<double>()[i])

@@ -10,7 +10,7 @@
 #include <cmath>
 #include <tuple>
 
-#include <executorch/runtime/kernels/detail/kernel_util.h>
+#include <executorch/runtime/kernels/detail/quant_util.h>
 
 namespace executorch {
 namespace kernels {
@@ -124,9 +124,11 @@ std::tuple<Tensor&, Tensor&> choose_qparams_per_token_out(KernelRuntimeContext& 
   // Outputs: the input's shape with the last dim 1.
   SizesType sizes[kMaxDim];
   int64_t tokens = 1;
+  if (!dims_product(ctx, op, input, 0, input.dim() - 1, &tokens)) {
+    return ret;
+  }
   for (ssize_t d = 0; d < input.dim(); ++d) {
     sizes[d] = d + 1 == input.dim() ? 1 : static_cast<SizesType>(input.size(d));
-    tokens *= d + 1 == input.dim() ? 1 : input.size(d);
   }
   const ArrayRef<SizesType> shape(sizes, static_cast<size_t>(input.dim()));
   if (!resize_out(ctx, op, scale_out, shape) || !resize_out(ctx, op, zero_point_out, shape)) {

@@ -180,11 +180,9 @@ Tensor& dequantize_per_channel_out(KernelRuntimeContext& ctx, const Tensor& inpu
   }
   const int64_t count = input.dim() == 0 ? 1 : input.size(a);
   int64_t inner = 1;
-  for (int64_t d = a + 1; d < input.dim(); ++d) {
-    inner *= input.size(d);
-  }
   Channels ch;
-  if (!read_channels(ctx, op, count, inner, scales, zero_points, &ch)) {
+  if (!dims_product(ctx, op, input, a + 1, input.dim(), &inner) ||
+      !read_channels(ctx, op, count, inner, scales, zero_points, &ch)) {
     return out;
   }
   ch.in_out_dtype = input.dim() == 1;
@@ -203,11 +201,9 @@ Tensor& dequantize_per_token_out(KernelRuntimeContext& ctx, const Tensor& input,
     return out;
   }
   int64_t tokens = 1;
-  for (ssize_t d = 0; d + 1 < input.dim(); ++d) {
-    tokens *= input.size(d);
-  }
   Channels ch;
-  if (!read_channels(ctx, op, tokens, input.size(input.dim() - 1), scales, zero_points, &ch) ||
+  if (!dims_product(ctx, op, input, 0, input.dim() - 1, &tokens) ||
+      !read_channels(ctx, op, tokens, input.size(input.dim() - 1), scales, zero_points, &ch) ||
       tokens == 0) {
     return out;
   }

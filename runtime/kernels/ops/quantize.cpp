@@ -139,9 +139,8 @@ bool per_axis_channels(KernelRuntimeContext& ctx, const char* op, const Tensor& 
       "got %zd and %zd",
       op, static_cast<long long>(size), static_cast<long long>(axis),
       static_cast<ssize_t>(scales.numel()), static_cast<ssize_t>(zero_points.numel()));
-  ch->inner = 1;
-  for (int64_t d = axis + 1; d < input.dim(); ++d) {
-    ch->inner *= input.size(d);
+  if (!dims_product(ctx, op, input, axis + 1, input.dim(), &ch->inner)) {
+    return false;
   }
   ch->inv_scale.resize(static_cast<size_t>(size));
   ch->zero_point.resize(static_cast<size_t>(size));
@@ -195,8 +194,8 @@ Tensor& quantize_per_token_out(KernelRuntimeContext& ctx, const Tensor& input, c
     return out;
   }
   int64_t expect = 1;
-  for (ssize_t d = 0; d + 1 < input.dim(); ++d) {
-    expect *= input.size(d);
+  if (!dims_product(ctx, op, input, 0, input.dim() - 1, &expect)) {
+    return out;
   }
   ET_KERNEL_CHECK_MSG(ctx, scales.numel() == expect && zero_points.numel() == expect,
                       InvalidArgument, out,
