@@ -204,6 +204,9 @@ def dequantize_cases(g):
     g.case("err_output_dtype", op, T(qvalues(2, 4)), T(torch.ones(2, 1, dtype=f64)),
            T(torch.zeros(2, 1, dtype=i64)), I(-128), I(127), DT(i8), DT(f16),
            out=Out(f32, shape=[2, 4]), **err)
+    g.case("err_scales_not_contiguous", op, T(qvalues(2, 3, 4)),
+           T(torch.ones(2, 3, 1, dtype=f64), (1, 0, 2)), T(torch.zeros(2, 3, 1, dtype=i64)),
+           I(-128), I(127), DT(i8), DT(f32), out=Out(f32, shape=[2, 3, 4]), **err)
     g.case("err_token_count", op, T(qvalues(2, 4)), T(torch.ones(3, 1, dtype=f64)),
            T(torch.zeros(3, 1, dtype=i64)), I(-128), I(127), DT(i8), DT(f32),
            out=Out(f32, shape=[2, 4]), **err)

@@ -140,8 +140,11 @@ bool read_channels(KernelRuntimeContext& ctx, const char* op, int64_t count, int
                    const Tensor& scales, const std::optional<Tensor>& zero_points, Channels* ch) {
   constexpr DtypeSet kScale = dtype_bit(ScalarType::Float) | dtype_bit(ScalarType::Double);
   constexpr DtypeSet kZero = dtype_bit(ScalarType::Int) | dtype_bit(ScalarType::Long);
+  // Read in flat order: the parameters must be laid out in it.
   if (!check_dtype_in(ctx, op, "scales", scales, kScale) ||
-      (zero_points.has_value() && !check_dtype_in(ctx, op, "zero_points", *zero_points, kZero))) {
+      !check_contiguous(ctx, op, "scales", scales) ||
+      (zero_points.has_value() && (!check_dtype_in(ctx, op, "zero_points", *zero_points, kZero) ||
+                                   !check_contiguous(ctx, op, "zero_points", *zero_points)))) {
     return false;
   }
   ET_KERNEL_CHECK_MSG(ctx, scales.numel() == count, InvalidArgument, false,

@@ -130,7 +130,9 @@ bool per_axis_channels(KernelRuntimeContext& ctx, const char* op, const Tensor& 
   const int64_t size = input.dim() == 0 ? 1 : input.size(axis);
   if (!check_contiguous(ctx, op, "input", input) ||
       !check_dtype(ctx, op, "scales", scales, ScalarType::Double) ||
-      !check_dtype(ctx, op, "zero_points", zero_points, ScalarType::Long)) {
+      !check_dtype(ctx, op, "zero_points", zero_points, ScalarType::Long) ||
+      !check_contiguous(ctx, op, "scales", scales) ||
+      !check_contiguous(ctx, op, "zero_points", zero_points)) {
     return false;
   }
   ET_KERNEL_CHECK_MSG(
@@ -190,7 +192,9 @@ Tensor& quantize_per_token_out(KernelRuntimeContext& ctx, const Tensor& input, c
   const int64_t last = input.size(input.dim() - 1);
   if (!check_contiguous(ctx, op, "input", input) ||
       !check_dtype(ctx, op, "scales", scales, ScalarType::Double) ||
-      !check_dtype(ctx, op, "zero_points", zero_points, ScalarType::Long)) {
+      !check_dtype(ctx, op, "zero_points", zero_points, ScalarType::Long) ||
+      !check_contiguous(ctx, op, "scales", scales) ||
+      !check_contiguous(ctx, op, "zero_points", zero_points)) {
     return out;
   }
   int64_t expect = 1;
