@@ -133,6 +133,20 @@ def build_llama_tiny():
                  init_buffers=["k_cache", "v_cache"])
 
 
+def build_llama_custom_ops():
+    import executorch.extension.llm.custom_ops.custom_ops  # noqa: F401 - registers llama::
+
+    m = M.LlamaTinyCustomOps().eval()
+    t1 = torch.randint(0, 64, (1, 3), dtype=torch.int64)
+    t2 = torch.randint(0, 64, (1, 3), dtype=torch.int64)
+    p1 = torch.arange(0, 3, dtype=torch.int64)
+    p2 = torch.arange(3, 6, dtype=torch.int64)
+    # Only cache rows written by this or an earlier call are read (causal from start_pos), so
+    # the caches' initial contents do not matter.
+    return Build({"forward": MethodSpec(m, (t1, p1), [(t1, p1), (t2, p2)], stateful=True)}, atol=1e-4,
+                 rtol=1e-4)
+
+
 def build_hf_llama_tiny():
     m = M.HFLlamaTinyWrapper().eval()
     ids = torch.randint(0, 64, (1, 6), dtype=torch.int64)
@@ -242,6 +256,28 @@ def build_cond():
     return Build({"forward": MethodSpec(m, (x,), calls)}, atol=1e-5, rtol=1e-5)
 
 
+def build_cnn_pt2e_q8():
+    """cnn quantized with PT2E (XNNPACKQuantizer, int8, per-channel weights) and NOT lowered:
+    the program keeps quantized_decomposed quantize/dequantize ops around float conv/linear.
+    The module exported and run for the goldens is the converted PT2E module."""
+    import executorch.kernels.quantized  # noqa: F401 - the .out variants to_executorch needs
+    from executorch.backends.xnnpack.quantizer.xnnpack_quantizer import (
+        XNNPACKQuantizer, get_symmetric_quantization_config)
+    from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
+
+    m = M.SmallCNN().eval()
+    x = _f(1, 3, 16, 16)
+    quantizer = XNNPACKQuantizer().set_global(get_symmetric_quantization_config(is_per_channel=True))
+    prepared = prepare_pt2e(torch.export.export(m, (x,)).module(), quantizer)
+    with torch.no_grad():
+        for _ in range(8):
+            prepared(_f(1, 3, 16, 16))
+        prepared(x)
+    converted = convert_pt2e(prepared)
+    x2 = _f(1, 3, 16, 16)
+    return Build({"forward": MethodSpec(converted, (x,), [(x,), (x2,)])}, atol=1e-4, rtol=1e-4)
+
+
 def _xnn(build_fn):
     def b():
         bld = build_fn()
@@ -269,6 +305,11 @@ PROGRAMS: List[ProgramSpec] = [
                 "Llama-style decoder: RMSNorm, RoPE, GQA, SiLU-gated MLP, KV cache in mutable buffers indexed by input_pos;"
                 " goldens for two consecutive 3-token calls",
                 ["kv_cache", "mutable_buffers", "index_put", "sdpa", "stateful"], build_llama_tiny),
+    ProgramSpec("llama_custom_ops", "model",
+                "llama_tiny with the attention upstream's LLM export emits: llama::update_cache into"
+                " [1, max_seq, kv_heads, head_dim] cache buffers at input_pos[0], llama::custom_sdpa (causal, GQA);"
+                " goldens for two consecutive 3-token calls",
+                ["kv_cache", "mutable_buffers", "llm_custom_ops", "stateful", "item"], build_llama_custom_ops),
     ProgramSpec("lstm", "model", "nn.LSTM(8, 16, num_layers=2, batch_first=True) on [1, 5, 8]",
                 ["lstm"], build_lstm),
     ProgramSpec("gru", "model", "nn.GRU(8, 16, batch_first=True) on [1, 5, 8] with an explicit h0 input",
@@ -306,6 +347,10 @@ PROGRAMS: List[ProgramSpec] = [
                 ["dtypes", "casts"], build_dtype_io),
     ProgramSpec("cond", "feature", "torch.cond on sign of sum(linear(x)); calls exercise both branches",
                 ["control_flow"], build_cond),
+    ProgramSpec("cnn_pt2e_q8", "model",
+                "cnn PT2E-quantized (XNNPACKQuantizer: int8 activations, per-channel int8 weights), not"
+                " delegated: quantize_per_tensor / dequantize_per_tensor / dequantize_per_channel stay in the graph",
+                ["pt2e_quantized", "quantized_ops", "conv2d", "linear"], build_cnn_pt2e_q8),
     ProgramSpec("mlp_xnnpack", "delegated", "mlp lowered with XnnpackPartitioner (same weights and goldens as mlp)",
                 ["delegate"], _xnn(build_mlp), seed_name="mlp"),
     ProgramSpec("cnn_xnnpack", "delegated", "cnn lowered with XnnpackPartitioner (same weights and goldens as cnn)",

@@ -483,3 +483,45 @@ class DtypeIO(nn.Module):
 
     def forward(self, x: torch.Tensor, i: torch.Tensor, b: torch.Tensor, h: torch.Tensor):
         return x > 0, i * 2, torch.where(b, x, -x), h + 1, x.to(torch.int64), i.to(torch.float32)
+
+
+class CustomOpsAttention(nn.Module):
+    """LlamaAttention as upstream's LLM export rewrites it (SDPACustom with CustomKVCache): the
+    caches are [1, max_seq, kv_heads, head_dim] mutable buffers written by llama::update_cache
+    at start_pos = input_pos[0], attention is llama::custom_sdpa (causal from start_pos, GQA)."""
+
+    def __init__(self, dim: int, heads: int, kv_heads: int, max_seq: int) -> None:
+        super().__init__()
+        self.heads, self.kv_heads, self.hd, self.max_seq = heads, kv_heads, dim // heads, max_seq
+        self.wq = nn.Linear(dim, heads * self.hd, bias=False)
+        self.wk = nn.Linear(dim, kv_heads * self.hd, bias=False)
+        self.wv = nn.Linear(dim, kv_heads * self.hd, bias=False)
+        self.wo = nn.Linear(heads * self.hd, dim, bias=False)
+        self.register_buffer("k_cache", torch.zeros(1, max_seq, kv_heads, self.hd))
+        self.register_buffer("v_cache", torch.zeros(1, max_seq, kv_heads, self.hd))
+
+    def forward(self, x, cos, sin, mask, input_pos):
+        b, s, _ = x.shape
+        q = self.wq(x).view(b, s, self.heads, self.hd)
+        k = self.wk(x).view(b, s, self.kv_heads, self.hd)
+        v = self.wv(x).view(b, s, self.kv_heads, self.hd)
+        cos, sin = cos[:, None, :], sin[:, None, :]
+        q = q * cos + _rotate_half(q) * sin
+        k = k * cos + _rotate_half(k) * sin
+        start_pos = input_pos[0].item()
+        torch._check_is_size(start_pos)
+        torch._check(start_pos + s <= self.max_seq)
+        torch.ops.llama.update_cache(k, self.k_cache, start_pos)
+        torch.ops.llama.update_cache(v, self.v_cache, start_pos)
+        o = torch.ops.llama.custom_sdpa(q, self.k_cache, self.v_cache, start_pos, None, 0.0, True)
+        return self.wo(o.reshape(b, s, self.heads * self.hd))
+
+
+class LlamaTinyCustomOps(LlamaTiny):
+    """LlamaTiny with CustomOpsAttention in every layer (needs the executorch package's
+    llama:: custom ops registered: executorch.extension.llm.custom_ops.custom_ops)."""
+
+    def __init__(self, dim: int = 32, heads: int = 4, kv_heads: int = 2, max_seq: int = 16) -> None:
+        super().__init__(dim=dim, heads=heads, kv_heads=kv_heads, max_seq=max_seq)
+        for layer in self.layers:
+            layer.attn = CustomOpsAttention(dim, heads, kv_heads, max_seq)
