@@ -49,7 +49,7 @@ VARIANTS = {
 }
 
 
-def write_checkpoint(path: Path) -> None:
+def write_checkpoint(path: Path, params: dict, max_seq_len: int) -> None:
     """Seeded random weights in the recipe's own parameter names.
 
     Without a checkpoint export_llama leaves tensors that have no reset_parameters() (the norm
@@ -60,22 +60,24 @@ def write_checkpoint(path: Path) -> None:
     from executorch.examples.models.llama.model_args import ModelArgs
 
     torch.manual_seed(0)
-    model = construct_transformer(ModelArgs(max_seq_len=MAX_SEQ_LEN, max_context_len=MAX_SEQ_LEN,
-                                            **PARAMS))
+    model = construct_transformer(ModelArgs(max_seq_len=max_seq_len, max_context_len=max_seq_len,
+                                            **params))
     state = {k: v.detach().clone() for k, v in model.named_parameters()}
     torch.save(state, path)
 
 
-def export(name: str, extra_args: list, out_dir: Path) -> Path:
+def export(name: str, extra_args: list, out_dir: Path, params_dict: dict = PARAMS,
+           max_seq_len: int = MAX_SEQ_LEN):
+    """Runs export_llama on seeded random weights; returns (the .pte path, the command)."""
     with tempfile.TemporaryDirectory() as tmp:
         params = Path(tmp) / "params.json"
-        params.write_text(json.dumps(PARAMS))
+        params.write_text(json.dumps(params_dict))
         checkpoint = Path(tmp) / "checkpoint.pth"
-        write_checkpoint(checkpoint)
+        write_checkpoint(checkpoint, params_dict, max_seq_len)
         pte = Path(tmp) / f"{name}.pte"
         cmd = [sys.executable, "-m", "executorch.examples.models.llama.export_llama",
-               "-p", str(params), "-c", str(checkpoint), "--max_seq_length", str(MAX_SEQ_LEN),
-               "--max_context_length", str(MAX_SEQ_LEN), "--output_name", str(pte)] + extra_args
+               "-p", str(params), "-c", str(checkpoint), "--max_seq_length", str(max_seq_len),
+               "--max_context_length", str(max_seq_len), "--output_name", str(pte)] + extra_args
         subprocess.run(cmd, check=True, cwd=tmp, stdout=subprocess.DEVNULL)
         dest = out_dir / f"{name}.pte"
         dest.write_bytes(pte.read_bytes())
