@@ -242,6 +242,28 @@ def build_cond():
     return Build({"forward": MethodSpec(m, (x,), calls)}, atol=1e-5, rtol=1e-5)
 
 
+def build_cnn_pt2e_q8():
+    """cnn quantized with PT2E (XNNPACKQuantizer, int8, per-channel weights) and NOT lowered:
+    the program keeps quantized_decomposed quantize/dequantize ops around float conv/linear.
+    The module exported and run for the goldens is the converted PT2E module."""
+    import executorch.kernels.quantized  # noqa: F401 - the .out variants to_executorch needs
+    from executorch.backends.xnnpack.quantizer.xnnpack_quantizer import (
+        XNNPACKQuantizer, get_symmetric_quantization_config)
+    from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
+
+    m = M.SmallCNN().eval()
+    x = _f(1, 3, 16, 16)
+    quantizer = XNNPACKQuantizer().set_global(get_symmetric_quantization_config(is_per_channel=True))
+    prepared = prepare_pt2e(torch.export.export(m, (x,)).module(), quantizer)
+    with torch.no_grad():
+        for _ in range(8):
+            prepared(_f(1, 3, 16, 16))
+        prepared(x)
+    converted = convert_pt2e(prepared)
+    x2 = _f(1, 3, 16, 16)
+    return Build({"forward": MethodSpec(converted, (x,), [(x,), (x2,)])}, atol=1e-4, rtol=1e-4)
+
+
 def _xnn(build_fn):
     def b():
         bld = build_fn()
@@ -306,6 +328,10 @@ PROGRAMS: List[ProgramSpec] = [
                 ["dtypes", "casts"], build_dtype_io),
     ProgramSpec("cond", "feature", "torch.cond on sign of sum(linear(x)); calls exercise both branches",
                 ["control_flow"], build_cond),
+    ProgramSpec("cnn_pt2e_q8", "model",
+                "cnn PT2E-quantized (XNNPACKQuantizer: int8 activations, per-channel int8 weights), not"
+                " delegated: quantize_per_tensor / dequantize_per_tensor / dequantize_per_channel stay in the graph",
+                ["pt2e_quantized", "quantized_ops", "conv2d", "linear"], build_cnn_pt2e_q8),
     ProgramSpec("mlp_xnnpack", "delegated", "mlp lowered with XnnpackPartitioner (same weights and goldens as mlp)",
                 ["delegate"], _xnn(build_mlp), seed_name="mlp"),
     ProgramSpec("cnn_xnnpack", "delegated", "cnn lowered with XnnpackPartitioner (same weights and goldens as cnn)",
