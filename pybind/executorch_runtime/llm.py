@@ -91,7 +91,7 @@ class TextGenerator:
         inputs = meta.inputs
         import numpy as np
 
-        if (len(inputs) not in (1, 2) or inputs[0].kind != "tensor" or len(inputs[0].shape) != 2
+        if (len(inputs) not in (1, 2) or inputs[0].kind.lower() != "tensor" or len(inputs[0].shape) != 2
                 or inputs[0].dtype != np.int64):
             raise ValueError(
                 f"method '{method}' takes {len(inputs)} input(s); a text generator needs "
