@@ -42,7 +42,7 @@ QUICK_PARAMS = {"dim": 64, "n_layers": 2, "n_heads": 4, "n_kv_heads": 2, "vocab_
 
 
 class Worker:
-    def __init__(self, which, python, pte, prompt_len, decode_len, env, cpu):
+    def __init__(self, which, python, pte, prompt_len, decode_len, vocab, env, cpu):
         def pin():
             if cpu is not None:
                 os.sched_setaffinity(0, {cpu})
@@ -50,7 +50,7 @@ class Worker:
         self.name = which
         self.proc = subprocess.Popen(
             [python, str(HERE / "llm_worker.py"), which, str(pte), str(prompt_len),
-             str(decode_len)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env,
+             str(decode_len), str(vocab)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env,
             preexec_fn=pin)
         self.ready = self._read()
 
@@ -109,8 +109,9 @@ def main() -> int:
     up_env = dict(env)
     up_env.pop("PYTHONPATH", None)
     cpu = None if a.cpu < 0 else a.cpu
-    ours = Worker("ours", python, pte, a.prompt_len, a.decode_len, ours_env, cpu)
-    upstream = Worker("upstream", python, pte, a.prompt_len, a.decode_len, up_env, cpu)
+    vocab = params["vocab_size"]
+    ours = Worker("ours", python, pte, a.prompt_len, a.decode_len, vocab, ours_env, cpu)
+    upstream = Worker("upstream", python, pte, a.prompt_len, a.decode_len, vocab, up_env, cpu)
     rows = {"ours": [], "upstream": []}
     first = {}
     for w in (ours, upstream):  # warm-up

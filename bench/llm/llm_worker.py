@@ -1,6 +1,6 @@
 """One runtime's side of bench/llm/llm_bench.py: load a Llama .pte, then answer "round" requests.
 
-    python llm_worker.py ours|upstream model.pte PROMPT_LEN DECODE_LEN
+    python llm_worker.py ours|upstream model.pte PROMPT_LEN DECODE_LEN VOCAB
 
 Each line read from stdin runs one round: prefill PROMPT_LEN tokens in one call at position 0,
 then DECODE_LEN greedy decode calls; the reply is one JSON line with the CPU seconds of each
@@ -16,7 +16,8 @@ import numpy as np
 
 
 def main() -> int:
-    which, path, prompt_len, decode_len = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+    which, path = sys.argv[1], sys.argv[2]
+    prompt_len, decode_len, vocab = (int(v) for v in sys.argv[3:6])
     t0 = time.process_time()
     if which == "ours":
         import executorch_runtime as et
@@ -40,7 +41,7 @@ def main() -> int:
 
     load_s = time.process_time() - t0
     rng = np.random.default_rng(0)
-    prompt = rng.integers(1, 1000, size=(1, prompt_len), dtype=np.int64)
+    prompt = rng.integers(1, vocab, size=(1, prompt_len), dtype=np.int64)
     print(json.dumps({"ready": True, "load_s": load_s}), flush=True)
     for line in sys.stdin:
         if line.strip() != "round":
