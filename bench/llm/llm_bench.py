@@ -146,7 +146,7 @@ def main() -> int:
         f"Round: prefill {a.prompt_len} tokens in one call, then {a.decode_len} greedy decode "
         f"calls; {a.rounds} interleaved rounds after a warm-up; medians of process CPU time.",
         "",
-        "| runtime | prefill tokens/s | decode tokens/s | load s |",
+        "| runtime | prefill tokens/s | decode tokens/s | import + load s (CPU) |",
         "|---|---|---|---|",
     ]
     for n, label in (("ours", "ours (Python bindings)"), ("upstream", "upstream (Python runtime)")):
