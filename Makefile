@@ -21,6 +21,7 @@ include mk/wheel.mk
 include mk/bench.mk
 include mk/bench-compute.mk
 include mk/bench-harness.mk
+include mk/bench-llm.mk
 include mk/fuzz.mk
 # Last: the object, link and check prerequisites need the complete ALL_OBJS, ALL_LINKED, CHECKS.
 include mk/rules.mk

@@ -1,7 +1,7 @@
 # check-compat: the upstream-style consumer programs in test/sdk/compat/ (a Module
 # example, the Tensor API, the low-level Program/Method walkthrough, an executor-runner
-# style program, a custom backend) compiled the way a client compiles them, against the
-# build's include root and library, then run on the zoo fixtures.
+# style program, a custom backend, a greedy LLM loop) compiled the way a client compiles
+# them, against the build's include root and library, then run on the zoo fixtures.
 
 COMPAT_DIR := $(O)/test/sdk/compat
 COMPAT_ZOO ?= test/fixtures/zoo
@@ -10,9 +10,11 @@ COMPAT_LINK :=
 else
 COMPAT_LINK = $(RT_LINK) -pthread
 endif
+# The LLM example also needs the kernel library (run.sh's default links the shared one).
+COMPAT_LLM_LINK = $(if $(filter 1,$(SHARED)),,$(KERNELS_LINK) $(RT_LINK) -pthread)
 
 CHECKS += compat
 .PHONY: check-compat
-check-compat: $(RT_LIBS) | $(INCLUDE_STAMP)
-	@$(RUN_CHECK) compat env CXX='$(CXX)' sh test/sdk/compat/run.sh $(COMPAT_DIR) \
+check-compat: $(RT_LIBS) $(KERNELS_LIBS) | $(INCLUDE_STAMP)
+	@$(RUN_CHECK) compat env CXX='$(CXX)' COMPAT_LLM_LINK='$(COMPAT_LLM_LINK)' sh test/sdk/compat/run.sh $(COMPAT_DIR) \
 	  $(abspath $(O)/include) $(abspath $(O)/lib) $(COMPAT_ZOO) $(COMPAT_LINK)

@@ -6,3 +6,11 @@ CHECKS += tools
 check-tools: $(TOOLS_ET_RUN)
 	@$(RUN_CHECK) tools sh test/tools-tests/et_run.sh $(TOOLS_ET_RUN) test/fixtures/zoo \
 	  $(O)/test/tools-tests
+
+# check-tools-generate: et_generate on the upstream-exported Llama of test/fixtures/llm
+# (test/tools-tests/et_generate.sh): the greedy continuation equals upstream's runtime's.
+CHECKS += tools-generate
+.PHONY: check-tools-generate
+check-tools-generate: $(TOOLS_ET_GENERATE)
+	@$(RUN_CHECK) tools-generate sh test/tools-tests/et_generate.sh $(TOOLS_ET_GENERATE) \
+	  test/fixtures/llm $(O)/test/tools-tests/et_generate

@@ -30,7 +30,7 @@ else
   ZOO_ERRLOG = 2>>$(ZOO_LOG) || { tail -n 60 $(ZOO_LOG); echo "  (full log: $(ZOO_LOG))"; exit 1; }
 endif
 
-.PHONY: zoo zoo-venv zoo-verify zoo-clean-venv
+.PHONY: zoo zoo-venv zoo-verify zoo-clean-venv zoo-llm
 
 $(ZOO_STAMP): $(ZOO_REQS)
 	@echo "  VENV    $(ZOO_VENV)"
@@ -54,6 +54,14 @@ zoo-verify: $(ZOO_STAMP)
 	@echo "  VERIFY  $(patsubst $(CURDIR)/%,%,$(ZOO_OUT))"
 	$(ZOO_Q)mkdir -p $(ZOO_BUILD) && : > $(ZOO_LOG)
 	$(ZOO_Q)PYTHONDONTWRITEBYTECODE=1 $(ZOO_VENV)/bin/python $(ZOO_SCRIPT) --out $(ZOO_OUT) --verify-only $(ZOO_ERRLOG)
+
+# The tiny Llama of test/fixtures/llm, exported with upstream's own LLM recipe (export_llama),
+# with the greedy continuation upstream's runtime gives (test/zoo/export_llm.py).
+zoo-llm: $(ZOO_STAMP)
+	@echo "  GEN     test/fixtures/llm"
+	$(ZOO_Q)mkdir -p $(ZOO_BUILD) && : > $(ZOO_LOG)
+	$(ZOO_Q)PYTHONDONTWRITEBYTECODE=1 $(ZOO_VENV)/bin/python $(ZOO_ROOT)/test/zoo/export_llm.py \
+	  --out $(ZOO_ROOT)/test/fixtures/llm $(ZOO_ERRLOG)
 
 zoo-clean-venv:
 	$(ZOO_Q)rm -rf $(ZOO_VENV)

@@ -1,4 +1,4 @@
-"""python -m executorch_runtime: SDK locators and the ``run`` command.
+"""python -m executorch_runtime: SDK locators and the ``run`` and ``generate`` commands.
 
     python -m executorch_runtime --includedir | --libdir | --cmakedir | --cflags | --libs
     python -m executorch_runtime run model.pte [--method NAME] [--input file.npy ...]
@@ -11,6 +11,13 @@ inputs get the value fixed at export), and prints each output's dtype, shape and
 values, then the load and median execute times. ``--verification`` takes the name of a
 ``Verification`` member (default ``Minimal``). Errors print the runtime's error name and
 message and exit with status 1.
+
+    python -m executorch_runtime generate llama.pte --prompt 1,17,42 [--max-new-tokens N]
+                                 [--temperature T] [--top-p P] [--seed S] [--stop ID ...]
+    python -m executorch_runtime generate llama.pte --tokenizer tokenizer.model --text "Hi"
+
+``generate`` runs ``executorch_runtime.llm.TextGenerator`` (the Python twin of the C++
+``et_generate`` tool): new token ids (or text, with ``--tokenizer``) on stdout, speeds on stderr.
 """
 
 import argparse
@@ -129,8 +136,52 @@ def _print_profile(rows, execute_ns: float) -> None:
         print(f"  {name:<48} {calls:>7} {total_ns / 1e6:>10.3f} {mean_us:>10.2f} {share:>6.1f}%")
 
 
+def _generate(argv) -> int:
+    import executorch_runtime as et
+    from executorch_runtime import llm
+
+    p = argparse.ArgumentParser(prog="python -m executorch_runtime generate",
+                                description="Generate tokens with an LLM program.")
+    p.add_argument("model")
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--prompt", help="prompt token ids, comma separated")
+    src.add_argument("--text", help="prompt text (needs --tokenizer)")
+    p.add_argument("--tokenizer", help="tokenizer file (pytorch_tokenizers or tokenizers)")
+    p.add_argument("--max-new-tokens", type=int, default=32)
+    p.add_argument("--temperature", type=float, default=0.0)
+    p.add_argument("--top-p", type=float, default=1.0)
+    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--stop", type=int, action="append", default=None, metavar="ID",
+                   help="stop after this token (repeatable; default: the program's eos ids)")
+    args = p.parse_args(argv)
+    try:
+        tok = llm.load_tokenizer(args.tokenizer) if args.tokenizer else None
+        if args.text is not None:
+            if tok is None:
+                p.error("--text needs --tokenizer")
+            prompt = ([tok.bos_id] if tok.bos_id is not None else []) + tok.encode(args.text)
+        else:
+            prompt = [int(t) for t in args.prompt.split(",")]
+        gen = llm.TextGenerator(args.model)
+        res = gen.generate(prompt, args.max_new_tokens, temperature=args.temperature,
+                           top_p=args.top_p, seed=args.seed, stop_tokens=args.stop)
+    except et.Error as e:
+        print(f"error: {e.code.name}: {e}", file=sys.stderr)
+        return 1
+    except (OSError, ValueError, ImportError) as e:
+        print(f"error: {type(e).__name__}: {e}", file=sys.stderr)
+        return 1
+    print(tok.decode(res.tokens) if tok is not None else " ".join(map(str, res.tokens)))
+    print(f"prefill: {len(res.prompt_tokens)} tokens, {res.prefill_tokens_per_second:.1f} "
+          f"tokens/s; decode: {res.decode_tokens_per_second:.1f} tokens/s; "
+          f"stop: {res.stop_reason}", file=sys.stderr)
+    return 0
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == "generate":
+        return _generate(argv[1:])
     if argv and argv[0] == "run":
         import executorch_runtime as et
 

@@ -48,6 +48,22 @@ build lowlevel_example && run lowlevel_example "$zoo/identity.pte"
 build executor_runner && run executor_runner "$zoo/identity.pte"
 build custom_backend && run custom_backend
 
+# The LLM example needs the kernel library (and its llama:: operators) on top of the runtime;
+# its greedy tokens must equal the first ones upstream's runtime gave (test/fixtures/llm).
+llm_dir=$(dirname "$zoo")/llm
+link=${COMPAT_LLM_LINK:-"-L$lib -Wl,--push-state,--no-as-needed -lexecutorch_kernels -lexecutorch -Wl,--pop-state"}
+if build llm_example; then
+  want=$(python3 -c "import json,sys; p=json.load(open(sys.argv[1]))['programs'][0]; print(p['file'], ','.join(map(str, p['prompt'])), ' '.join(map(str, p['expected_tokens_upstream'][:8])))" "$llm_dir/manifest.json")
+  set -- $want
+  if "$out/llm_example" "$llm_dir/$1" "$2" 8 >"$out/llm_example.run.log" 2>&1 &&
+     [ "$(tr '\n' ' ' <"$out/llm_example.run.log" | sed 's/ $//')" = "$3 $4 $5 $6 $7 $8 $9 ${10}" ]; then
+    echo "ok   llm_example"
+  else
+    echo "FAIL run llm_example: wanted $3 $4 $5 $6 $7 $8 $9 ${10}"; sed 's/^/  | /' "$out/llm_example.run.log" | tail -20
+    failed=$((failed + 1))
+  fi
+fi
+
 if [ $failed -ne 0 ]; then
   echo "compat: $failed failure(s)"
   exit 1
