@@ -165,6 +165,11 @@ class RuntimeMethod:
     def metadata(self) -> RuntimeMethodMeta:
         return RuntimeMethodMeta(self._method.meta)
 
+    def write_etdump(self, path: Any, debug_buffer_path: Any = None) -> None:
+        """Writes the ETDump of the executions since load or the last write (the method was
+        loaded with ``etdump=True``)."""
+        self._method.write_etdump(path, debug_buffer_path)
+
 
 class RuntimeProgram:
     """A loaded program: ``method_names``, ``load_method(name)``, ``metadata(name)``."""
@@ -178,14 +183,29 @@ class RuntimeProgram:
     def method_names(self) -> Set[str]:
         return set(self._program.method_names)
 
-    def load_method(self, name: str, *, max_memory: Optional[int] = None) -> Optional[RuntimeMethod]:
-        """The method `name`, loaded once per memory limit. ``max_memory`` caps the memory sized
-        from the program (planned buffers, unplanned outputs), as ``Program.load_method`` does;
-        None keeps that default."""
-        key = (name, max_memory)
+    def load_method(
+        self,
+        name: str,
+        *,
+        max_memory: Optional[int] = None,
+        etdump: bool = False,
+        debug_buffer_size: int = 0,
+    ) -> Optional[RuntimeMethod]:
+        """The method `name`, loaded once per set of options. ``max_memory`` caps the memory
+        sized from the program (planned buffers, unplanned outputs), as ``Program.load_method``
+        does; None keeps that default. ``etdump``/``debug_buffer_size`` record an ETDump
+        (``RuntimeMethod.write_etdump``)."""
+        key = (name, max_memory, etdump, debug_buffer_size)
         method = self._methods.get(key)
         if method is None:
-            method = RuntimeMethod(self._program.load_method(name, max_memory=max_memory))
+            method = RuntimeMethod(
+                self._program.load_method(
+                    name,
+                    max_memory=max_memory,
+                    etdump=etdump,
+                    debug_buffer_size=debug_buffer_size,
+                )
+            )
             self._methods[key] = method
         return method
 
