@@ -47,6 +47,7 @@ build tensor_example && run tensor_example
 build lowlevel_example && run lowlevel_example "$zoo/identity.pte"
 build executor_runner && run executor_runner "$zoo/identity.pte"
 build custom_backend && run custom_backend
+build etdump_example && run etdump_example "$zoo/identity.pte" "$out/identity.etdp"
 
 if [ $failed -ne 0 ]; then
   echo "compat: $failed failure(s)"
