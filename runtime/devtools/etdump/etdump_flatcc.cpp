@@ -42,6 +42,13 @@ struct ETDumpGen::Impl {
   // The open block: its name, bundled input index and what it holds so far.
   bool block_open = false;
   bool finished = false;  // get_etdump_data() ran; the builder holds the result
+  // When the builder was last emptied: an event started before that refers to strings of
+  // the previous ETDump and is dropped (get_etdump_data() called in the middle of it).
+  et_timestamp_t cleared_at = 0;
+
+  bool started_in_previous_dump(const EventTracerEntry& entry) const {
+    return entry.start_time < cleared_at;
+  }
   std::string block_name;
   int block_bundled_input_index = -1;
   std::vector<flatbuffers::Offset<::etdump::Allocator>> allocators;
@@ -50,6 +57,7 @@ struct ETDumpGen::Impl {
 
   void clear() {
     fbb.Clear();
+    cleared_at = ::executorch::runtime::pal_current_ticks();
     block_open = false;
     finished = false;
     allocators.clear();
@@ -192,6 +200,9 @@ void ETDumpGen::end_profiling(EventTracerEntry entry) {
     return;
   }
   impl_->ensure_block(bundled_input_index_);
+  if (impl_->started_in_previous_dump(entry)) {
+    return;
+  }
   flatbuffers::Offset<flatbuffers::String> name = 0;
   if (entry.event_id != -1) {
     name.o = static_cast<flatbuffers::uoffset_t>(entry.event_id);
@@ -255,6 +266,9 @@ void ETDumpGen::end_profiling_delegate(
     return;  // dropped at start (already logged)
   }
   impl_->ensure_block(bundled_input_index_);
+  if (impl_->started_in_previous_dump(entry)) {
+    return;
+  }
   flatbuffers::Offset<flatbuffers::String> id_str = 0;
   DelegateDebugIntId id_int = kUnsetDelegateDebugIntId;
   if (entry.delegate_event_id_type == DelegateDebugIdType::kStr) {

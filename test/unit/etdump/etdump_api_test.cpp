@@ -206,4 +206,22 @@ TEST(EtdumpApiTest, FinishingTwiceGivesTheSameDumpAndANewBlockStartsANewOne) {
             "second");
 }
 
+TEST(EtdumpApiTest, AnEventOpenWhileTheDumpIsTakenIsDroppedNotCorrupted) {
+  ETDumpGen gen;
+  gen.create_event_block("Execute");
+  EventTracerEntry open = gen.start_profiling("spans_the_finish");
+  EventTracerEntry open_delegate = gen.start_profiling_delegate("node", kUnsetDelegateDebugIntId);
+  test::Dump first = test::take_dump(gen.get_etdump_data());
+  ASSERT_NE(first.root(), nullptr);
+  gen.create_event_block("Execute");
+  gen.end_profiling(open);  // its name lives in the previous ETDump's strings
+  gen.end_profiling_delegate(open_delegate);
+  gen.end_profiling(gen.start_profiling("fresh"));
+  test::Dump second = test::take_dump(gen.get_etdump_data());
+  ASSERT_NE(second.root(), nullptr);
+  const ::etdump::RunData* run = second.root()->run_data()->Get(0);
+  ASSERT_EQ(run->events()->size(), 1u);
+  EXPECT_EQ(run->events()->Get(0)->profile_event()->name()->str(), "fresh");
+}
+
 }  // namespace
