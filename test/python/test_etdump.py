@@ -92,3 +92,19 @@ def test_runtime_facade_records_an_etdump(tmp_path):
     dump = read_etdump(tmp_path / "f.etdp", tmp_path)
     assert len(dump["run_data"]) == 1
     assert sum(operator_counts(dump).values()) > 0
+
+
+def test_upstream_style_load_program_with_etdump(tmp_path):
+    from executorch_runtime.runtime import Runtime
+
+    program = Runtime.get().load_program(zoo_path("mlp.pte"), enable_etdump=True,
+                                         debug_buffer_size=1 << 16)
+    program.load_method("forward").execute([np.ones((4, 16), dtype=np.float32)])
+    program.write_etdump_result_to_file(tmp_path / "p.etdp", tmp_path / "p.bin")
+    dump = read_etdump(tmp_path / "p.etdp", tmp_path)
+    assert len(dump["run_data"]) == 1
+    assert (tmp_path / "p.bin").stat().st_size > 0
+    with pytest.raises(ValueError, match="exactly one method"):
+        Runtime.get().load_program(zoo_path("mlp.pte")).write_etdump_result_to_file("x", "y")
+    with pytest.raises(ValueError, match="enable_etdump"):
+        Runtime.get().load_program(zoo_path("mlp.pte"), debug_buffer_size=16)
