@@ -36,7 +36,11 @@ SHARED_LIBS=${SHARED_LIBS:-} STATIC_LIBS=${STATIC_LIBS:-} PROGRAMS=${PROGRAMS:-}
 say() { [ "${V:-0}" = 1 ] || printf '  %-7s %s\n' "$1" "$2"; }
 rel() { realpath -m -s --relative-to="$1" "$2"; }
 header_dest() {
-  case $1 in runtime/extension/*) echo "extension/${1#runtime/extension/}" ;; *) echo "$1" ;; esac
+  case $1 in
+    runtime/extension/*) echo "extension/${1#runtime/extension/}" ;;
+    runtime/devtools/*) echo "devtools/${1#runtime/devtools/}" ;;
+    *) echo "$1" ;;
+  esac
 }
 
 # Every file install writes, one per line, with DESTDIR.

@@ -25,6 +25,8 @@
 #include <executorch/runtime/executor/method_meta.h>
 #include <executorch/runtime/executor/program.h>
 
+#include <executorch/devtools/etdump/etdump_flatcc.h>
+
 #include "op_profiler.h"
 
 namespace etpy {
@@ -126,11 +128,22 @@ struct MethodState {
   std::vector<SlotInfo> outputs;
   // Set when loaded with profile=True; receives the Method's per-operator events.
   std::unique_ptr<OpProfiler> profiler;
+  // Set when loaded with etdump=True (etdump.cpp); debug_buffer backs its logged tensors.
+  std::unique_ptr<::executorch::etdump::ETDumpGen> etdump;
+  std::vector<uint8_t> debug_buffer;
   // Serializes calls on this Method (taken with the GIL released).
   std::mutex mu;
 };
 
 void bind_program(py::module_& m);
+
+// ---- etdump.cpp -------------------------------------------------------------------------
+
+// load_method(..., etdump=True, debug_buffer_size=N): gives `st` an ETDumpGen (and an N-byte
+// debug buffer logging every operator output when N > 0). Before the method is loaded.
+void setup_etdump(MethodState& st, bool etdump, const py::object& debug_buffer_size, bool profile);
+// Method.write_etdump(path, debug_buffer_path=None).
+void write_etdump(MethodState& st, const py::object& path, const py::object& debug_buffer_path);
 
 // ---- convert.cpp ------------------------------------------------------------------------
 

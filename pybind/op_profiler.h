@@ -27,22 +27,28 @@ class OpProfiler final : public ::executorch::runtime::EventTracer {
                         ::executorch::runtime::DebugHandle debug_handle) override {
     Entry e{};
     // The name pointer lives in method memory for the Method's lifetime: keep it as the id.
-    e.event_id = static_cast<int64_t>(reinterpret_cast<intptr_t>(name));
+    // Events outside any instruction (the whole "Method::execute") are not operators: id 0.
+    const bool in_instruction = current_chain_id() != ::executorch::runtime::kUnsetChainId;
+    e.event_id = in_instruction ? static_cast<int64_t>(reinterpret_cast<intptr_t>(name)) : 0;
     e.chain_id = chain_id;
     e.debug_handle = debug_handle;
     e.start_time = now_ns();
     return e;
   }
   Entry start_profiling_delegate(const char* name,
-                                 ::executorch::runtime::DebugHandle handle) override {
-    return start_profiling(name, ::executorch::runtime::kUnsetChainId, handle);
+                                 ::executorch::runtime::DelegateDebugIntId id) override {
+    return start_profiling(name, ::executorch::runtime::kUnsetChainId,
+                           static_cast<::executorch::runtime::DebugHandle>(id));
   }
   void end_profiling_delegate(Entry e, const void*, size_t) override {
     end_profiling(e);
   }
-  void log_profiling_delegate(const char*, ::executorch::runtime::DebugHandle, et_timestamp_t,
-                              et_timestamp_t, const void*, size_t) override {}
+  void log_profiling_delegate(const char*, ::executorch::runtime::DelegateDebugIntId,
+                              et_timestamp_t, et_timestamp_t, const void*, size_t) override {}
   void end_profiling(Entry e) override {
+    if (e.event_id == 0) {
+      return;
+    }
     const char* name = reinterpret_cast<const char*>(static_cast<intptr_t>(e.event_id));
     Row& row = rows_[name];
     row.calls += 1;
@@ -52,8 +58,10 @@ class OpProfiler final : public ::executorch::runtime::EventTracer {
   ::executorch::runtime::AllocatorID track_allocator(const char*) override {
     return 0;
   }
-  void log_evalue(const ::executorch::runtime::EValue&,
-                  ::executorch::runtime::LoggedEValueType) override {}
+  ::executorch::runtime::Result<bool> log_evalue(const ::executorch::runtime::EValue&,
+                                                 ::executorch::runtime::LoggedEValueType) override {
+    return false;
+  }
 
   void reset() {
     rows_.clear();

@@ -243,7 +243,8 @@ void* allocate_within(MethodState& st, ::executorch::extension::MemoryBudget& bu
 
 std::shared_ptr<MethodState> load_method(const std::shared_ptr<ProgramState>& p,
                                          const std::string& name, bool profile,
-                                         const py::object& max_memory) {
+                                         const py::object& max_memory, bool etdump,
+                                         const py::object& debug_buffer_size) {
   rt::MethodMeta meta = get_meta(*p, name);
   uint64_t limit = ::executorch::extension::default_max_memory();
   if (!max_memory.is_none()) {
@@ -272,6 +273,9 @@ std::shared_ptr<MethodState> load_method(const std::shared_ptr<ProgramState>& p,
   if (profile) {
     st->profiler = std::make_unique<OpProfiler>();
   }
+  setup_etdump(*st, etdump, debug_buffer_size, profile);
+  rt::EventTracer* tracer =
+      st->profiler ? static_cast<rt::EventTracer*>(st->profiler.get()) : st->etdump.get();
   {
     py::gil_scoped_release nogil;
     LogCapture log;
@@ -298,8 +302,8 @@ std::shared_ptr<MethodState> load_method(const std::shared_ptr<ProgramState>& p,
         rt::Span<rt::Span<uint8_t>>(st->planned_spans.data(), st->planned_spans.size()));
     st->memory_manager =
         std::make_unique<rt::MemoryManager>(&st->method_allocator, st->planned.get());
-    auto method = p->program->load_method(name.c_str(), st->memory_manager.get(),
-                                          st->profiler.get(), p->data_map.get());
+    auto method =
+        p->program->load_method(name.c_str(), st->memory_manager.get(), tracer, p->data_map.get());
     if (!method.ok()) {
       py::gil_scoped_acquire gil;
       fail(method.error(), "loading method '" + name + "'", &log);
@@ -488,6 +492,11 @@ void bind_program(py::module_& m) {
              if (s.profiler)
                s.profiler->reset();
            })
+      .def("write_etdump", &write_etdump, py::arg("path"),
+           py::arg("debug_buffer_path") = py::none(),
+           "Writes the ETDump (executorch.devtools.Inspector's etdump_path) of the executions "
+           "since load or the last write_etdump (and, given a path, the used part of the "
+           "debug buffer). Needs load_method(..., etdump=True).")
       .def("_fixed_input", &fixed_input, py::arg("index"),
            "The value a non-tensor input was fixed to at export (None for tensors).")
       .def("__repr__", [](const MethodState& s) {
@@ -507,7 +516,11 @@ void bind_program(py::module_& m) {
           py::arg("name"))
       .def("load_method", &load_method, py::arg("name") = "forward", py::kw_only(),
            py::arg("profile") = false, py::arg("max_memory") = py::none(),
-           "load_method(name='forward', *, profile=False, max_memory=None) -> Method. "
+           py::arg("etdump") = false, py::arg("debug_buffer_size") = 0,
+           "load_method(name='forward', *, profile=False, max_memory=None, etdump=False, "
+           "debug_buffer_size=0) -> Method. "
+           "etdump records an ETDump (see Method.write_etdump); debug_buffer_size > 0 also "
+           "logs every operator output into a buffer of that many bytes. "
            "max_memory caps the bytes allocated from sizes the program declares (planned "
            "buffers plus storage for unplanned outputs); None means half of physical memory. "
            "A method over the cap raises Error(MemoryAllocationFailed) before allocating.")

@@ -85,6 +85,11 @@ class Method:
     def __call__(self, *inputs: Any) -> List[Any]: ...
     def profile_results(self) -> List[Tuple[str, int, int]]: ...
     def reset_profile(self) -> None: ...
+    def write_etdump(self, path: Any, debug_buffer_path: Any = None) -> None:
+        """Writes the ETDump of the executions since load (or the last write) to ``path``, and
+        the used part of the debug buffer to ``debug_buffer_path`` if given. Needs
+        ``load_method(..., etdump=True)``."""
+        ...
     def _fixed_input(self, index: int) -> Any: ...
 
 class Program:
@@ -94,7 +99,13 @@ class Program:
     def origin(self) -> str: ...
     def method_meta(self, name: str) -> MethodMeta: ...
     def load_method(
-        self, name: str = "forward", *, profile: bool = False, max_memory: Optional[int] = None
+        self,
+        name: str = "forward",
+        *,
+        profile: bool = False,
+        max_memory: Optional[int] = None,
+        etdump: bool = False,
+        debug_buffer_size: int = 0,
     ) -> Method:
         """Loads a method with its own planned memory.
 
@@ -103,6 +114,10 @@ class Program:
         half of the machine's physical memory. A method over the cap raises
         ``Error`` with code ``ErrorCode.MemoryAllocationFailed``, naming the size and the
         limit, before anything is allocated.
+
+        ``etdump=True`` records an ETDump (``Method.write_etdump``) for
+        ``executorch.devtools.Inspector``; ``debug_buffer_size`` > 0 also logs every operator
+        output into a debug buffer of that many bytes.
         """
         ...
     def num_methods(self) -> int: ...

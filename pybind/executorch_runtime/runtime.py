@@ -165,32 +165,76 @@ class RuntimeMethod:
     def metadata(self) -> RuntimeMethodMeta:
         return RuntimeMethodMeta(self._method.meta)
 
+    def write_etdump(self, path: Any, debug_buffer_path: Any = None) -> None:
+        """Writes the ETDump of the executions since load or the last write (the method was
+        loaded with ``etdump=True``)."""
+        self._method.write_etdump(path, debug_buffer_path)
+
 
 class RuntimeProgram:
     """A loaded program: ``method_names``, ``load_method(name)``, ``metadata(name)``."""
 
-    def __init__(self, program: "_C.Program", data: Optional[bytes]) -> None:
+    def __init__(
+        self,
+        program: "_C.Program",
+        data: Optional[bytes],
+        *,
+        enable_etdump: bool = False,
+        debug_buffer_size: int = 0,
+    ) -> None:
         self._program = program
         self._data = data
         self._methods = {}
+        # load_program(enable_etdump=True): every method records an ETDump by default.
+        self._etdump = enable_etdump
+        self._debug_buffer_size = debug_buffer_size
 
     @property
     def method_names(self) -> Set[str]:
         return set(self._program.method_names)
 
-    def load_method(self, name: str, *, max_memory: Optional[int] = None) -> Optional[RuntimeMethod]:
-        """The method `name`, loaded once per memory limit. ``max_memory`` caps the memory sized
-        from the program (planned buffers, unplanned outputs), as ``Program.load_method`` does;
-        None keeps that default."""
-        key = (name, max_memory)
+    def load_method(
+        self,
+        name: str,
+        *,
+        max_memory: Optional[int] = None,
+        etdump: Optional[bool] = None,
+        debug_buffer_size: Optional[int] = None,
+    ) -> Optional[RuntimeMethod]:
+        """The method `name`, loaded once per set of options. ``max_memory`` caps the memory
+        sized from the program (planned buffers, unplanned outputs), as ``Program.load_method``
+        does; None keeps that default. ``etdump``/``debug_buffer_size`` record an ETDump
+        (``RuntimeMethod.write_etdump``); None takes ``load_program``'s ``enable_etdump`` and
+        ``debug_buffer_size``."""
+        etdump = self._etdump if etdump is None else etdump
+        debug_buffer_size = self._debug_buffer_size if debug_buffer_size is None else debug_buffer_size
+        key = (name, max_memory, etdump, debug_buffer_size)
         method = self._methods.get(key)
         if method is None:
-            method = RuntimeMethod(self._program.load_method(name, max_memory=max_memory))
+            method = RuntimeMethod(
+                self._program.load_method(
+                    name,
+                    max_memory=max_memory,
+                    etdump=etdump,
+                    debug_buffer_size=debug_buffer_size,
+                )
+            )
             self._methods[key] = method
         return method
 
     def metadata(self, method_name: str) -> RuntimeMethodMeta:
         return RuntimeMethodMeta(self._program.method_meta(method_name))
+
+    def write_etdump_result_to_file(self, etdump_path: Any, debug_buffer_path: Any) -> None:
+        """Writes the ETDump of the one traced method (upstream's Program API; each of our
+        methods has its own ETDump, so with several use ``RuntimeMethod.write_etdump``)."""
+        traced = [m for key, m in self._methods.items() if key[2]]
+        if len(traced) != 1:
+            raise ValueError(
+                f"write_etdump_result_to_file needs exactly one method loaded with ETDump, "
+                f"found {len(traced)}; use RuntimeMethod.write_etdump per method"
+            )
+        traced[0].write_etdump(etdump_path, debug_buffer_path)
 
 
 class BackendRegistry:
@@ -244,9 +288,11 @@ class Runtime:
 
         ``verification`` is a ``Verification`` member (default ``InternalConsistency``, as
         upstream); anything else raises ``TypeError``. ``data_path`` names a ``.ptd`` file.
+        ``enable_etdump`` makes every method record an ETDump (with a ``debug_buffer_size``
+        byte debug buffer when > 0); ``write_etdump_result_to_file`` writes it.
         """
-        if enable_etdump or debug_buffer_size:
-            raise NotImplementedError("executorch_runtime does not support ETDump")
+        if debug_buffer_size and not enable_etdump:
+            raise ValueError("debug_buffer_size needs enable_etdump=True")
         if isinstance(data, (str, os.PathLike)):
             source = os.fspath(data)
             keep = None
@@ -262,4 +308,6 @@ class Runtime:
         program = self._legacy_module.load(
             source, verification=verification, data_path=data_path
         )
-        return RuntimeProgram(program, keep)
+        return RuntimeProgram(
+            program, keep, enable_etdump=enable_etdump, debug_buffer_size=debug_buffer_size
+        )

@@ -243,6 +243,9 @@ class ET_API Method final {
 
   /// Runs the instruction at step_state_ and advances it.
   ET_NODISCARD Error execute_instruction();
+  /// Reports the method outputs to the EventTracer (at its kProgramOutputs
+  /// debug level and above) once an execution has run to the end.
+  void log_outputs_to_event_tracer();
 
   /// What the Method was loaded from and with; borrowed, never freed.
   struct LoadEnvironment {

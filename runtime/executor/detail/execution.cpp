@@ -134,7 +134,7 @@ Error Method::execute_instruction() {
   Error err = Error::Ok;
   // Events the kernel or delegate reports are attributed to this instruction:
   // chain index and, as upstream does, the instruction index as debug handle.
-  internal::event_tracer_set_chain_debug_handle(
+  internal::EventTracerProfileInstructionScope instruction_scope(
       env_.event_tracer,
       static_cast<ChainID>(step_state_.chain_idx),
       static_cast<DebugHandle>(step_state_.instr_idx));
@@ -149,6 +149,13 @@ Error Method::execute_instruction() {
         ins.kernel(context, ins.args);
       }
       err = context.failure_state();
+      if (err == Error::Ok && ins.args.size() > 0) {
+        // The output of an out-variant kernel is its last argument (the
+        // convention of every kernel in the zoo; further outputs of
+        // multi-output kernels are not logged).
+        internal::event_tracer_log_evalue(
+            env_.event_tracer, *ins.args[ins.args.size() - 1]);
+      }
       if (err != Error::Ok) {
         ET_LOG(
             Error,
@@ -171,6 +178,13 @@ Error Method::execute_instruction() {
         internal::EventTracerProfileOpScope scope(
             env_.event_tracer, owned_.delegates[ins.a].id());
         err = owned_.delegates[ins.a].Execute(context, ins.args);
+      }
+      if (err == Error::Ok) {
+        // Which delegate arguments are outputs is not known here, so all of
+        // them are logged (as upstream does).
+        for (size_t i = 0; i < ins.args.size(); ++i) {
+          internal::event_tracer_log_evalue(env_.event_tracer, *ins.args[i]);
+        }
       }
       if (err != Error::Ok) {
         ET_LOG(
@@ -201,8 +215,6 @@ Error Method::execute_instruction() {
       // hand a null pointer to a later reader (or to the next execute()).
       break;
   }
-  internal::event_tracer_set_chain_debug_handle(
-      env_.event_tracer, kUnsetChainId, kUnsetDebugHandle);
   // Kernel and delegate scratch never outlives the instruction.
   owned_.temp_allocator->reset();
   if (err == Error::Ok) {
@@ -236,7 +248,11 @@ Error Method::execute() {
   if (bound != Error::Ok) {
     return bound;
   }
+  // One event block (an ETDump RunData) per execute, holding a
+  // "Method::execute" event around all of its instructions.
   internal::event_tracer_create_event_block(env_.event_tracer, "Execute");
+  EventTracerEntry execute_event = internal::event_tracer_begin_profiling_event(
+      env_.event_tracer, "Method::execute");
   owned_.temp_allocator->reset();
   size_t executed = 0;
   for (size_t c = 0; c < owned_.n_chains; ++c) {
@@ -259,8 +275,20 @@ Error Method::execute() {
       }
     }
   }
+  internal::event_tracer_end_profiling_event(env_.event_tracer, execute_event);
+  log_outputs_to_event_tracer();
   step_state_ = {0, 0};
   return Error::Ok;
+}
+
+void Method::log_outputs_to_event_tracer() {
+  if (env_.event_tracer == nullptr) {
+    return;
+  }
+  const size_t n = outputs_size();
+  for (size_t i = 0; i < n; ++i) {
+    internal::event_tracer_log_evalue_output(env_.event_tracer, get_output(i));
+  }
 }
 
 Error Method::step() {
@@ -287,6 +315,9 @@ Error Method::step() {
   if (step_state_.instr_idx >=
       owned_.chains[step_state_.chain_idx].n_instructions) {
     step_state_ = {step_state_.chain_idx + 1, 0};
+    if (step_state_.chain_idx == owned_.n_chains) {
+      log_outputs_to_event_tracer();
+    }
   }
   return Error::Ok;
 }

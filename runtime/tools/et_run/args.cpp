@@ -33,6 +33,13 @@ void print_usage(const char* argv0) {
       "DIR/output_<i>.npy\n"
       "  --top K                print the K largest entries of each output\n"
       "  --values N             leading values printed per output (default 8)\n"
+      "  --etdump FILE          record an ETDump (for executorch.devtools."
+      "Inspector) of\n"
+      "                         the timed iterations into FILE\n"
+      "  --debug-buffer-size N  with --etdump: also log every operator output "
+      "into an\n"
+      "                         N-byte debug buffer (K, M, G suffixes), "
+      "written to FILE.debug\n"
       "  -h, --help             this text\n",
       argv0,
       std::to_string(executorch::extension::default_max_memory()).c_str());
@@ -152,6 +159,17 @@ int parse_args(int argc, char** argv, Options* o, bool* exit_now) {
           return fail("--verification: '" + lv + "' is not minimal or full");
         }
       }
+    } else if (a == "--etdump" || a == "--debug-buffer-size") {
+      if (!value(&v)) {
+        return fail(a + " needs a value");
+      }
+      if (a == "--etdump") {
+        o->etdump_path = v;
+      } else if (!parse_bytes(v, &o->debug_buffer_size)) {
+        return fail(
+            std::string("--debug-buffer-size: '") + v +
+            "' is not a byte count (digits, optionally K, M, G or T)");
+      }
     } else if (a.size() > 1 && a[0] == '-') {
       return fail("unknown option '" + a + "'");
     } else if (o->model.empty()) {
@@ -162,6 +180,13 @@ int parse_args(int argc, char** argv, Options* o, bool* exit_now) {
   }
   if (o->model.empty()) {
     return fail("no model file given");
+  }
+  if (o->debug_buffer_size > 0 && o->etdump_path.empty()) {
+    return fail("--debug-buffer-size needs --etdump");
+  }
+  if (o->profile && !o->etdump_path.empty()) {
+    // A Method reports to one tracer; the ETDump holds the same timings.
+    return fail("--profile and --etdump cannot be combined; run twice");
   }
   return 0;
 }

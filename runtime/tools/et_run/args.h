@@ -24,6 +24,9 @@ struct Options {
   // Cap on the bytes allocated from sizes the program declares (planned buffers, unplanned
   // outputs, inputs).
   uint64_t max_memory = executorch::extension::default_max_memory();
+  // --etdump FILE: record an ETDump; --debug-buffer-size N: also log operator outputs.
+  std::string etdump_path;
+  uint64_t debug_buffer_size = 0;
 };
 
 /// Parses argv. Returns 0 to run, otherwise the exit status to end with

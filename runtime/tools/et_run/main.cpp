@@ -27,6 +27,7 @@
 #include "args.h"
 #include "npy.h"
 #include "print.h"
+#include "etdump_output.h"
 #include "profile.h"
 
 namespace {
@@ -397,7 +398,8 @@ int run_iterations(
     const std::vector<EValue>& inputs,
     const std::vector<std::string>& notes,
     std::vector<uint64_t>* times,
-    et_run::OpTracer* tracer = nullptr) {
+    et_run::OpTracer* tracer = nullptr,
+    et_run::EtdumpRecorder* etdump = nullptr) {
   for (size_t i = 0; i < inputs.size(); ++i) {
     const Error e = method.set_input(inputs[i], i);
     if (e != Error::Ok) {
@@ -414,6 +416,9 @@ int run_iterations(
     if (tracer != nullptr) {
       // Operator events count only in the timed iterations.
       tracer->set_enabled(w >= opt.warmup);
+    }
+    if (etdump != nullptr && w == opt.warmup && w > 0) {
+      etdump->restart();  // the ETDump holds the timed iterations only
     }
     const uint64_t t0 = now_ns();
     const Error e = method.execute();
@@ -500,6 +505,16 @@ int run(const et_run::Options& opt) {
 
   // ---- method
   et_run::OpTracer tracer;
+  std::unique_ptr<et_run::EtdumpRecorder> etdump;
+  if (!opt.etdump_path.empty()) {
+    etdump = std::make_unique<et_run::EtdumpRecorder>(
+        opt.etdump_path, opt.debug_buffer_size);
+  }
+  executorch::runtime::EventTracer* method_tracer =
+      opt.profile ? &tracer
+      : etdump
+          ? static_cast<executorch::runtime::EventTracer*>(etdump->tracer())
+          : nullptr;
   auto lm = std::make_unique<LoadedMethod>();
   // One budget for everything sized from the program: planned buffers, unplanned outputs
   // and the inputs made below.
@@ -509,7 +524,7 @@ int run(const et_run::Options& opt) {
       program,
       meta.get(),
       name.c_str(),
-      opt.profile ? &tracer : nullptr,
+      method_tracer,
       named,
       &budget,
       lm.get());
@@ -548,7 +563,13 @@ int run(const et_run::Options& opt) {
   // ---- execute
   std::vector<uint64_t> times;
   int rc = run_iterations(
-      opt, method, inputs, notes, &times, opt.profile ? &tracer : nullptr);
+      opt,
+      method,
+      inputs,
+      notes,
+      &times,
+      opt.profile ? &tracer : nullptr,
+      etdump.get());
   tracer.set_enabled(false);
   if (rc != 0) {
     return rc;
@@ -614,6 +635,9 @@ int run(const et_run::Options& opt) {
   if (opt.profile) {
     std::printf("\n");
     et_run::print_op_table(tracer.table(), opt.iterations, exec_total);
+  }
+  if (etdump && !etdump->write()) {
+    return 1;
   }
   return 0;
 }

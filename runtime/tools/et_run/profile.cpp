@@ -36,7 +36,11 @@ EventTracerEntry OpTracer::start_profiling(
     executorch::runtime::ChainID chain_id,
     DebugHandle debug_handle) {
   EventTracerEntry e{};
-  e.event_id = enabled_ ? intern(name) : -1;
+  // Only events inside an instruction are operators; the whole "Method::execute"
+  // is timed by the caller.
+  const bool in_instruction =
+      current_chain_id() != executorch::runtime::kUnsetChainId;
+  e.event_id = enabled_ && in_instruction ? intern(name) : -1;
   e.chain_id = chain_id;
   e.debug_handle = debug_handle;
   e.delegate_event_id_type = executorch::runtime::DelegateDebugIdType::kNone;
@@ -57,10 +61,13 @@ void OpTracer::end_profiling(EventTracerEntry e) {
 }
 
 EventTracerEntry OpTracer::start_profiling_delegate(
-    const char* name, DebugHandle delegate_debug_index) {
+    const char* name,
+    executorch::runtime::DelegateDebugIntId delegate_debug_index) {
   std::string n = std::string("delegate:") + (name ? name : "?");
   return start_profiling(
-      n.c_str(), executorch::runtime::kUnsetChainId, delegate_debug_index);
+      n.c_str(),
+      executorch::runtime::kUnsetChainId,
+      static_cast<DebugHandle>(delegate_debug_index));
 }
 
 void OpTracer::end_profiling_delegate(EventTracerEntry e, const void*, size_t) {
@@ -69,7 +76,7 @@ void OpTracer::end_profiling_delegate(EventTracerEntry e, const void*, size_t) {
 
 void OpTracer::log_profiling_delegate(
     const char* name,
-    DebugHandle,
+    executorch::runtime::DelegateDebugIntId,
     et_timestamp_t start_time,
     et_timestamp_t end_time,
     const void*,

@@ -31,14 +31,14 @@ class OpTracer final : public executorch::runtime::EventTracer {
   void end_profiling(executorch::runtime::EventTracerEntry entry) override;
   executorch::runtime::EventTracerEntry start_profiling_delegate(
       const char* name,
-      executorch::runtime::DebugHandle delegate_debug_index) override;
+      executorch::runtime::DelegateDebugIntId delegate_debug_index) override;
   void end_profiling_delegate(
       executorch::runtime::EventTracerEntry entry,
       const void* metadata,
       size_t metadata_len) override;
   void log_profiling_delegate(
       const char* name,
-      executorch::runtime::DebugHandle delegate_debug_index,
+      executorch::runtime::DelegateDebugIntId delegate_debug_index,
       et_timestamp_t start_time,
       et_timestamp_t end_time,
       const void* metadata,
@@ -47,9 +47,11 @@ class OpTracer final : public executorch::runtime::EventTracer {
   executorch::runtime::AllocatorID track_allocator(const char*) override {
     return 0;
   }
-  void log_evalue(
+  executorch::runtime::Result<bool> log_evalue(
       const executorch::runtime::EValue&,
-      executorch::runtime::LoggedEValueType) override {}
+      executorch::runtime::LoggedEValueType) override {
+    return false;
+  }
 
   /// Starts counting (events before this, e.g. during load, are dropped).
   void set_enabled(bool on) {

@@ -47,6 +47,7 @@ build tensor_example && run tensor_example
 build lowlevel_example && run lowlevel_example "$zoo/identity.pte"
 build executor_runner && run executor_runner "$zoo/identity.pte"
 build custom_backend && run custom_backend
+build etdump_example && run etdump_example "$zoo/identity.pte" "$out/identity.etdp"
 
 # The LLM example needs the kernel library (and its llama:: operators) on top of the runtime;
 # its greedy tokens must equal the first ones upstream's runtime gave (test/fixtures/llm).

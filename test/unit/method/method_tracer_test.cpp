@@ -27,6 +27,7 @@ using executorch::runtime::BackendInterface;
 using executorch::runtime::ChainID;
 using executorch::runtime::CompileSpec;
 using executorch::runtime::DebugHandle;
+using executorch::runtime::DelegateDebugIntId;
 using executorch::runtime::DelegateHandle;
 using executorch::runtime::Error;
 using executorch::runtime::EValue;
@@ -62,6 +63,10 @@ class CountingTracer final : public EventTracer {
   std::vector<std::string> blocks;
   std::vector<Event> started;
   std::vector<int64_t> ended;
+  static constexpr int64_t kMethodEventBase = -1000;
+  std::vector<std::string> method_events;
+  // (index into method_events, how many operator events had ended by then)
+  std::vector<std::pair<int64_t, size_t>> method_ended;
   int delegate_events = 0;
 
   void create_event_block(const char* name) override {
@@ -70,6 +75,12 @@ class CountingTracer final : public EventTracer {
   EventTracerEntry start_profiling(const char* name, ChainID chain_id,
                                    DebugHandle handle) override {
     EventTracerEntry e{};
+    if (current_chain_id() == kUnsetChainId) {
+      // Outside any instruction: a method-level event ("Method::execute"), kept apart.
+      method_events.emplace_back(name ? name : "(null)");
+      e.event_id = kMethodEventBase - static_cast<int64_t>(method_events.size() - 1);
+      return e;
+    }
     e.event_id = static_cast<int64_t>(started.size());
     e.chain_id = chain_id == kUnsetChainId ? current_chain_id() : chain_id;
     e.debug_handle = handle == kUnsetDebugHandle ? current_debug_handle() : handle;
@@ -77,22 +88,28 @@ class CountingTracer final : public EventTracer {
     return e;
   }
   void end_profiling(EventTracerEntry e) override {
+    if (e.event_id <= kMethodEventBase) {
+      method_ended.push_back({kMethodEventBase - e.event_id, ended.size()});
+      return;
+    }
     ended.push_back(e.event_id);
   }
-  EventTracerEntry start_profiling_delegate(const char*, DebugHandle) override {
+  EventTracerEntry start_profiling_delegate(const char*, DelegateDebugIntId) override {
     ++delegate_events;
     return EventTracerEntry{};
   }
   void end_profiling_delegate(EventTracerEntry, const void*, size_t) override {}
-  void log_profiling_delegate(const char*, DebugHandle, et_timestamp_t, et_timestamp_t, const void*,
-                              size_t) override {
+  void log_profiling_delegate(const char*, DelegateDebugIntId, et_timestamp_t, et_timestamp_t,
+                              const void*, size_t) override {
     ++delegate_events;
   }
   void track_allocation(AllocatorID, size_t) override {}
   AllocatorID track_allocator(const char*) override {
     return 0;
   }
-  void log_evalue(const EValue&, LoggedEValueType) override {}
+  Result<bool> log_evalue(const EValue&, LoggedEValueType) override {
+    return false;
+  }
 
   std::vector<std::string> names() const {
     std::vector<std::string> out;
@@ -249,6 +266,10 @@ TEST_F(MethodTracerTest, ExecuteReportsEveryKernelAndDelegateCall) {
 
   EXPECT_EQ(tracer.blocks, std::vector<std::string>{"Execute"});
   EXPECT_EQ(tracer.names(), kExpectedNames);
+  // The whole execution is one method-level event, ended after every operator event.
+  EXPECT_EQ(tracer.method_events, std::vector<std::string>{"Method::execute"});
+  EXPECT_EQ(tracer.method_ended,
+            (std::vector<std::pair<int64_t, size_t>>{{0, kExpectedNames.size()}}));
   // Every event ended, in LIFO (here: sequential) order.
   ASSERT_EQ(tracer.ended.size(), tracer.started.size());
   for (size_t i = 0; i < tracer.ended.size(); ++i) {
