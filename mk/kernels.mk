@@ -7,13 +7,23 @@
 KERNELS_OPS_SRCS := $(sort $(shell find runtime/kernels -name '*.cpp' -not -path 'runtime/kernels/compute/*'))
 KERNELS_OPS_OBJS := $(KERNELS_OPS_SRCS:%.cpp=$(O)/%.o)
 
-# The compute core. Each ISA variant is its own translation unit, named *_avx2.cpp /
-# *_avx512.cpp, and only those get the -m flags: the rest of the code stays baseline x86-64
-# and picks a variant at run time. The compute tests and the SGEMM benchmark link these
-# objects directly (hidden-visibility internals, not exported by the library).
-KERNELS_COMPUTE_SRCS := $(sort $(wildcard runtime/kernels/compute/*.cpp))
+# The compute core. Each ISA variant is its own translation unit, named *_<isa>.cpp, and only
+# those get the ISA's flags: the rest of the code (drivers, *_baseline.cpp) stays baseline for
+# the target and picks a variant at run time (compute/isa.h). Which variants exist depends on
+# the target: x86-64 builds *_avx2.cpp and *_avx512.cpp with their -m flags; aarch64 builds
+# *_neon.cpp (NEON is part of the AArch64 baseline, so no -m flag). A variant of another
+# architecture is never compiled. The compute tests and the SGEMM benchmark link these objects
+# directly (hidden-visibility internals, not exported by the library).
+KERNELS_COMPUTE_ISA_SUFFIXES_x86_64 := avx2 avx512
+KERNELS_COMPUTE_ISA_SUFFIXES_aarch64 := neon
+KERNELS_COMPUTE_ISA_SUFFIXES := $(KERNELS_COMPUTE_ISA_SUFFIXES_$(ARCH))
+KERNELS_COMPUTE_ALL_SRCS := $(sort $(wildcard runtime/kernels/compute/*.cpp))
+KERNELS_COMPUTE_ISA_SRCS := $(filter $(foreach i,$(KERNELS_COMPUTE_ISA_SUFFIXES),%_$(i).cpp), \
+                              $(KERNELS_COMPUTE_ALL_SRCS))
+KERNELS_COMPUTE_SRCS := $(filter-out $(foreach i,avx2 avx512 neon,%_$(i).cpp),$(KERNELS_COMPUTE_ALL_SRCS)) \
+                        $(KERNELS_COMPUTE_ISA_SRCS)
 KERNELS_COMPUTE_OBJS := $(KERNELS_COMPUTE_SRCS:%.cpp=$(O)/%.o)
-KERNELS_COMPUTE_ISA_OBJS := $(filter %_avx2.o %_avx512.o,$(KERNELS_COMPUTE_OBJS))
+KERNELS_COMPUTE_ISA_OBJS := $(KERNELS_COMPUTE_ISA_SRCS:%.cpp=$(O)/%.o)
 KERNELS_COMPUTE_ISA_AVX2 := -mavx2 -mfma
 KERNELS_COMPUTE_ISA_AVX512 := -mavx512f -mavx512vl -mavx512bw -mavx2 -mfma
 
@@ -25,6 +35,7 @@ $(O)/runtime/kernels/ops/%.o $(O)/runtime/kernels/detail/%.o: ET_CXXFLAGS += -O3
 # baseline TU's portable loops vectorize.
 $(O)/runtime/kernels/compute/%_avx2.o: ET_CXXFLAGS += $(KERNELS_COMPUTE_ISA_AVX2) -O3
 $(O)/runtime/kernels/compute/%_avx512.o: ET_CXXFLAGS += $(KERNELS_COMPUTE_ISA_AVX512) -O3
+$(O)/runtime/kernels/compute/%_neon.o: ET_CXXFLAGS += -O3
 $(O)/runtime/kernels/compute/%_baseline.o: ET_CXXFLAGS += -O3
 # These flags are not in the flags stamp: a change to this file rebuilds the objects.
 KERNELS_OBJS := $(KERNELS_OPS_OBJS) $(KERNELS_COMPUTE_OBJS)

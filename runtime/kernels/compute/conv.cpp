@@ -17,10 +17,12 @@ namespace {
 
 const ConvKernels& conv_kernels() {
   switch (active_isa()) {  // active_isa() never exceeds detected_isa()
+#if defined(__x86_64__)
     case Isa::kAvx512:
       return kConvAvx512;
     case Isa::kAvx2:
       return kConvAvx2;
+#endif
     case Isa::kBaseline:
       break;
   }

@@ -28,9 +28,12 @@ struct ConvKernels {
   void (*bias_clamp)(float* y, int64_t n, float bias, float lo, float hi);
 };
 
+// Each defined only in a build for its architecture (mk/kernels.mk).
 extern const ConvKernels kConvBaseline;
+#if defined(__x86_64__)
 extern const ConvKernels kConvAvx2;
 extern const ConvKernels kConvAvx512;
+#endif
 
 }  // namespace compute
 }  // namespace kernels

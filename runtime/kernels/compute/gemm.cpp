@@ -14,7 +14,6 @@
 #include "gemm.h"
 
 #include <cstring>
-#include <initializer_list>
 
 #include "gemm_kernels.h"
 #include "scratch.h"
@@ -31,15 +30,26 @@ const SgemmUkernel& kernel_for(Isa isa) {
   if (level > best)
     level = best;
   switch (static_cast<Isa>(level)) {
+#if defined(__x86_64__)
     case Isa::kAvx512:
       return kSgemmAvx512;
     case Isa::kAvx2:
       return kSgemmAvx2;
+#endif
     case Isa::kBaseline:
       break;
   }
   return kSgemmBaseline;
 }
+
+// Every kernel this build has, baseline first.
+const SgemmUkernel* const kSgemmKernels[] = {
+    &kSgemmBaseline,
+#if defined(__x86_64__)
+    &kSgemmAvx2,
+    &kSgemmAvx512,
+#endif
+};
 
 inline int64_t min64(int64_t a, int64_t b) {
   return a < b ? a : b;
@@ -282,8 +292,9 @@ void run(const SgemmUkernel& kern, Trans ta, Trans tb, int64_t m, int64_t n, int
 size_t sgemm_workspace_size(int64_t m, int64_t n, int64_t k) {
   if (m <= 0 || n <= 0 || k <= 0)
     return 0;
-  size_t best = workspace_for(kSgemmBaseline, m, n, k);
-  for (const SgemmUkernel* kern : {&kSgemmAvx2, &kSgemmAvx512}) {
+  // The largest over every kernel of this build, so a workspace sized here fits any level.
+  size_t best = 0;
+  for (const SgemmUkernel* kern : kSgemmKernels) {
     size_t s = workspace_for(*kern, m, n, k);
     if (s > best)
       best = s;

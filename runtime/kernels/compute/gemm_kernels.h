@@ -32,9 +32,12 @@ struct SgemmUkernel {
   const char* name;
 };
 
+// Each defined only in a build for its architecture (mk/kernels.mk).
 extern const SgemmUkernel kSgemmBaseline;
+#if defined(__x86_64__)
 extern const SgemmUkernel kSgemmAvx2;
 extern const SgemmUkernel kSgemmAvx512;
+#endif
 
 // Largest mr * nr over all kernels: the driver's edge tile lives on the stack.
 constexpr int kSgemmMaxTile = 16 * 32;
