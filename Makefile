@@ -9,6 +9,7 @@ MAKEFLAGS += --no-builtin-rules
 include mk/config.mk
 include mk/flags.mk
 include mk/deps.mk
+include mk/cross.mk
 include mk/shared-lib.mk
 include mk/runtime.mk
 include mk/kernels.mk
