@@ -19,6 +19,7 @@ include mk/install.mk
 include mk/check.mk
 include mk/zoo.mk
 include mk/wheel.mk
+include mk/check-cross.mk
 include mk/bench.mk
 include mk/bench-compute.mk
 include mk/bench-harness.mk

@@ -21,6 +21,7 @@ ifneq ($(filter default undefined,$(origin AR)),)
   AR := $(CROSS_COMPILE)ar
 endif
 NM ?= $(CROSS_COMPILE)nm
+STRIP ?= $(CROSS_COMPILE)strip
 $(if $(strip $(CXX)),,$(error CXX is empty))
 
 # A cross tree lives beside the native one, under it: `make clean` removes both.

@@ -28,7 +28,7 @@ ifeq ($(filter $(ARCH)-%,$(CROSS_CXX_TARGET)),)
 endif
 
 # The target's programs run under qemu-user: the checks put this in front of them.
-TARGET_EXEC := $(CURDIR)/test/tools/qemu-run.sh
+TARGET_EXEC := $(CURDIR)/test/tools/qemu-run.sh --
 
 CROSS_HOST_INCLUDE := $(O)/host-include
 CROSS_HOST_INCLUDE_STAMP := $(CROSS_HOST_INCLUDE)/.stamp

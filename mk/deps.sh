@@ -56,8 +56,9 @@ EOF
 }
 
 # The aarch64 cross build (mk/cross.mk) and its emulated tests (make check-aarch64): the
-# compiler, qemu-user, GoogleTest's sources (compiled for the target), and Debian's arm64
-# Python headers (multiarch) for the extension; for the wheel's import check under qemu, the
+# compiler, qemu-user, GoogleTest's sources (compiled for the target), Debian's arm64 C and C++
+# runtime libraries for qemu (test/tools/qemu-run.sh says why not the cross toolchain's), the
+# arm64 Python headers (multiarch) for the extension; for the wheel's import check under qemu, the
 # arm64 interpreter and numpy (unpacked) with numpy's BLAS and LAPACK (multiarch; their
 # alternatives links are what numpy's extension modules load).
 cross_probes_aarch64() {
@@ -66,6 +67,8 @@ g++-aarch64-linux-gnu cmd aarch64-linux-gnu-g++
 qemu-user-static cmd qemu-aarch64-static
 googletest file /usr/src/googletest/googletest/src/gtest-all.cc
 libpython3.11-dev:arm64 file /usr/include/aarch64-linux-gnu/python3.11/pyconfig.h
+libc6:arm64 file /usr/lib/aarch64-linux-gnu/libc.so.6
+libstdc++6:arm64 file /usr/lib/aarch64-linux-gnu/libstdc++.so.6
 libblas3:arm64 file /usr/lib/aarch64-linux-gnu/libblas.so.3
 liblapack3:arm64 file /usr/lib/aarch64-linux-gnu/liblapack.so.3
 python3.11-minimal:arm64 unpack /usr/bin/python3.11
