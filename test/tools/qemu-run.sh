@@ -3,8 +3,9 @@
 # (make check-aarch64, mk/check-cross.mk), with the target's shared libraries from
 # $ET_QEMU_SYSROOT (default /: Debian's multiarch arm64 libc6 and libstdc++6, mk/deps.sh).
 # Not the cross toolchain's /usr/aarch64-linux-gnu: under qemu 7.2 its C library (2.36-8cross1)
-# hangs in pthread_create, spinning before the new thread's stack is even mapped, while
-# Debian's libc6:arm64 of the same release starts threads normally.
+# hangs in pthread_create, spinning before the new thread's stack is even mapped (and a forked
+# death-test child that aborts spins the same way), while Debian's libc6:arm64 of the same
+# release starts threads normally.
 #
 # The program sees this script as its argv[0] (qemu -0), and ET_QEMU_SELF names the program in
 # its environment: a program that re-executes itself through argv[0] (GoogleTest's death tests
@@ -14,14 +15,7 @@
 # `qemu-run.sh -- PROGRAM [ARGS...]` always starts PROGRAM, whatever the environment says: the
 # form a program under emulation uses to run another target program (ET_TEST_EXEC, exported
 # here: tests that start a helper program put it in front).
-#
-# GoogleTest's default "fast" death tests fork the running process and carry on in the child:
-# under qemu that is a fork of the emulator with its own threads mid-flight, and the child can
-# spin forever (seen with an abort() in the child). The "threadsafe" style re-executes instead,
-# into a fresh qemu through this script.
 set -u
-GTEST_DEATH_TEST_STYLE=${GTEST_DEATH_TEST_STYLE:-threadsafe}
-export GTEST_DEATH_TEST_STYLE
 if [ "${1:-}" != -- ] && [ -n "${ET_QEMU_SELF:-}" ]; then
   program=$ET_QEMU_SELF
 else
