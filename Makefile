@@ -9,6 +9,7 @@ MAKEFLAGS += --no-builtin-rules
 include mk/config.mk
 include mk/flags.mk
 include mk/deps.mk
+include mk/cross.mk
 include mk/shared-lib.mk
 include mk/runtime.mk
 include mk/kernels.mk
@@ -18,6 +19,7 @@ include mk/install.mk
 include mk/check.mk
 include mk/zoo.mk
 include mk/wheel.mk
+include mk/check-cross.mk
 include mk/bench.mk
 include mk/bench-compute.mk
 include mk/bench-harness.mk
@@ -37,8 +39,10 @@ help:
 	@echo '  all        build libexecutorch.so.1 and the tools (default)'
 	@echo '  deps       install the Debian and Python packages the build and tests need'
 	@echo '  check      build and run every test; ends with "N passed, N failed"'
+	@echo '  check-aarch64  build the aarch64 cross tree (build/aarch64), run its tests under qemu'
 	@echo '  install    install into $$(DESTDIR)$$(PREFIX) (PREFIX=$(PREFIX))'
 	@echo '  uninstall  remove exactly what install wrote'
 	@echo '  zoo        regenerate test/fixtures/zoo with the upstream exporter (needs torch venv)'
 	@echo '  clean      rm -rf $(O)'
 	@echo 'Knobs: O=dir V=1 SHARED=0 CXX= CXXFLAGS= LDFLAGS= PREFIX= LIBDIR= INCLUDEDIR= DESTDIR='
+	@echo '       ARCH=aarch64 or CROSS_COMPILE=aarch64-linux-gnu- (cross build, README)'

@@ -14,7 +14,7 @@ UNIT_$(1)_BIN := $(O)/test/unit/$(1)/test_$(1)
 ALL_OBJS += $$(UNIT_$(1)_OBJS)
 UNIT_BINS += $$(UNIT_$(1)_BIN)
 ALL_LINKED += $$(UNIT_$(1)_BIN)
-$$(UNIT_$(1)_BIN): $$(UNIT_$(1)_OBJS) $(RT_LIBS)
+$$(UNIT_$(1)_BIN): $$(UNIT_$(1)_OBJS) $(RT_LIBS) $(GTEST_LIBS)
 	$$(quiet) LD $$@
 	@mkdir -p $$(@D)
 	$$(Q)$$(CXX) $$(ET_LDFLAGS) $$(LDFLAGS) -o $$@ $$(UNIT_$(1)_OBJS) $$(UNIT_$(1)_EXTRA_LIBS) \
@@ -23,7 +23,7 @@ $$(UNIT_$(1)_BIN): $$(UNIT_$(1)_OBJS) $(RT_LIBS)
 CHECKS += unit-$(1)
 .PHONY: check-unit-$(1)
 check-unit-$(1): $$(UNIT_$(1)_BIN) $$(UNIT_$(1)_EXTRA_DEPS)
-	@$$(RUN_CHECK) unit-$(1) $$(UNIT_$(1)_BIN)
+	@$$(RUN_CHECK) unit-$(1) $$(TARGET_EXEC) $$(UNIT_$(1)_BIN)
 endef
 # Per-group fragments (extra test artifacts: plugins, helper programs, UNIT_<group>_EXTRA_*).
 include mk/format.mk mk/test-compat.mk mk/test-compute.mk mk/test-deps.mk mk/test-etdump.mk mk/test-kernels.mk mk/test-module.mk \

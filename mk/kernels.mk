@@ -7,23 +7,21 @@
 KERNELS_OPS_SRCS := $(sort $(shell find runtime/kernels -name '*.cpp' -not -path 'runtime/kernels/compute/*'))
 KERNELS_OPS_OBJS := $(KERNELS_OPS_SRCS:%.cpp=$(O)/%.o)
 
-# The compute core. Each ISA variant is its own translation unit, named *_avx2.cpp /
-# *_avx512.cpp, and only those get the -m flags: the rest of the code stays baseline x86-64
-# and picks a variant at run time. The compute tests and the SGEMM benchmark link these
-# objects directly (hidden-visibility internals, not exported by the library).
+# The compute core. Each ISA variant is its own translation unit, named *_<isa>.cpp, and only
+# those get the ISA's flags: the rest of the code (drivers, *_baseline.cpp) stays baseline for
+# the target and picks a variant at run time (compute/isa.h). Which variants exist depends on
+# the target ($(ARCH)): x86-64 builds *_avx2.cpp and *_avx512.cpp with their -m flags; aarch64
+# builds *_neon.cpp (NEON is part of the AArch64 baseline) and *_neondot.cpp (SDOT). A variant
+# of another architecture is never compiled. The compute tests and the SGEMM benchmark link
+# these objects directly (hidden-visibility internals, not exported by the library).
+KERNELS_COMPUTE_ISA_SUFFIXES_x86_64 := avx2 avx512
+KERNELS_COMPUTE_ISA_SUFFIXES_aarch64 := neon neondot
+KERNELS_COMPUTE_ISA_SUFFIXES := $(KERNELS_COMPUTE_ISA_SUFFIXES_$(ARCH))
 KERNELS_COMPUTE_ALL_SRCS := $(sort $(wildcard runtime/kernels/compute/*.cpp))
-
-# Which ISA variants are built follows the compiler's target (so a cross CXX picks its own):
-# *_avx2 / *_avx512 on x86-64, *_neon / *_neondot on AArch64 (the sources select them with
-# __x86_64__ / __aarch64__), none elsewhere. The other architecture's units are not built.
-KERNELS_TARGET_ARCH := $(firstword $(subst -, ,$(shell $(CXX) -dumpmachine)))
-KERNELS_COMPUTE_ISA_SUFFIXES.x86_64 := avx2 avx512
-KERNELS_COMPUTE_ISA_SUFFIXES.aarch64 := neon neondot
-KERNELS_COMPUTE_ISA_SUFFIXES := $(KERNELS_COMPUTE_ISA_SUFFIXES.$(KERNELS_TARGET_ARCH))
-KERNELS_COMPUTE_ISA_SRCS := $(filter $(addprefix %_,$(KERNELS_COMPUTE_ISA_SUFFIXES:=.cpp)),\
+KERNELS_COMPUTE_ISA_SRCS := $(filter $(foreach i,$(KERNELS_COMPUTE_ISA_SUFFIXES),%_$(i).cpp), \
                               $(KERNELS_COMPUTE_ALL_SRCS))
-KERNELS_COMPUTE_SRCS := $(filter-out $(addprefix %_,$(addsuffix .cpp,avx2 avx512 neon neondot)),\
-                          $(KERNELS_COMPUTE_ALL_SRCS)) $(KERNELS_COMPUTE_ISA_SRCS)
+KERNELS_COMPUTE_SRCS := $(filter-out $(foreach i,avx2 avx512 neon neondot,%_$(i).cpp),$(KERNELS_COMPUTE_ALL_SRCS)) \
+                        $(KERNELS_COMPUTE_ISA_SRCS)
 KERNELS_COMPUTE_OBJS := $(KERNELS_COMPUTE_SRCS:%.cpp=$(O)/%.o)
 KERNELS_COMPUTE_ISA_OBJS := $(KERNELS_COMPUTE_ISA_SRCS:%.cpp=$(O)/%.o)
 KERNELS_COMPUTE_ISA_AVX2 := -mavx2 -mfma

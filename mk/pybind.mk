@@ -19,8 +19,11 @@
 PY_PKG_SRC := pybind/executorch_runtime
 PY_STAGE := $(O)/python
 PY_PKG := $(PY_STAGE)/executorch_runtime
+# A cross build sets the target's PY_EXT_SUFFIX and PY_INCLUDES first (mk/cross.mk).
+ifndef PY_EXT_SUFFIX
 PY_EXT_SUFFIX := $(shell $(PYTHON)-config --extension-suffix 2>/dev/null || \
                    $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
+endif
 PY_EXT := $(PY_PKG)/_C$(PY_EXT_SUFFIX)
 
 PY_SRCS := $(sort $(wildcard pybind/*.cpp))
@@ -37,7 +40,9 @@ PY_INCLUDE_LINK := $(PY_PKG)/include
 # Python and pybind11 headers as system headers (the project's -Werror does not apply to
 # them). The pybind11 path falls back to where the dependency step (mk/deps.sh) installs it,
 # so a fresh machine gets the right flags in the same make run that installs it.
+ifndef PY_INCLUDES
 PY_INCLUDES := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["include"])' 2>/dev/null)
+endif
 PY_PYBIND11_INCLUDE := $(shell $(PYTHON) -c 'import pybind11; print(pybind11.get_include())' 2>/dev/null || \
                          $(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"] + "/pybind11/include")')
 

@@ -14,5 +14,5 @@ CHECKS += compute-isa-symbols
 .PHONY: check-compute-isa-symbols
 check-compute-isa-symbols: $(KERNELS_COMPUTE_ISA_OBJS)
 	@$(RUN_CHECK) compute-isa-symbols sh -c \
-	  'out=$$(nm $(KERNELS_COMPUTE_ISA_OBJS) | grep -E " [uvVwW] "); \
+	  'out=$$($(if $(KERNELS_COMPUTE_ISA_OBJS),$(NM) $(KERNELS_COMPUTE_ISA_OBJS),true) | grep -E " [uvVwW] "); \
 	   if [ -n "$$out" ]; then echo "shared symbols in ISA objects:"; echo "$$out"; exit 1; fi'

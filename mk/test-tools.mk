@@ -4,7 +4,7 @@
 CHECKS += tools
 .PHONY: check-tools
 check-tools: $(TOOLS_ET_RUN)
-	@$(RUN_CHECK) tools sh test/tools-tests/et_run.sh $(TOOLS_ET_RUN) test/fixtures/zoo \
+	@$(RUN_CHECK) tools sh test/tools-tests/et_run.sh $(or $(CROSS_ET_RUN),$(TOOLS_ET_RUN)) test/fixtures/zoo \
 	  $(O)/test/tools-tests
 
 # check-tools-generate: et_generate on the upstream-exported Llama of test/fixtures/llm

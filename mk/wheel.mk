@@ -17,7 +17,10 @@ WHL_DIST ?= dist
 # The wheel's license: an SPDX expression and the files it ships (core metadata 2.4).
 WHL_LICENSE_EXPRESSION := BSD-3-Clause
 WHL_LICENSE_FILES := LICENSE
+# A cross build sets the target Python's tag first (mk/cross.mk).
+ifndef WHL_PY_TAG
 WHL_PY_TAG := $(shell $(PYTHON) -c 'import sys; print("cp%d%d" % sys.version_info[:2])' 2>/dev/null)
+endif
 WHL_PATH_FILE := $(WHL_DIR)/wheel-path
 WHL_HEADERS := $(WHL_DIR)/headers.txt
 WHL_PKG_FILES := pkg/build_wheel.py pkg/et_run_console.py pkg/README.md $(INST_PC_IN) \
@@ -56,7 +59,8 @@ $(WHL_PATH_FILE): $(PY_EXT) $(PY_FILES) $(WHL_LIB_INPUTS) $(INST_HDRS) $(WHL_PKG
 	  --cmake-config $(INST_CMAKE_CONFIG) --cmake-version $(INST_CMAKE_VERSION) \
 	  --pc-in $(INST_PC_IN) --readme pkg/README.md \
 	  --license-expression '$(WHL_LICENSE_EXPRESSION)' $(addprefix --license-file ,$(WHL_LICENSE_FILES)) \
-	  --sizeof-void-p "$$ptr" --auditwheel $(WHL_AUDITWHEEL)
+	  --sizeof-void-p "$$ptr" --auditwheel $(WHL_AUDITWHEEL) --arch $(ARCH) \
+	  --strip $(STRIP)
 
 define newline
 
@@ -83,10 +87,19 @@ WHL_CHECK_NAMES := layout install one-registry cmake-consumer components readelf
                    plugins pkgconfig headers cmake-matrix version static record
 # Checks that read only the wheel file; the rest use the installed package.
 WHL_FILE_CHECKS := layout one-registry record static
+# A cross wheel cannot be pip-installed on the build machine: the checks that read the file, and
+# `target` (test/wheel/wheelcheck.py): the ELF files against the target, and import + forward in
+# the target's Python (unpacked by mk/deps.sh) under qemu-user.
+ifeq ($(CROSS),1)
+WHL_CHECK_NAMES := layout record target
+WHL_FILE_CHECKS := $(WHL_CHECK_NAMES)
+endif
 WHL_ENV = env ET_WHEEL_PATH_FILE='$(abspath $(WHL_PATH_FILE))' ET_WHL_WORK='$(abspath $(WHL_CHECK_DIR))' \
   ET_WHL_VENV='$(abspath $(WHL_VENV))' ET_WHL_CACHE='$(abspath $(WHL_CACHE_DIR))' ET_SRC='$(CURDIR)' \
   ET_CXX='$(CXX)' ET_PYTHON='$(PYTHON)' ET_VERSION='$(VERSION)' ET_O='$(O)' \
-  ET_O_ABS='$(abspath $(O))' PYTHONDONTWRITEBYTECODE=1
+  ET_O_ABS='$(abspath $(O))' PYTHONDONTWRITEBYTECODE=1 ET_ARCH='$(ARCH)' \
+  ET_TARGET_PYTHON='$(TARGET_EXEC) $(DEPS_XROOT)/usr/bin/python3.11' \
+  ET_TARGET_PYTHONPATH='$(DEPS_XROOT)/usr/lib/python3/dist-packages'
 
 ifeq ($(SHARED),1)
 $(WHL_VENV_STAMP): $(WHL_PATH_FILE)

@@ -55,6 +55,11 @@ def die(msg):
     sys.exit(f"build_wheel.py: {msg}")
 
 
+# The target's strip (a cross build's $(CROSS_COMPILE)strip: the build machine's does not read
+# another architecture's ELF files); set from --strip.
+STRIP = "strip"
+
+
 def run(*cmd, capture=False):
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
@@ -94,7 +99,7 @@ def set_runpath(path, runpath):
 def copy_elf(src, dst, runpath):
     os.makedirs(os.path.dirname(dst), exist_ok=True)
     shutil.copyfile(src, dst)  # a regular file even when src is a symlink
-    run("strip", "--strip-debug", dst)
+    run(STRIP, "--strip-debug", dst)
     if runpath is not None:
         set_runpath(dst, runpath)
 
@@ -209,7 +214,7 @@ def stage(args):
         dst = os.path.join(root, "lib", os.path.basename(src))
         os.makedirs(os.path.dirname(dst), exist_ok=True)
         shutil.copyfile(src, dst)
-        run("strip", "--strip-debug", dst)
+        run(STRIP, "--strip-debug", dst)
 
     with open(args.headers) as f:
         for line in f:
@@ -335,8 +340,13 @@ def main():
                    help="shipped as .dist-info/licenses/<name> and named by License-File")
     p.add_argument("--sizeof-void-p", type=int, default=8)
     p.add_argument("--auditwheel", default="")
+    p.add_argument("--strip", default="strip", help="the strip that reads the target's ELF files")
+    p.add_argument("--arch", default=platform.machine(),
+                   help="the target machine of the ELF files (a cross build's ARCH): linux_<arch>")
     p.add_argument("--path-file", required=True, help="written with the wheel's path")
     args = p.parse_args()
+    global STRIP
+    STRIP = args.strip
     if bool(args.shared_lib) == bool(args.static_lib):
         die("give --shared-lib (shared build) or --static-lib (static build), not both or none")
 
@@ -345,7 +355,7 @@ def main():
     for old in os.listdir(args.out_dir):
         if old.startswith(f"{DIST}-") and old.endswith(".whl"):
             os.remove(os.path.join(args.out_dir, old))
-    linux_tag = "linux_" + platform.machine()
+    linux_tag = "linux_" + args.arch
     provisional = os.path.join(args.out_dir, wheel_name(args, linux_tag))
     zip_tree(stage_root, provisional, linux_tag, args)
     tag = auditwheel_tag(args, provisional) or linux_tag

@@ -5,7 +5,9 @@
 # Everything runs against a stand-in: ET_DEPS_ROOT is an empty directory standing in for /, so
 # every Debian package probes as missing, and the apt-get first on PATH is a script that records
 # each call, takes a second per install (the window in which a second installer would collide
-# with the first on dpkg's lock) and then creates the probed files of the packages it was given.
+# with the first on dpkg's lock) and then creates the probed files of the packages it was given;
+# the dpkg first on PATH records the foreign architectures it is asked to enable. The cross
+# packages (ARCH=aarch64) are probed and installed only by a cross tree, with their own stamp.
 # Prints one line per assertion and ends with "N passed, N failed".
 set -u
 W=$1
@@ -16,10 +18,19 @@ pass=0 fail=0
 ok() { pass=$((pass + 1)); echo "ok   $*"; }
 bad() { fail=$((fail + 1)); echo "FAIL $*"; }
 
-sh mk/deps.sh probes >"$W/probes" || exit 1
+# Every probe, the cross packages' included, so the stand-in can install any of them.
+ET_DEPS_CROSS=aarch64 sh mk/deps.sh probes >"$W/probes" || exit 1
 cat >"$W/bin/apt-get" <<STANDIN
 #!/bin/sh
 echo "\$*" >>"$W/apt-calls"
+if [ "\$1" = download ]; then
+  shift
+  # A stand-in .deb: the one path the package's probe looks for (dpkg-deb below unpacks it).
+  for pkg in "\$@"; do
+    grep "^\$pkg unpack " "$W/probes" | cut -d' ' -f3 >"\$pkg.deb"
+  done
+  exit 0
+fi
 [ "\$1" = install ] || exit 0
 sleep 1
 for pkg in "\$@"; do
@@ -31,6 +42,22 @@ for pkg in "\$@"; do
 done
 STANDIN
 chmod +x "$W/bin/apt-get"
+cat >"$W/bin/dpkg" <<STANDIN
+#!/bin/sh
+case "\$1" in
+  --print-foreign-architectures) cat "$W/foreign-archs" 2>/dev/null ;;
+  --add-architecture) echo "\$2" >>"$W/foreign-archs" ;;
+  *) exit 1 ;;
+esac
+STANDIN
+chmod +x "$W/bin/dpkg"
+cat >"$W/bin/dpkg-deb" <<STANDIN
+#!/bin/sh
+[ "\$1" = -x ] || exit 1
+what=\$(cat "\$2") && [ -n "\$what" ] || exit 1
+mkdir -p "\$3\$(dirname "\$what")" && : >"\$3\$what"
+STANDIN
+chmod +x "$W/bin/dpkg-deb"
 
 # Two trees, one machine: the same stamp directory and lock, different O=.
 run_make() {
@@ -58,6 +85,9 @@ else bad "concurrent make deps: exit $r1 and $r2"; sed 's/^/     | /' "$W/o1.log
 n=$(installs)
 if [ "$n" = 1 ]; then ok "apt-get install ran once: $(grep '^install' "$W/apt-calls")"
 else bad "apt-get install ran $n times"; sed 's/^/     | /' "$W/apt-calls" 2>/dev/null; fi
+if grep -q 'aarch64\|arm64\|qemu' "$W/apt-calls" || [ -e "$W/foreign-archs" ]; then
+  bad "a native tree installed cross packages: $(grep '^install' "$W/apt-calls")"
+else ok "a native tree installs no cross package and enables no foreign architecture"; fi
 if missing=$(env ET_DEPS_ROOT="$W/root" sh mk/deps.sh missing) && [ -z "$missing" ]; then
   ok "after it, nothing is missing"
 else bad "still missing: $missing"; fi
@@ -75,6 +105,35 @@ run_make O="$W/o3" deps >"$W/o4.log" 2>&1
 if [ "$(installs)" = 2 ] && tail -n1 "$W/apt-calls" 2>/dev/null | grep -qx 'install -y -qq flatbuffers-compiler'; then
   ok "a package removed later is installed again, alone"
 else bad "after removing flatc: $(tail -n1 "$W/apt-calls")"; fi
+
+# A cross tree installs the cross packages, and only those (the rest is there), once, after
+# enabling arm64 for the multiarch ones, and unpacks the target's Python once into its private
+# tree; its stamp is its own, the native one stays valid.
+run_make ARCH=aarch64 O="$W/x1" deps >"$W/x1.log" 2>&1 & p1=$!
+run_make CROSS_COMPILE=aarch64-linux-gnu- O="$W/x2" deps >"$W/x2.log" 2>&1 & p2=$!
+wait $p1; r1=$?
+wait $p2; r2=$?
+last=$(grep '^install' "$W/apt-calls" | tail -n1)
+want=$(grep -v ' unpack ' "$W/probes" | sed -n '/aarch64-linux-gnu-g++/,$p' | cut -d' ' -f1)
+if [ $r1 -eq 0 ] && [ $r2 -eq 0 ] && [ "$(installs)" = 3 ] &&
+   [ "$last" = "install -y -qq $(echo $want)" ]; then
+  ok "ARCH=aarch64 and CROSS_COMPILE=aarch64-linux-gnu- install the cross packages once: $last"
+else
+  bad "cross deps: exit $r1 and $r2, $(installs) installs, last: $last"
+  sed 's/^/     | /' "$W/x1.log" "$W/x2.log"
+fi
+unpacked=$(grep -c '^download' "$W/apt-calls")
+want=$(grep ' unpack ' "$W/probes" | cut -d' ' -f1)
+if [ "$unpacked" = 1 ] && grep -qx "download $(echo $want)" "$W/apt-calls" &&
+   [ -z "$(ET_DEPS_CROSS=aarch64 ET_DEPS_XROOT="$W/stamps-target/aarch64" ET_DEPS_ROOT="$W/root" \
+          sh mk/deps.sh missing)" ]; then
+  ok "the target's Python is unpacked once into its own tree: $(echo $want)"
+else bad "unpacks: $unpacked downloads: $(grep '^download' "$W/apt-calls")"; fi
+if [ "$(cat "$W/foreign-archs" 2>/dev/null)" = arm64 ]; then ok "arm64 enabled once, before the install"
+else bad "foreign architectures enabled: $(cat "$W/foreign-archs" 2>/dev/null | tr '\n' ' ')"; fi
+if [ "$(ls "$W/stamps" | wc -l)" = 2 ] && ls "$W/stamps" | grep -q -- '-aarch64\.ok$'; then
+  ok "the cross tree has its own stamp: $(ls "$W/stamps" | tr '\n' ' ')"
+else bad "stamps after the cross install: $(ls "$W/stamps" | tr '\n' ' ')"; fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

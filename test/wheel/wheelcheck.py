@@ -22,6 +22,10 @@ patched binary) and must FAIL, for the stated reason. Each line printed is one t
     version     12  version requests accepted/rejected, 32-bit consumer rejected, components
     static      13  make SHARED=0 wheel: self-contained _C, no .so shipped, Python tests pass
     record      14  every RECORD hash verifies
+    target      a cross wheel (ET_ARCH): every ELF is for the target machine, $ORIGIN RUNPATHs,
+                SONAMEs, the EXECUTORCH_1.0 version node defined and required; import and a
+                forward call against the goldens in the target's Python under qemu-user
+                (ET_TARGET_PYTHON, a command line; ET_TARGET_PYTHONPATH, its numpy)
 
 Environment (set by mk/wheel.mk): ET_WHEEL_PATH_FILE ET_WHL_WORK ET_WHL_VENV ET_WHL_CACHE ET_SRC
 ET_CXX ET_PYTHON ET_VERSION, and for `static` ET_MAKE ET_O.
@@ -34,6 +38,7 @@ import hashlib
 import io
 import json
 import os
+import platform
 import re
 import shlex
 import shutil
@@ -1371,12 +1376,115 @@ def c_record():
     R.fault("a file the RECORD does not list", r"only in the zip", check_record, f2)
 
 
+# ---- target (a cross wheel) ---------------------------------------------------------------------
+ELF_MACHINES = {"aarch64": "AArch64", "x86_64": "Advanced Micro Devices X86-64"}
+VERSION_NODE = "EXECUTORCH_1.0"
+
+
+def check_target_machine(pkg, arch):
+    want = ELF_MACHINES[arch]
+    elves = [p for p in shared_objects(pkg)]
+    need(len(elves) >= 3, f"expected _C and two libraries in {pkg}, found {elves}")
+    for so in elves:
+        out = sh(["readelf", "-h", "-W", so]).stdout
+        m = re.search(r"^\s*Machine:\s*(.*?)\s*$", out, re.M)
+        need(m and m.group(1) == want, f"{os.path.relpath(so, pkg)}: machine "
+                                       f"{m.group(1) if m else '?'}, not {want}")
+    print(f"     {len(elves)} ELF files, all {want}")
+
+
+def check_version_nodes(pkg):
+    rt = os.path.join(pkg, "lib", "libexecutorch.so.1")
+    defs = sh(["readelf", "-V", "-W", rt]).stdout
+    need(re.search(r"Version definition section[\s\S]*Name: " + re.escape(VERSION_NODE), defs),
+         f"libexecutorch.so.1 defines no version node {VERSION_NODE}")
+    ext = [p for p in shared_objects(pkg) if re.match(r"_C\.[^/]*\.so$", os.path.basename(p))]
+    need(len(ext) == 1, f"expected one _C extension, found {ext}")
+    needs = sh(["readelf", "-V", "-W", ext[0]]).stdout
+    # The entries under "File: libexecutorch.so.1", up to the next File line.
+    need(re.search(r"File: libexecutorch\.so\.1[^\n]*\n(?:\s+0x[0-9a-f]+:\s+Name:[^\n]*\n)*?"
+                   r"\s+0x[0-9a-f]+:\s+Name: " + re.escape(VERSION_NODE) + r"\s", needs),
+         f"_C does not require {VERSION_NODE} from libexecutorch.so.1")
+    print(f"     libexecutorch.so.1 defines {VERSION_NODE}; _C requires it")
+
+
+TARGET_PY_CODE = r"""
+import json, os, platform, sys
+import numpy as np
+import executorch_runtime as et
+zoo, version = sys.argv[1], sys.argv[2]
+assert et.__version__ == version, (et.__version__, version)
+man = json.load(open(os.path.join(zoo, "manifest.json")))
+p = next(p for p in man["programs"] if p["name"] == "mlp")
+c = p["methods"][0]["calls"][0]
+load = lambda it: np.load(os.path.join(zoo, it["file"]), allow_pickle=False)
+outs = et.load(os.path.join(zoo, p["file"])).load_method("forward")(*[load(i) for i in c["inputs"]])
+for got, exp in zip(outs, c["outputs"]):
+    want = load(exp)
+    assert got.shape == want.shape and got.dtype == want.dtype, (got.shape, want.shape)
+    assert np.allclose(got, want, atol=p["tolerance"]["atol"], rtol=p["tolerance"]["rtol"])
+print("forward ok on", platform.machine(), "numpy", np.__version__, "from", os.path.dirname(et.__file__))
+"""
+
+
+def check_target_python(site):
+    cmd = shlex.split(E.get("ET_TARGET_PYTHON", ""))
+    need(cmd, "ET_TARGET_PYTHON is not set: no Python of the target to import the package in")
+    path = os.pathsep.join([site] + [p for p in [E.get("ET_TARGET_PYTHONPATH", "")] if p])
+    env = clean_env({"PYTHONPATH": path, "PYTHONDONTWRITEBYTECODE": "1"})
+    r = sh(cmd + ["-c", TARGET_PY_CODE, ZOO, VERSION], env=env, cwd="/",
+           what="import + forward in the target's Python")
+    print(f"     {r.stdout.strip()}")
+
+
+def c_target():
+    whl = wheel_path()
+    arch = E.get("ET_ARCH", platform.machine())
+    wd = work("target")
+    site = unpack(whl, os.path.join(wd, "site"))
+    pkg = os.path.join(site, "executorch_runtime")
+    R.check(f"target: every shipped ELF is for {arch}", check_target_machine, pkg, arch)
+    R.check("target: shipped _C/libraries: $ORIGIN-only RUNPATHs, no RPATH, SONAME = file name",
+            check_readelf_shipped, pkg)
+    R.check(f"target: {VERSION_NODE} defined by libexecutorch.so.1 and required by _C",
+            check_version_nodes, pkg)
+    R.check("target: import and forward (mlp) against the goldens in the target's Python",
+            check_target_python, site)
+    other = next(a for a in ELF_MACHINES if a != arch)
+    R.fault(f"the package checked as if built for {other}", r"machine .*, not",
+            check_target_machine, pkg, other)
+    broken = copy_pkg(pkg, os.path.join(wd, "fault"))
+    sh(["patchelf", "--set-rpath", os.path.join(SRC, "build", "lib"),
+        os.path.join(broken, "lib", "libexecutorch_kernels.so.1")])
+    R.fault("a shipped library with a build-tree RUNPATH", r"not \$ORIGIN-relative",
+            check_readelf_shipped, broken)
+    rt = os.path.join(broken, "lib", "libexecutorch.so.1")
+    with open(rt, "rb") as f:
+        data = f.read()
+    with open(rt, "wb") as f:
+        f.write(data.replace(VERSION_NODE.encode(), b"EXECUTORCH_0.9"))
+    R.fault("a runtime whose version node is renamed", r"defines no version node",
+            check_version_nodes, broken)
+    R.fault("the target's Python without the package's dependencies (no numpy)",
+            r"import \+ forward|No module named", check_target_python_without_numpy, site)
+
+
+def check_target_python_without_numpy(site):
+    saved = E.get("ET_TARGET_PYTHONPATH")
+    E["ET_TARGET_PYTHONPATH"] = ""
+    try:
+        check_target_python(site)
+    finally:
+        if saved is not None:
+            E["ET_TARGET_PYTHONPATH"] = saved
+
+
 CHECKS = {
     "layout": c_layout, "install": c_install, "one-registry": c_one_registry,
     "cmake-consumer": c_cmake_consumer, "components": c_components, "readelf": c_readelf,
     "relocate": c_relocate, "embed": c_embed, "plugins": c_plugins, "pkgconfig": c_pkgconfig,
     "headers": c_headers, "cmake-matrix": c_cmake_matrix, "version": c_version,
-    "static": c_static, "record": c_record,
+    "static": c_static, "record": c_record, "target": c_target,
 }
 
 

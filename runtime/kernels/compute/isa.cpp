@@ -18,7 +18,7 @@ namespace compute {
 namespace {
 
 Isa probe_cpu() {
-#if defined(__x86_64__) || defined(__i386__)
+#if defined(__x86_64__)
   __builtin_cpu_init();
   // AVX-512 is used only with F+VL+BW together (the micro-kernels use masked and 256-bit EVEX
   // forms); GCC's cpu_supports also checks that the OS saves the ZMM state (XGETBV).
@@ -110,10 +110,12 @@ bool parse_isa(const char* s, Isa* out) {
 #else
 const char* isa_name(Isa isa) {
   switch (isa) {
+#if defined(__x86_64__)
     case Isa::kAvx512:
       return "avx512";
     case Isa::kAvx2:
       return "avx2";
+#endif
     case Isa::kBaseline:
       break;
   }
@@ -121,12 +123,16 @@ const char* isa_name(Isa isa) {
 }
 
 bool parse_isa(const char* s, Isa* out) {
-  if (std::strcmp(s, "baseline") == 0 || std::strcmp(s, "sse2") == 0) {
+  if (std::strcmp(s, "baseline") == 0) {
+    *out = Isa::kBaseline;
+#if defined(__x86_64__)
+  } else if (std::strcmp(s, "sse2") == 0) {
     *out = Isa::kBaseline;
   } else if (std::strcmp(s, "avx2") == 0) {
     *out = Isa::kAvx2;
   } else if (std::strcmp(s, "avx512") == 0) {
     *out = Isa::kAvx512;
+#endif
   } else {
     return false;
   }

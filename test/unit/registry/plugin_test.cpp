@@ -101,8 +101,11 @@ TEST(PluginRegistrationTest, ProgramLinkedToPluginSeesItBeforeMain) {
   }
   const std::string prog = exe_dir() + "/registry_linked_plugin";
   ASSERT_EQ(access(prog.c_str(), X_OK), 0) << prog << " was not built";
-  // Run without LD_LIBRARY_PATH: RUNPATH alone must find both libraries.
-  const std::string cmd = "env -u LD_LIBRARY_PATH '" + prog + "'";
+  // Run without LD_LIBRARY_PATH: RUNPATH alone must find both libraries. Under emulation (a
+  // cross build's tests, test/tools/qemu-run.sh) ET_TEST_EXEC is the emulator to run it with.
+  const char* exec = std::getenv("ET_TEST_EXEC");
+  const std::string cmd =
+      "env -u LD_LIBRARY_PATH " + std::string(exec != nullptr ? exec : "") + " '" + prog + "'";
   const int rc = std::system(cmd.c_str());
   ASSERT_NE(rc, -1);
   ASSERT_TRUE(WIFEXITED(rc));
