@@ -3,7 +3,6 @@
 
 #include <cstring>
 
-#include <executorch/runtime/kernel/thread_parallel_interface.h>
 #include <executorch/runtime/kernels/detail/checked_math.h>
 
 #include "conv_kernels.h"
@@ -208,20 +207,19 @@ bool conv2d_nchw(const Conv2dParams& p, const float* input, const float* weight,
     d.lo = p.clamp_min;
     d.hi = p.clamp_max;
     // Output planes are independent: split them (batch and channels) across the pool.
-    extension::parallel_for(0, p.batch * p.out_channels,
-                            parallel_grain(out_plane * p.kernel_h * p.kernel_w),
-                            [&](int64_t q0, int64_t q1) {
-                              DwPlane dq = d;
-                              for (int64_t q = q0; q < q1; ++q) {
-                                const int64_t n = q / p.out_channels, oc = q % p.out_channels;
-                                const int64_t g = oc / cog;
-                                dq.in = input + (n * p.in_channels + g) * in_plane;
-                                dq.w = weight + oc * p.kernel_h * p.kernel_w;
-                                dq.out = output + (n * p.out_channels + oc) * out_plane;
-                                dq.bias = bias != nullptr ? bias[oc] : 0.0f;
-                                ck.depthwise_plane(dq);
-                              }
-                            });
+    parallel_items(p.batch * p.out_channels, out_plane * p.kernel_h * p.kernel_w,
+                   [&](int64_t q0, int64_t q1) {
+                     DwPlane dq = d;
+                     for (int64_t q = q0; q < q1; ++q) {
+                       const int64_t n = q / p.out_channels, oc = q % p.out_channels;
+                       const int64_t g = oc / cog;
+                       dq.in = input + (n * p.in_channels + g) * in_plane;
+                       dq.w = weight + oc * p.kernel_h * p.kernel_w;
+                       dq.out = output + (n * p.out_channels + oc) * out_plane;
+                       dq.bias = bias != nullptr ? bias[oc] : 0.0f;
+                       ck.depthwise_plane(dq);
+                     }
+                   });
     return true;
   }
 
@@ -252,10 +250,9 @@ bool conv2d_nchw(const Conv2dParams& p, const float* input, const float* weight,
         if (!pointwise) {
           // Input channels fill disjoint rows of col: split them across the pool.
           const int64_t taps = p.kernel_h * p.kernel_w;
-          extension::parallel_for(
-              0, cig, parallel_grain(taps * ncols), [&](int64_t c0, int64_t c1) {
-                im2col(p, x + c0 * in_plane, c1 - c0, oh0, oh1, ow, col + c0 * taps * ncols);
-              });
+          parallel_items(cig, taps * ncols, [&](int64_t c0, int64_t c1) {
+            im2col(p, x + c0 * in_plane, c1 - c0, oh0, oh1, ow, col + c0 * taps * ncols);
+          });
           b = col;
           ldb = ncols;
         }
@@ -264,7 +261,7 @@ bool conv2d_nchw(const Conv2dParams& p, const float* input, const float* weight,
               out_plane, gemm_ws, gemm_ws_bytes);
       }
       if (bias != nullptr || clamp) {
-        extension::parallel_for(0, cog, parallel_grain(out_plane), [&](int64_t c0, int64_t c1) {
+        parallel_items(cog, out_plane, [&](int64_t c0, int64_t c1) {
           for (int64_t oc = c0; oc < c1; ++oc) {
             ck.bias_clamp(y + oc * out_plane, out_plane,
                           bias != nullptr ? bias[g * cog + oc] : 0.0f, p.clamp_min, p.clamp_max);

@@ -16,7 +16,6 @@
 #include <cstring>
 
 #include <executorch/extension/threadpool/threadpool.h>
-#include <executorch/runtime/kernel/thread_parallel_interface.h>
 
 #include "gemm_kernels.h"
 #include "parallel.h"
@@ -330,12 +329,15 @@ void run_tiled(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float 
 
 // Products below this many multiply-adds stay on the calling thread: waking a worker costs
 // some tens of microseconds, about what a million multiply-adds take on one core.
-constexpr double kParallelMinMacs = 1 << 20;
+double parallel_min_macs() {
+  return 8 * min_parallel_work();
+}
 
 // Threads worth using: 1 for a small product, a 1-thread pool, or a call from inside a
 // parallel region (which would run inline anyway).
 int64_t threads_for(int64_t m, int64_t n, int64_t k) {
-  if (static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) < kParallelMinMacs ||
+  if (static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) <
+          parallel_min_macs() ||
       extension::threadpool::in_parallel_region()) {
     return 1;
   }
@@ -350,16 +352,13 @@ bool run_dots_parallel(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k
   // Split the columns when there are several (each chunk gathers its own B columns), else the
   // rows.
   if (n >= 2) {
-    return extension::parallel_for(
-        0, n, parallel_grain(static_cast<double>(m) * k), [&](int64_t j0, int64_t j1) {
-          run_dots(kern, m, j1 - j0, k, alpha, a, ars, b + j0 * bcs, brs, bcs, beta, c + j0, ldc);
-        });
+    return parallel_items(n, static_cast<double>(m) * k, [&](int64_t j0, int64_t j1) {
+      run_dots(kern, m, j1 - j0, k, alpha, a, ars, b + j0 * bcs, brs, bcs, beta, c + j0, ldc);
+    });
   }
-  return extension::parallel_for(0, m, parallel_grain(static_cast<double>(n) * k),
-                                 [&](int64_t i0, int64_t i1) {
-                                   run_dots(kern, i1 - i0, n, k, alpha, a + i0 * ars, ars, b, brs,
-                                            bcs, beta, c + i0 * ldc, ldc);
-                                 });
+  return parallel_items(m, static_cast<double>(n) * k, [&](int64_t i0, int64_t i1) {
+    run_dots(kern, i1 - i0, n, k, alpha, a + i0 * ars, ars, b, brs, bcs, beta, c + i0 * ldc, ldc);
+  });
 }
 
 bool run_tiled_parallel(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float alpha,
