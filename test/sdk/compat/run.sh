@@ -47,6 +47,7 @@ build tensor_example && run tensor_example
 build lowlevel_example && run lowlevel_example "$zoo/identity.pte"
 build executor_runner && run executor_runner "$zoo/identity.pte"
 build custom_backend && run custom_backend
+build threadpool_example && run threadpool_example
 
 if [ $failed -ne 0 ]; then
   echo "compat: $failed failure(s)"
