@@ -123,7 +123,9 @@ struct ThreadPool::Impl {
   std::condition_variable work_ready;
   std::condition_variable workers_idle;
   std::vector<std::thread> workers;
-  size_t thread_count = 1;
+  // Written under `mutex` (and region_mutex); read without a lock, so asking the size never
+  // waits (and never blocks in a forked child on a mutex some vanished thread held).
+  std::atomic<size_t> thread_count{1};
   bool stopping = false;
   uint64_t generation =
       0;  // bumped per published job, so a worker joins each job once
@@ -154,7 +156,7 @@ struct ThreadPool::Impl {
   // With `mutex` held: makes the worker count match thread_count - 1. Returns false if a
   // thread could not be created (the region then runs on fewer threads, or inline).
   bool start_workers_locked() {
-    const size_t want = thread_count - 1;
+    const size_t want = thread_count.load(std::memory_order_relaxed) - 1;
     while (workers.size() < want) {
       try {
         workers.emplace_back([this] { worker_main(); });
@@ -189,10 +191,9 @@ struct ThreadPool::Impl {
 };
 
 ThreadPool::ThreadPool(size_t thread_count) : impl_(new Impl) {
-  impl_->thread_count =
-      thread_count == 0 ? default_num_threads() : thread_count;
-  if (impl_->thread_count > kMaxThreads)
-    impl_->thread_count = kMaxThreads;
+  size_t n = thread_count == 0 ? default_num_threads() : thread_count;
+  impl_->thread_count.store(
+      n > kMaxThreads ? kMaxThreads : n, std::memory_order_relaxed);
 }
 
 ThreadPool::~ThreadPool() {
@@ -201,8 +202,7 @@ ThreadPool::~ThreadPool() {
 }
 
 size_t ThreadPool::get_thread_count() const {
-  std::lock_guard<std::mutex> lock(impl_->mutex);
-  return impl_->thread_count;
+  return impl_->thread_count.load(std::memory_order_relaxed);
 }
 
 size_t ThreadPool::num_started_workers() const {
@@ -213,6 +213,11 @@ size_t ThreadPool::num_started_workers() const {
 bool ThreadPool::_unsafe_reset_threadpool(uint32_t num_threads) {
   if (tl_in_region) {
     ET_LOG(Error, "thread pool: cannot resize from inside a parallel region");
+    return false;
+  }
+  if (g_forked_child.load(std::memory_order_relaxed)) {
+    // The parent's workers do not exist here and its locks may be held by vanished threads.
+    ET_LOG(Error, "thread pool: cannot resize in a child process after fork()");
     return false;
   }
   if (num_threads > kMaxThreads) {
@@ -226,7 +231,9 @@ bool ThreadPool::_unsafe_reset_threadpool(uint32_t num_threads) {
   std::lock_guard<std::mutex> region(impl_->region_mutex);
   impl_->stop_workers();
   std::lock_guard<std::mutex> lock(impl_->mutex);
-  impl_->thread_count = num_threads == 0 ? default_num_threads() : num_threads;
+  impl_->thread_count.store(
+      num_threads == 0 ? default_num_threads() : num_threads,
+      std::memory_order_relaxed);
   return true;
 }
 
@@ -252,7 +259,8 @@ bool ThreadPool::run_tasks(
   bool published = false;
   {
     std::lock_guard<std::mutex> lock(impl_->mutex);
-    if (impl_->thread_count > 1 && impl_->start_workers_locked()) {
+    if (impl_->thread_count.load(std::memory_order_relaxed) > 1 &&
+        impl_->start_workers_locked()) {
       impl_->job = &job;
       ++impl_->generation;
       published = true;

@@ -13,7 +13,8 @@
  * busy (another Method executing on another thread) runs its whole region itself instead of
  * waiting, and a region entered from inside a running task (a nested parallel_for) runs inline
  * on that thread; neither can deadlock. Tasks must not throw: an exception is caught at the
- * task boundary, logged, and reported as a failed run.
+ * task boundary, logged, and reported as a failed run. In a child process after fork() (which
+ * has none of the parent's workers) every region runs inline and the pool cannot be resized.
  *
  * The names and shape follow upstream ExecuTorch (extension/threadpool/threadpool.h), so code
  * written against upstream compiles; there is no pthreadpool underneath.
@@ -48,7 +49,8 @@ class ET_API ThreadPool final {
   // Resizes the pool to num_threads (0: the default size). Unlike upstream's, this one is safe
   // to call at any time from outside a task: it waits for the region in flight to finish, stops
   // the workers, and lets the next region start the new number lazily. Returns false (changing
-  // nothing) when called from inside a task, where waiting would deadlock.
+  // nothing) when called from inside a task, where waiting would deadlock, or in a child
+  // process after fork().
   bool _unsafe_reset_threadpool(uint32_t num_threads);
 
   // Runs fn(i) for every i in [0, range) and returns when all have finished, on the workers

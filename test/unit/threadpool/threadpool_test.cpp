@@ -277,6 +277,33 @@ TEST_F(ThreadPoolTest, ThreadNumIsTheChunkIndex) {
   EXPECT_EQ(get_thread_num(), 0);
 }
 
+TEST_F(ThreadPoolTest, ForkedChildRunsRegionsInline) {
+  ASSERT_TRUE(tp::set_num_threads(3));
+  std::vector<int64_t> data(100000, 1);
+  ASSERT_TRUE(parallel_for(0, 100000, 1000, [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i)
+      data[i] = i;
+  }));
+  ASSERT_EQ(tp::get_threadpool()->num_started_workers(), 2u);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    // The parent's workers do not exist here: a region must still complete, on this thread.
+    std::vector<int64_t> twice(data.size());
+    const std::thread::id self = std::this_thread::get_id();
+    bool all_here = true;
+    const bool ok = parallel_for(0, 100000, 1000, [&](int64_t b, int64_t e) {
+      all_here = all_here && std::this_thread::get_id() == self;
+      for (int64_t i = b; i < e; ++i)
+        twice[i] = 2 * data[i];
+    });
+    const bool correct = twice[99999] == 2 * 99999 && twice[500] == 1000;
+    _exit(ok && all_here && correct && !tp::set_num_threads(1) ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "status " << status;
+}
+
 // ET_NUM_THREADS is read when the pool is first used, so this runs the check in a fresh copy
 // of this binary with the variable set (and once with a value that must be ignored).
 int run_self_with(const char* value, size_t expect) {
