@@ -3,6 +3,7 @@
 // exceptions stopped at the task boundary, resizing while other threads run regions. make check
 // also runs this group under ThreadSanitizer (mk/test-tsan.mk).
 #include <sched.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -299,8 +300,20 @@ TEST_F(ThreadPoolTest, ForkedChildRunsRegionsInline) {
     const bool correct = twice[99999] == 2 * 99999 && twice[500] == 1000;
     _exit(ok && all_here && correct && !tp::set_num_threads(1) ? 0 : 1);
   }
+  // A child stuck on a lock some parent thread held at fork() must fail the test, not hang it.
   int status = 0;
-  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  pid_t done = 0;
+  for (int waited_ms = 0; done == 0 && waited_ms < 60000; waited_ms += 10) {
+    done = waitpid(pid, &status, WNOHANG);
+    if (done == 0)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  if (done == 0) {
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+    FAIL() << "the forked child hung";
+  }
+  ASSERT_EQ(done, pid);
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "status " << status;
 }
 
