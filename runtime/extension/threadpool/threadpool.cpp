@@ -127,8 +127,8 @@ struct ThreadPool::Impl {
   // waits (and never blocks in a forked child on a mutex some vanished thread held).
   std::atomic<size_t> thread_count{1};
   bool stopping = false;
-  uint64_t generation =
-      0;  // bumped per published job, so a worker joins each job once
+  // Bumped per published job, so a worker joins each job at most once.
+  uint64_t generation = 0;
   Job* job = nullptr;
   size_t busy = 0;  // workers currently holding `job`
 
