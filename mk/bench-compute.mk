@@ -18,10 +18,12 @@ $(O)/bench/fma_peak_avx512.o: ET_CXXFLAGS += $(KERNELS_COMPUTE_ISA_AVX512)
 $(BENCH_SGEMM_OBJS): mk/bench-compute.mk
 ALL_LINKED += $(BENCH_SGEMM_BIN)
 
-$(BENCH_SGEMM_BIN): $(BENCH_SGEMM_OBJS) $(KERNELS_COMPUTE_OBJS)
+# The compute core splits work on the runtime's thread pool, so it links the runtime.
+$(BENCH_SGEMM_BIN): $(BENCH_SGEMM_OBJS) $(KERNELS_COMPUTE_OBJS) $(RT_LIBS)
 	$(quiet) LD $@
 	@mkdir -p $(@D)
-	$(Q)$(CXX) $(ET_LDFLAGS) $(LDFLAGS) -o $@ $(BENCH_SGEMM_OBJS) $(KERNELS_COMPUTE_OBJS) $(LDLIBS)
+	$(Q)$(CXX) $(ET_LDFLAGS) $(LDFLAGS) -o $@ $(BENCH_SGEMM_OBJS) $(KERNELS_COMPUTE_OBJS) \
+	  $(RT_LINK) -Wl,--enable-new-dtags -Wl,-rpath,'$$ORIGIN/../lib' $(LDLIBS)
 
 .PHONY: bench-sgemm
 bench-sgemm: $(BENCH_SGEMM_BIN)

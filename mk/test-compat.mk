@@ -1,7 +1,8 @@
 # check-compat: the upstream-style consumer programs in test/sdk/compat/ (a Module
 # example, the Tensor API, the low-level Program/Method walkthrough, an executor-runner
-# style program, a custom backend, a greedy LLM loop) compiled the way a client compiles
-# them, against the build's include root and library, then run on the zoo fixtures.
+# style program, a custom backend, a thread pool user, a greedy LLM loop) compiled the way a
+# client compiles them, against the build's include root and library, then run on the zoo
+# fixtures.
 
 COMPAT_DIR := $(O)/test/sdk/compat
 COMPAT_ZOO ?= test/fixtures/zoo

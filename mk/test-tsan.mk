@@ -1,4 +1,5 @@
 # check-tsan: the registry tests (test/unit/registry/, with its concurrent registrations), the
+# thread pool tests (test/unit/threadpool/: concurrent regions, resizes, nesting), the
 # concurrent-method tests (test/unit/concurrency/) and the Python thread tests
 # (test/python/test_threads.py) again, under ThreadSanitizer. Included by mk/check.mk before
 # the unit groups are defined.
@@ -41,7 +42,7 @@ $(O)/test/unit/concurrency/test_concurrency: $(KERNELS_LIBS)
 ifeq ($(strip $(SAN)),)
 TSANCHECK_O := $(O)/tsan
 TSANCHECK_DIR := $(TSANCHECK_O)/check
-TSANCHECK_GROUPS := registry concurrency
+TSANCHECK_GROUPS := registry concurrency threadpool
 TSANCHECK_CHECKS := $(addprefix unit-,$(TSANCHECK_GROUPS))
 ifeq ($(SHARED),1)
 TSANCHECK_CHECKS += python-threads

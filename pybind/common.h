@@ -181,4 +181,7 @@ class DLPackImport {
 // ---- registry.cpp -----------------------------------------------------------------------
 void bind_registry(py::module_& m);
 
+// ---- threads.cpp ------------------------------------------------------------------------
+void bind_threads(py::module_& m);
+
 }  // namespace etpy

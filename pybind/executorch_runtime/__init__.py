@@ -40,9 +40,11 @@ from ._C import (
     Verification,
     __version__,
     backends,
+    get_num_threads,
     is_available,
     load_library,
     operators,
+    set_num_threads,
 )
 from ._C import load as _load
 
@@ -59,10 +61,12 @@ __all__ = [
     "cmake_prefix_path",
     "get_include",
     "get_library_dir",
+    "get_num_threads",
     "is_available",
     "load",
     "load_library",
     "operators",
+    "set_num_threads",
 ]
 
 _PACKAGE_DIR = _os.path.dirname(_os.path.abspath(__file__))

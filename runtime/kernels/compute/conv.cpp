@@ -8,6 +8,7 @@
 #include "conv_kernels.h"
 #include "gemm.h"
 #include "isa.h"
+#include "parallel.h"
 #include "scratch.h"
 
 namespace executorch {
@@ -205,16 +206,20 @@ bool conv2d_nchw(const Conv2dParams& p, const float* input, const float* weight,
     d.out_w = ow;
     d.lo = p.clamp_min;
     d.hi = p.clamp_max;
-    for (int64_t n = 0; n < p.batch; ++n) {
-      for (int64_t oc = 0; oc < p.out_channels; ++oc) {
-        const int64_t g = oc / cog;
-        d.in = input + (n * p.in_channels + g) * in_plane;
-        d.w = weight + oc * p.kernel_h * p.kernel_w;
-        d.out = output + (n * p.out_channels + oc) * out_plane;
-        d.bias = bias != nullptr ? bias[oc] : 0.0f;
-        ck.depthwise_plane(d);
-      }
-    }
+    // Output planes are independent: split them (batch and channels) across the pool.
+    parallel_items(p.batch * p.out_channels, out_plane * p.kernel_h * p.kernel_w,
+                   [&](int64_t q0, int64_t q1) {
+                     DwPlane dq = d;
+                     for (int64_t q = q0; q < q1; ++q) {
+                       const int64_t n = q / p.out_channels, oc = q % p.out_channels;
+                       const int64_t g = oc / cog;
+                       dq.in = input + (n * p.in_channels + g) * in_plane;
+                       dq.w = weight + oc * p.kernel_h * p.kernel_w;
+                       dq.out = output + (n * p.out_channels + oc) * out_plane;
+                       dq.bias = bias != nullptr ? bias[oc] : 0.0f;
+                       ck.depthwise_plane(dq);
+                     }
+                   });
     return true;
   }
 
@@ -243,7 +248,11 @@ bool conv2d_nchw(const Conv2dParams& p, const float* input, const float* weight,
         const float* b = x;
         int64_t ldb = out_plane;
         if (!pointwise) {
-          im2col(p, x, cig, oh0, oh1, ow, col);
+          // Input channels fill disjoint rows of col: split them across the pool.
+          const int64_t taps = p.kernel_h * p.kernel_w;
+          parallel_items(cig, taps * ncols, [&](int64_t c0, int64_t c1) {
+            im2col(p, x + c0 * in_plane, c1 - c0, oh0, oh1, ow, col + c0 * taps * ncols);
+          });
           b = col;
           ldb = ncols;
         }
@@ -252,10 +261,12 @@ bool conv2d_nchw(const Conv2dParams& p, const float* input, const float* weight,
               out_plane, gemm_ws, gemm_ws_bytes);
       }
       if (bias != nullptr || clamp) {
-        for (int64_t oc = 0; oc < cog; ++oc) {
-          ck.bias_clamp(y + oc * out_plane, out_plane, bias != nullptr ? bias[g * cog + oc] : 0.0f,
-                        p.clamp_min, p.clamp_max);
-        }
+        parallel_items(cog, out_plane, [&](int64_t c0, int64_t c1) {
+          for (int64_t oc = c0; oc < c1; ++oc) {
+            ck.bias_clamp(y + oc * out_plane, out_plane,
+                          bias != nullptr ? bias[g * cog + oc] : 0.0f, p.clamp_min, p.clamp_max);
+          }
+        });
       }
     }
   }

@@ -15,7 +15,10 @@
 
 #include <cstring>
 
+#include <executorch/extension/threadpool/threadpool.h>
+
 #include "gemm_kernels.h"
+#include "parallel.h"
 #include "scratch.h"
 
 namespace executorch {
@@ -214,6 +217,16 @@ __attribute__((noinline)) void run_dots(const SgemmUkernel& kern, int64_t m, int
   }
 }
 
+void run_tiled(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float alpha,
+               const float* a, int64_t ars, int64_t acs, const float* b, int64_t brs, int64_t bcs,
+               float beta, float* c, int64_t ldc, void* workspace, size_t workspace_bytes);
+bool run_dots_parallel(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float alpha,
+                       const float* a, int64_t ars, const float* b, int64_t brs, int64_t bcs,
+                       float beta, float* c, int64_t ldc);
+bool run_tiled_parallel(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float alpha,
+                        const float* a, int64_t ars, int64_t acs, const float* b, int64_t brs,
+                        int64_t bcs, float beta, float* c, int64_t ldc);
+
 void run(const SgemmUkernel& kern, Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, float alpha,
          const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c,
          int64_t ldc, void* workspace, size_t workspace_bytes) {
@@ -228,11 +241,24 @@ void run(const SgemmUkernel& kern, Trans ta, Trans tb, int64_t m, int64_t n, int
   const int64_t acs = ta == Trans::kNo ? 1 : lda;
   const int64_t brs = tb == Trans::kNo ? ldb : 1;
   const int64_t bcs = tb == Trans::kNo ? 1 : ldb;
+  // The path is chosen here, for the whole product, before any split across threads: the
+  // dots and the tiles round differently, so a split must never change which one runs.
   if (acs == 1 && dots_pay(kern, m, n, k, brs == 1)) {
-    run_dots(kern, m, n, k, alpha, a, ars, b, brs, bcs, beta, c, ldc);
+    if (!run_dots_parallel(kern, m, n, k, alpha, a, ars, b, brs, bcs, beta, c, ldc))
+      run_dots(kern, m, n, k, alpha, a, ars, b, brs, bcs, beta, c, ldc);
     return;
   }
+  if (run_tiled_parallel(kern, m, n, k, alpha, a, ars, acs, b, brs, bcs, beta, c, ldc))
+    return;
+  run_tiled(kern, m, n, k, alpha, a, ars, acs, b, brs, bcs, beta, c, ldc, workspace,
+            workspace_bytes);
+}
 
+// The blocked loops of the header comment over the whole m x n product (or, from
+// run_tiled_parallel, over one rectangle of it).
+void run_tiled(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float alpha,
+               const float* a, int64_t ars, int64_t acs, const float* b, int64_t brs, int64_t bcs,
+               float beta, float* c, int64_t ldc, void* workspace, size_t workspace_bytes) {
   int64_t a_floats, b_floats;
   packed_sizes(kern, m, n, k, &a_floats, &b_floats);
   size_t need = workspace_for(kern, m, n, k);
@@ -291,6 +317,86 @@ void run(const SgemmUkernel& kern, Trans ta, Trans tb, int64_t m, int64_t n, int
       }
     }
   }
+}
+
+// --- One product across the thread pool ---
+// Only the output is split, into rectangles; k never is. Every element of C is computed by the
+// same kc blocks in the same order (tiles), or by the same chunked dot (dots), whichever
+// thread runs it, so the result is bit-identical at any thread count. Rectangle edges fall on
+// multiples of mr and nr, so the tile grid (and which tiles are partial edge tiles, merged
+// through the stack tile) is the one the unsplit loops use. Each task packs its own A and B
+// into its own thread's scratch.
+
+// Products below this many multiply-adds stay on the calling thread: waking a worker costs
+// some tens of microseconds, about what a million multiply-adds take on one core.
+double parallel_min_macs() {
+  return 8 * min_parallel_work();
+}
+
+// Threads worth using: 1 for a small product, a 1-thread pool, or a call from inside a
+// parallel region (which would run inline anyway).
+int64_t threads_for(int64_t m, int64_t n, int64_t k) {
+  if (static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) <
+          parallel_min_macs() ||
+      extension::threadpool::in_parallel_region()) {
+    return 1;
+  }
+  return static_cast<int64_t>(extension::threadpool::get_threadpool()->get_thread_count());
+}
+
+bool run_dots_parallel(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float alpha,
+                       const float* a, int64_t ars, const float* b, int64_t brs, int64_t bcs,
+                       float beta, float* c, int64_t ldc) {
+  if (threads_for(m, n, k) <= 1)
+    return false;
+  // Split the columns when there are several (each chunk gathers its own B columns), else the
+  // rows.
+  if (n >= 2) {
+    return parallel_items(n, static_cast<double>(m) * k, [&](int64_t j0, int64_t j1) {
+      run_dots(kern, m, j1 - j0, k, alpha, a, ars, b + j0 * bcs, brs, bcs, beta, c + j0, ldc);
+    });
+  }
+  return parallel_items(m, static_cast<double>(n) * k, [&](int64_t i0, int64_t i1) {
+    run_dots(kern, i1 - i0, n, k, alpha, a + i0 * ars, ars, b, brs, bcs, beta, c + i0 * ldc, ldc);
+  });
+}
+
+bool run_tiled_parallel(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float alpha,
+                        const float* a, int64_t ars, int64_t acs, const float* b, int64_t brs,
+                        int64_t bcs, float beta, float* c, int64_t ldc) {
+  const int64_t threads = threads_for(m, n, k);
+  if (threads <= 1)
+    return false;
+  // Start from the blocks the serial loops make anyway and cut the dimension with more
+  // register tiles per block until there are two rectangles per thread (dynamic claiming then
+  // evens out a thread that starts late on a shared machine).
+  const int64_t m_tiles = (m + kern.mr - 1) / kern.mr, n_tiles = (n + kern.nr - 1) / kern.nr;
+  int64_t row_blocks = (m + kern.mc - 1) / kern.mc, col_blocks = (n + kern.nc - 1) / kern.nc;
+  while (row_blocks * col_blocks < 2 * threads) {
+    const bool cut_cols = n_tiles / col_blocks >= m_tiles / row_blocks;
+    if (cut_cols && col_blocks < n_tiles)
+      ++col_blocks;
+    else if (row_blocks < m_tiles)
+      ++row_blocks;
+    else if (col_blocks < n_tiles)
+      ++col_blocks;
+    else
+      break;
+  }
+  const int64_t height = (m_tiles + row_blocks - 1) / row_blocks * kern.mr;
+  const int64_t width = (n_tiles + col_blocks - 1) / col_blocks * kern.nr;
+  row_blocks = (m + height - 1) / height;
+  col_blocks = (n + width - 1) / width;
+  if (row_blocks * col_blocks < 2)
+    return false;
+  return extension::threadpool::get_threadpool()->run_tasks(
+      [&](size_t task) {
+        const int64_t i0 = static_cast<int64_t>(task) / col_blocks * height;
+        const int64_t j0 = static_cast<int64_t>(task) % col_blocks * width;
+        run_tiled(kern, min64(height, m - i0), min64(width, n - j0), k, alpha, a + i0 * ars, ars,
+                  acs, b + j0 * bcs, brs, bcs, beta, c + i0 * ldc + j0, ldc, nullptr, 0);
+      },
+      static_cast<size_t>(row_blocks * col_blocks));
 }
 
 }  // namespace

@@ -31,7 +31,9 @@ size_t sgemm_workspace_size(int64_t m, int64_t n, int64_t k);
 
 // workspace: at least sgemm_workspace_size(m, n, k) bytes, any alignment; or nullptr (or too
 // small), in which case a per-thread buffer is used that grows once and is then reused, so the
-// hot path does not allocate after the first call of a given size.
+// hot path does not allocate after the first call of a given size. A product large enough to
+// be split across the thread pool (executorch/extension/threadpool/threadpool.h) packs into
+// each participating thread's own buffer instead; the result is the same bits either way.
 void sgemm(Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64_t k, float alpha,
            const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c,
            int64_t ldc, void* workspace = nullptr, size_t workspace_bytes = 0);

@@ -11,8 +11,10 @@
  */
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
+#include <executorch/runtime/kernels/compute/parallel.h>
 #include <executorch/runtime/kernels/detail/kernel_util.h>
 
 namespace executorch {
@@ -223,44 +225,74 @@ bool make_strided_loop(const Tensor* const (&ops)[N], StridedLoop<N>* loop) {
 }
 
 /*
- * Calls f(offsets, n, inner_strides) once per innermost run: offsets[k] is
- * the element offset of operand k at the run's start, n the run length and
- * inner_strides[k] the element stride of operand k along the run.
+ * Calls f(offsets, n, inner_strides) for the elements [begin, end) of the
+ * loop (in its logical order), one call per innermost run or part of one:
+ * offsets[k] is the element offset of operand k at the start, n the length
+ * and inner_strides[k] the element stride of operand k along the run.
  */
 template <size_t N, class F>
-void for_each_run(const StridedLoop<N>& L, F&& f) {
-  if (L.numel == 0) {
+void for_each_run_in(const StridedLoop<N>& L, int64_t begin, int64_t end, F& f) {
+  if (begin >= end) {
     return;
   }
   const int last = L.ndim - 1;
   const int64_t n = L.size[last];
   int64_t inner[N];
-  int64_t off[N];
+  int64_t run_start[N];  // offsets at the start of the current run
+  int64_t idx[kMaxDim] = {0};
+  int64_t rest = begin / n;
   for (size_t k = 0; k < N; ++k) {
     inner[k] = L.stride[k][last];
-    off[k] = 0;
+    run_start[k] = 0;
   }
-  if (L.ndim == 1) {
-    f(static_cast<const int64_t*>(off), n, static_cast<const int64_t*>(inner));
-    return;
+  for (int d = last - 1; d >= 0; --d) {
+    idx[d] = rest % L.size[d];
+    rest /= L.size[d];
+    for (size_t k = 0; k < N; ++k) {
+      run_start[k] += idx[d] * L.stride[k][d];
+    }
   }
-  int64_t idx[kMaxDim] = {0};
-  const int64_t runs = L.numel / n;
-  for (int64_t r = 0; r < runs; ++r) {
-    f(static_cast<const int64_t*>(off), n, static_cast<const int64_t*>(inner));
+  int64_t pos = begin;
+  int64_t skip = begin % n;  // elements of the first run before `begin`
+  while (pos < end) {
+    const int64_t len = std::min(n - skip, end - pos);
+    int64_t off[N];
+    for (size_t k = 0; k < N; ++k) {
+      off[k] = run_start[k] + skip * inner[k];
+    }
+    f(static_cast<const int64_t*>(off), len, static_cast<const int64_t*>(inner));
+    pos += len;
+    skip = 0;
     for (int d = last - 1; d >= 0; --d) {
       if (++idx[d] < L.size[d]) {
         for (size_t k = 0; k < N; ++k) {
-          off[k] += L.stride[k][d];
+          run_start[k] += L.stride[k][d];
         }
         break;
       }
       for (size_t k = 0; k < N; ++k) {
-        off[k] -= L.stride[k][d] * (L.size[d] - 1);
+        run_start[k] -= L.stride[k][d] * (L.size[d] - 1);
       }
       idx[d] = 0;
     }
   }
+}
+
+/* for_each_run_in over the whole loop. */
+template <size_t N, class F>
+void for_each_run(const StridedLoop<N>& L, F&& f) {
+  for_each_run_in(L, 0, L.numel, f);
+}
+
+/*
+ * for_each_run with the elements split across the thread pool (large loops
+ * only): f is called concurrently on disjoint element ranges, so it must
+ * write only the elements it is given and compute each one by itself.
+ */
+template <size_t N, class F>
+void parallel_for_each_run(const StridedLoop<N>& L, F&& f) {
+  compute::parallel_items(L.numel, 1.0,
+                          [&](int64_t begin, int64_t end) { for_each_run_in(L, begin, end, f); });
 }
 
 }  // namespace detail

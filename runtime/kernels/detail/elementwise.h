@@ -61,7 +61,7 @@ bool apply_unary(KernelRuntimeContext& ctx, const char* op, const Tensor& in, co
   if (in.scalar_type() == scalar_type_of<CT>() && out.scalar_type() == scalar_type_of<R>()) {
     const CT* a = in.const_data_ptr<CT>();
     R* o = out.mutable_data_ptr<R>();
-    for_each_run(L, [&](const int64_t* off, int64_t n, const int64_t* s) {
+    parallel_for_each_run(L, [&](const int64_t* off, int64_t n, const int64_t* s) {
       R* po = o + off[0];
       const CT* pa = a + off[1];
       if (s[0] == 1 && s[1] == 1) {
@@ -93,7 +93,7 @@ bool apply_unary(KernelRuntimeContext& ctx, const char* op, const Tensor& in, co
   char* o = static_cast<char*>(out.mutable_data_ptr());
   const int64_t ea = in.element_size();
   const int64_t eo = out.element_size();
-  for_each_run(L, [&](const int64_t* off, int64_t n, const int64_t* s) {
+  parallel_for_each_run(L, [&](const int64_t* off, int64_t n, const int64_t* s) {
     for (int64_t i = 0; i < n; ++i) {
       st(fn(la(a + (off[1] + i * s[1]) * ea)), o + (off[0] + i * s[0]) * eo);
     }
@@ -119,7 +119,7 @@ bool apply_binary(KernelRuntimeContext& ctx, const char* op, const Tensor& in_a,
     const CT* a = in_a.const_data_ptr<CT>();
     const CT* b = in_b.const_data_ptr<CT>();
     R* o = out.mutable_data_ptr<R>();
-    for_each_run(L, [&](const int64_t* off, int64_t n, const int64_t* s) {
+    parallel_for_each_run(L, [&](const int64_t* off, int64_t n, const int64_t* s) {
       R* po = o + off[0];
       const CT* pa = a + off[1];
       const CT* pb = b + off[2];
@@ -163,7 +163,7 @@ bool apply_binary(KernelRuntimeContext& ctx, const char* op, const Tensor& in_a,
   const int64_t ea = in_a.element_size();
   const int64_t eb = in_b.element_size();
   const int64_t eo = out.element_size();
-  for_each_run(L, [&](const int64_t* off, int64_t n, const int64_t* s) {
+  parallel_for_each_run(L, [&](const int64_t* off, int64_t n, const int64_t* s) {
     for (int64_t i = 0; i < n; ++i) {
       st(fn(la(a + (off[1] + i * s[1]) * ea), lb(b + (off[2] + i * s[2]) * eb)),
          o + (off[0] + i * s[0]) * eo);
@@ -190,7 +190,7 @@ bool apply_ternary(KernelRuntimeContext& ctx, const char* op, const Tensor& in_a
     const T2* b = in_b.const_data_ptr<T2>();
     const T3* c = in_c.const_data_ptr<T3>();
     R* o = out.mutable_data_ptr<R>();
-    for_each_run(L, [&](const int64_t* off, int64_t n, const int64_t* s) {
+    parallel_for_each_run(L, [&](const int64_t* off, int64_t n, const int64_t* s) {
       R* po = o + off[0];
       const T1* pa = a + off[1];
       const T2* pb = b + off[2];
@@ -224,7 +224,7 @@ bool apply_ternary(KernelRuntimeContext& ctx, const char* op, const Tensor& in_a
   const int64_t eb = in_b.element_size();
   const int64_t ec = in_c.element_size();
   const int64_t eo = out.element_size();
-  for_each_run(L, [&](const int64_t* off, int64_t n, const int64_t* s) {
+  parallel_for_each_run(L, [&](const int64_t* off, int64_t n, const int64_t* s) {
     for (int64_t i = 0; i < n; ++i) {
       st(fn(la(a + (off[1] + i * s[1]) * ea), lb(b + (off[2] + i * s[2]) * eb),
             lc(c + (off[3] + i * s[3]) * ec)),

@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include <executorch/runtime/kernels/compute/gemm.h>
+#include <executorch/runtime/kernels/compute/parallel.h>
 #include <executorch/runtime/kernels/detail/shape_util.h>
 
 namespace executorch {
@@ -161,12 +162,15 @@ Tensor& bmm_out(KernelRuntimeContext& ctx, const Tensor& self, const Tensor& mat
   const int64_t batch = self.size(0);
   const int64_t block = static_cast<int64_t>(shape[1]) * shape[2] * out.element_size();
   char* c = static_cast<char*>(out.mutable_data_ptr());
-  for (int64_t i = 0; i < batch; ++i) {
-    if (!matmul_block(ctx, op, out.scalar_type(), mat_of(self, i * self.strides()[0]),
-                      mat_of(mat2, i * mat2.strides()[0]), c + i * block, 1.0, 0.0)) {
-      return out;
+  // The products are independent: split the batch across the thread pool. The dtypes were
+  // checked above, so matmul_block cannot fail (and touch ctx) from a worker.
+  const double macs = static_cast<double>(shape[1]) * shape[2] * self.size(2);
+  compute::parallel_items(batch, macs, [&](int64_t b0, int64_t b1) {
+    for (int64_t i = b0; i < b1; ++i) {
+      matmul_block(ctx, op, out.scalar_type(), mat_of(self, i * self.strides()[0]),
+                   mat_of(mat2, i * mat2.strides()[0]), c + i * block, 1.0, 0.0);
     }
-  }
+  });
   return out;
 }
 

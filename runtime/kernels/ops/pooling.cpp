@@ -11,6 +11,7 @@
 #include <limits>
 #include <tuple>
 
+#include <executorch/runtime/kernels/compute/parallel.h>
 #include <executorch/runtime/kernels/detail/shape_util.h>
 
 namespace executorch {
@@ -169,6 +170,17 @@ TapRange taps_inside(int64_t start, int64_t dil, int64_t k, int64_t len) {
   return {std::min(lo, k), std::max(std::min(lo, k), hi)};
 }
 
+// Calls f(n, c) for every (batch, channel) plane of g; planes are independent,
+// so they are split across the thread pool (`work` input reads per plane).
+template <class F>
+void for_each_plane(const Geo& g, double work, const F& f) {
+  compute::parallel_items(g.n * g.c, work, [&](int64_t begin, int64_t end) {
+    for (int64_t q = begin; q < end; ++q) {
+      f(q / g.c, q % g.c);
+    }
+  });
+}
+
 template <class T>
 void max_pool_impl(const Tensor& in, const Tensor& out, const Tensor& idx, const Pool2d& p) {
   using C = std::conditional_t<std::is_same<T, Half>::value || std::is_same<T, BFloat16>::value,
@@ -177,50 +189,48 @@ void max_pool_impl(const Tensor& in, const Tensor& out, const Tensor& idx, const
   const T* x = in.const_data_ptr<T>();
   T* y = out.mutable_data_ptr<T>();
   int64_t* ix = idx.mutable_data_ptr<int64_t>();
-  for (int64_t n = 0; n < gi.n; ++n) {
-    for (int64_t c = 0; c < gi.c; ++c) {
-      const T* xp = x + n * gi.sn + c * gi.sc;
-      T* yp = y + n * go.sn + c * go.sc;
-      int64_t* ip = ix + n * gx.sn + c * gx.sc;
-      for (int64_t oh = 0; oh < go.h; ++oh) {
-        int64_t h0 = oh * p.sh - p.ph;
-        for (int64_t ow = 0; ow < go.w; ++ow) {
-          int64_t w0 = ow * p.sw - p.pw;
-          C best = -std::numeric_limits<C>::infinity();
-          if constexpr (!std::numeric_limits<C>::has_infinity) {
-            best = std::numeric_limits<C>::lowest();
-          }
-          int64_t best_i = -1;
-          bool nan = false;
-          // Only the taps inside the input are visited (a kernel may be far
-          // larger than the input).
-          const TapRange rr = taps_inside(h0, p.dh, p.kh, gi.h);
-          const TapRange sr = taps_inside(w0, p.dw, p.kw, gi.w);
-          for (int64_t r = rr.lo; r < rr.hi && !nan; ++r) {
-            const int64_t h = h0 + r * p.dh;
-            for (int64_t s = sr.lo; s < sr.hi; ++s) {
-              const int64_t w = w0 + s * p.dw;
-              const C v = static_cast<C>(xp[h * gi.sh + w * gi.sw]);
-              if (best_i < 0 || v > best) {
+  for_each_plane(gi, static_cast<double>(go.h * go.w * p.kh * p.kw), [&](int64_t n, int64_t c) {
+    const T* xp = x + n * gi.sn + c * gi.sc;
+    T* yp = y + n * go.sn + c * go.sc;
+    int64_t* ip = ix + n * gx.sn + c * gx.sc;
+    for (int64_t oh = 0; oh < go.h; ++oh) {
+      int64_t h0 = oh * p.sh - p.ph;
+      for (int64_t ow = 0; ow < go.w; ++ow) {
+        int64_t w0 = ow * p.sw - p.pw;
+        C best = -std::numeric_limits<C>::infinity();
+        if constexpr (!std::numeric_limits<C>::has_infinity) {
+          best = std::numeric_limits<C>::lowest();
+        }
+        int64_t best_i = -1;
+        bool nan = false;
+        // Only the taps inside the input are visited (a kernel may be far
+        // larger than the input).
+        const TapRange rr = taps_inside(h0, p.dh, p.kh, gi.h);
+        const TapRange sr = taps_inside(w0, p.dw, p.kw, gi.w);
+        for (int64_t r = rr.lo; r < rr.hi && !nan; ++r) {
+          const int64_t h = h0 + r * p.dh;
+          for (int64_t s = sr.lo; s < sr.hi; ++s) {
+            const int64_t w = w0 + s * p.dw;
+            const C v = static_cast<C>(xp[h * gi.sh + w * gi.sw]);
+            if (best_i < 0 || v > best) {
+              best = v;
+              best_i = h * gi.w + w;
+            }
+            if constexpr (std::is_floating_point<C>::value) {
+              if (std::isnan(v)) {
                 best = v;
                 best_i = h * gi.w + w;
-              }
-              if constexpr (std::is_floating_point<C>::value) {
-                if (std::isnan(v)) {
-                  best = v;
-                  best_i = h * gi.w + w;
-                  nan = true;
-                  break;
-                }
+                nan = true;
+                break;
               }
             }
           }
-          yp[oh * go.sh + ow * go.sw] = static_cast<T>(best);
-          ip[oh * gx.sh + ow * gx.sw] = best_i;
         }
+        yp[oh * go.sh + ow * go.sw] = static_cast<T>(best);
+        ip[oh * gx.sh + ow * gx.sw] = best_i;
       }
     }
-  }
+  });
 }
 
 std::tuple<Tensor&, Tensor&> max_pool2d_with_indices_out(
@@ -256,37 +266,35 @@ void avg_pool_impl(const Tensor& in, const Tensor& out, const Pool2d& p, bool co
   const Geo gi = geo_of(in), go = geo_of(out);
   const T* x = in.const_data_ptr<T>();
   T* y = out.mutable_data_ptr<T>();
-  for (int64_t n = 0; n < gi.n; ++n) {
-    for (int64_t c = 0; c < gi.c; ++c) {
-      const T* xp = x + n * gi.sn + c * gi.sc;
-      T* yp = y + n * go.sn + c * go.sc;
-      for (int64_t oh = 0; oh < go.h; ++oh) {
-        int64_t hs = oh * p.sh - p.ph;
-        int64_t he = std::min(hs + p.kh, gi.h + p.ph);
-        const int64_t hpool = he - hs;
-        hs = std::max<int64_t>(hs, 0);
-        he = std::min(he, gi.h);
-        for (int64_t ow = 0; ow < go.w; ++ow) {
-          int64_t ws = ow * p.sw - p.pw;
-          int64_t we = std::min(ws + p.kw, gi.w + p.pw);
-          const int64_t pool = hpool * (we - ws);
-          ws = std::max<int64_t>(ws, 0);
-          we = std::min(we, gi.w);
-          C sum = 0;
-          for (int64_t h = hs; h < he; ++h) {
-            for (int64_t w = ws; w < we; ++w) {
-              sum += static_cast<C>(xp[h * gi.sh + w * gi.sw]);
-            }
+  for_each_plane(gi, static_cast<double>(go.h * go.w * p.kh * p.kw), [&](int64_t n, int64_t c) {
+    const T* xp = x + n * gi.sn + c * gi.sc;
+    T* yp = y + n * go.sn + c * go.sc;
+    for (int64_t oh = 0; oh < go.h; ++oh) {
+      int64_t hs = oh * p.sh - p.ph;
+      int64_t he = std::min(hs + p.kh, gi.h + p.ph);
+      const int64_t hpool = he - hs;
+      hs = std::max<int64_t>(hs, 0);
+      he = std::min(he, gi.h);
+      for (int64_t ow = 0; ow < go.w; ++ow) {
+        int64_t ws = ow * p.sw - p.pw;
+        int64_t we = std::min(ws + p.kw, gi.w + p.pw);
+        const int64_t pool = hpool * (we - ws);
+        ws = std::max<int64_t>(ws, 0);
+        we = std::min(we, gi.w);
+        C sum = 0;
+        for (int64_t h = hs; h < he; ++h) {
+          for (int64_t w = ws; w < we; ++w) {
+            sum += static_cast<C>(xp[h * gi.sh + w * gi.sw]);
           }
-          int64_t div = divisor;
-          if (div == 0) {
-            div = count_include_pad ? pool : (he - hs) * (we - ws);
-          }
-          yp[oh * go.sh + ow * go.sw] = static_cast<T>(div != 0 ? sum / static_cast<C>(div) : C(0));
         }
+        int64_t div = divisor;
+        if (div == 0) {
+          div = count_include_pad ? pool : (he - hs) * (we - ws);
+        }
+        yp[oh * go.sh + ow * go.sw] = static_cast<T>(div != 0 ? sum / static_cast<C>(div) : C(0));
       }
     }
-  }
+  });
 }
 
 Tensor& avg_pool2d_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<int64_t> kernel_size,
@@ -323,27 +331,25 @@ void adaptive_avg_impl(const Tensor& in, const Tensor& out) {
   const Geo gi = geo_of(in), go = geo_of(out);
   const T* x = in.const_data_ptr<T>();
   T* y = out.mutable_data_ptr<T>();
-  for (int64_t n = 0; n < gi.n; ++n) {
-    for (int64_t c = 0; c < gi.c; ++c) {
-      const T* xp = x + n * gi.sn + c * gi.sc;
-      T* yp = y + n * go.sn + c * go.sc;
-      for (int64_t oh = 0; oh < go.h; ++oh) {
-        const int64_t hs = (oh * gi.h) / go.h;
-        const int64_t he = ((oh + 1) * gi.h + go.h - 1) / go.h;
-        for (int64_t ow = 0; ow < go.w; ++ow) {
-          const int64_t ws = (ow * gi.w) / go.w;
-          const int64_t we = ((ow + 1) * gi.w + go.w - 1) / go.w;
-          C sum = 0;
-          for (int64_t h = hs; h < he; ++h) {
-            for (int64_t w = ws; w < we; ++w) {
-              sum += static_cast<C>(xp[h * gi.sh + w * gi.sw]);
-            }
+  for_each_plane(gi, static_cast<double>(gi.h * gi.w), [&](int64_t n, int64_t c) {
+    const T* xp = x + n * gi.sn + c * gi.sc;
+    T* yp = y + n * go.sn + c * go.sc;
+    for (int64_t oh = 0; oh < go.h; ++oh) {
+      const int64_t hs = (oh * gi.h) / go.h;
+      const int64_t he = ((oh + 1) * gi.h + go.h - 1) / go.h;
+      for (int64_t ow = 0; ow < go.w; ++ow) {
+        const int64_t ws = (ow * gi.w) / go.w;
+        const int64_t we = ((ow + 1) * gi.w + go.w - 1) / go.w;
+        C sum = 0;
+        for (int64_t h = hs; h < he; ++h) {
+          for (int64_t w = ws; w < we; ++w) {
+            sum += static_cast<C>(xp[h * gi.sh + w * gi.sw]);
           }
-          yp[oh * go.sh + ow * go.sw] = static_cast<T>(sum / static_cast<C>((he - hs) * (we - ws)));
         }
+        yp[oh * go.sh + ow * go.sw] = static_cast<T>(sum / static_cast<C>((he - hs) * (we - ws)));
       }
     }
-  }
+  });
 }
 
 Tensor& adaptive_avg_pool2d_out(KernelRuntimeContext& ctx, const Tensor& self,

@@ -10,6 +10,7 @@
 #include <optional>
 #include <type_traits>
 
+#include <executorch/runtime/kernels/compute/parallel.h>
 #include <executorch/runtime/kernels/detail/shape_util.h>
 
 namespace executorch {
@@ -131,19 +132,22 @@ bool plan_reduce(KernelRuntimeContext& ctx, const char* op, const Tensor& in, co
   return true;
 }
 
-// Calls f(in_offset, out_offset) for every output element (none when a kept
-// dim is empty: the walk below would otherwise visit offset 0 once).
+// Calls f(in_offset, out_offset) for the output elements [begin, end), in
+// row-major order over the kept dims.
 template <class F>
-void for_each_output(const ReducePlan& p, F&& f) {
-  if (p.empty_out) {
-    return;
-  }
+void for_each_output_in(const ReducePlan& p, int64_t begin, int64_t end, F& f) {
   int64_t idx[kMaxDim] = {0};
   int64_t ioff = 0, ooff = 0;
-  while (true) {
+  int64_t rest = begin;
+  for (int d = p.nk - 1; d >= 0; --d) {
+    idx[d] = rest % p.ksize[d];
+    rest /= p.ksize[d];
+    ioff += idx[d] * p.kin[d];
+    ooff += idx[d] * p.kout[d];
+  }
+  for (int64_t i = begin; i < end; ++i) {
     f(ioff, ooff);
-    int d = p.nk - 1;
-    for (; d >= 0; --d) {
+    for (int d = p.nk - 1; d >= 0; --d) {
       if (++idx[d] < p.ksize[d]) {
         ioff += p.kin[d];
         ooff += p.kout[d];
@@ -153,10 +157,24 @@ void for_each_output(const ReducePlan& p, F&& f) {
       ooff -= p.kout[d] * (p.ksize[d] - 1);
       idx[d] = 0;
     }
-    if (d < 0) {
-      return;
-    }
   }
+}
+
+// Calls f(in_offset, out_offset) for every output element (none when a kept
+// dim is empty). Outputs are split across the thread pool, p.count input
+// elements of work each; each output is computed whole by one call, so the
+// order of its sum never depends on the thread count.
+template <class F>
+void for_each_output(const ReducePlan& p, F&& f) {
+  if (p.empty_out) {
+    return;
+  }
+  int64_t outputs = 1;
+  for (int d = 0; d < p.nk; ++d) {
+    outputs *= p.ksize[d];
+  }
+  compute::parallel_items(outputs, static_cast<double>(p.count),
+                          [&](int64_t b, int64_t e) { for_each_output_in(p, b, e, f); });
 }
 
 // Calls f(offset, n, stride) for each innermost run of one reduction.
@@ -524,6 +542,7 @@ Tensor& cumsum_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim,
       ++p.nk;
     }
   }
+  p.count = n;  // the work per output, for the split across threads
   const char* x = static_cast<const char*>(in.const_data_ptr());
   char* y = static_cast<char*>(out.mutable_data_ptr());
   const int64_t ei = in.element_size(), eo = out.element_size();

@@ -48,6 +48,7 @@ build lowlevel_example && run lowlevel_example "$zoo/identity.pte"
 build executor_runner && run executor_runner "$zoo/identity.pte"
 build custom_backend && run custom_backend
 build etdump_example && run etdump_example "$zoo/identity.pte" "$out/identity.etdp"
+build threadpool_example && run threadpool_example
 
 # The LLM example needs the kernel library (and its llama:: operators) on top of the runtime;
 # its greedy tokens must equal the first ones upstream's runtime gave (test/fixtures/llm).

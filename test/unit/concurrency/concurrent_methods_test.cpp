@@ -1,8 +1,9 @@
 // Several Methods at once, each on its own thread: Modules loading zoo fixtures and running
 // forward in parallel (separate Programs, and one Program shared by several Modules), and
 // programs loading while another thread registers kernels and backends. Results must equal a
-// single-threaded run bit for bit. make check also runs this group under ThreadSanitizer
-// (mk/test-tsan.mk), which is what finds a data race here.
+// single-threaded run bit for bit, with the kernels splitting their loops on the shared thread
+// pool. make check also runs this group under ThreadSanitizer (mk/test-tsan.mk), which is what
+// finds a data race here.
 #include <atomic>
 #include <cstdio>
 #include <cstring>
@@ -15,6 +16,7 @@
 
 #include <executorch/extension/data_loader/file_data_loader.h>
 #include <executorch/extension/module/module.h>
+#include <executorch/extension/threadpool/threadpool.h>
 #include <executorch/runtime/backend/interface.h>
 #include <executorch/runtime/kernel/operator_registry.h>
 
@@ -95,6 +97,20 @@ Outputs run_forward(Module& module, const Call& call, const std::string& where) 
   }
   return snapshot(outs.get());
 }
+
+// The kernels' thread pool is shared by every Method: with three pool threads and every loop
+// that can split splitting (chunk minimum one item, read once by the kernel library), the
+// Methods below submit parallel regions concurrently; one caller gets the workers, the others
+// run their regions inline. Results must not change.
+class SharedPoolEverywhere : public ::testing::Environment {
+ public:
+  void SetUp() override {
+    setenv("ET_KERNELS_MIN_PARALLEL_WORK", "1", /*overwrite=*/0);
+    ASSERT_TRUE(executorch::extension::threadpool::set_num_threads(3));
+  }
+};
+::testing::Environment* const kSharedPoolEverywhere =
+    ::testing::AddGlobalTestEnvironment(new SharedPoolEverywhere);
 
 class ConcurrentMethods : public ::testing::Test {
  protected:

@@ -9,38 +9,27 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
-#include <executorch/extension/data_loader/file_data_loader.h>
-#include <executorch/extension/flat_tensor/flat_tensor_data_map.h>
-#include <executorch/extension/memory_allocator/malloc_memory_allocator.h>
+#include <executorch/extension/threadpool/threadpool.h>
 #include <executorch/runtime/core/exec_aten/util/scalar_type_util.h>
-#include <executorch/runtime/core/hierarchical_allocator.h>
-#include <executorch/runtime/executor/memory_manager.h>
 #include <executorch/runtime/executor/method.h>
-#include <executorch/runtime/executor/program.h>
 
 #include "../common/json.h"
 #include "../common/npy.h"
 #include "../common/zoo_fixture.h"
+#include "../common/zoo_runner.h"
 
 using executorch::aten::ScalarType;
 using executorch::aten::Tensor;
 using executorch::aten::TensorImpl;
-using executorch::extension::FileDataLoader;
-using executorch::extension::FlatTensorDataMap;
-using executorch::extension::MallocMemoryAllocator;
-using executorch::runtime::Error;
 using executorch::runtime::EValue;
-using executorch::runtime::HierarchicalAllocator;
-using executorch::runtime::MemoryManager;
 using executorch::runtime::Method;
-using executorch::runtime::Program;
-using executorch::runtime::Span;
 
 namespace {
 
@@ -169,86 +158,101 @@ TEST_P(KernelsZoo, AllMethodsMatchGoldens) {
     GTEST_SKIP() << "no zoo manifest at " << test::zoo_dir();
   }
   const std::string name = (*prog)["name"].str;
-  auto loader = FileDataLoader::from((test::zoo_dir() + "/" + (*prog)["file"].str).c_str());
-  ASSERT_TRUE(loader.ok()) << name;
-  auto program = Program::load(&loader.get());
-  ASSERT_TRUE(program.ok()) << name << ": Program::load error "
-                            << static_cast<int>(program.error());
-  std::unique_ptr<FileDataLoader> ptd_loader;
-  std::unique_ptr<FlatTensorDataMap> data_map;
-  if ((*prog)["data_files"].size() > 0) {
-    auto l = FileDataLoader::from((test::zoo_dir() + "/" + (*prog)["data_files"][0].str).c_str());
-    ASSERT_TRUE(l.ok());
-    ptd_loader = std::make_unique<FileDataLoader>(std::move(l.get()));
-    auto m = FlatTensorDataMap::load(ptd_loader.get());
-    ASSERT_TRUE(m.ok());
-    data_map = std::make_unique<FlatTensorDataMap>(std::move(m.get()));
-  }
   const double atol = (*prog)["tolerance"]["atol"].num;
   const double rtol = (*prog)["tolerance"]["rtol"].num;
   double prog_max = 0;
-  for (const auto& meth : (*prog)["methods"].arr) {
-    const std::string mname = meth["name"].str;
-    const std::string where0 = name + "." + mname;
-    auto meta = program->method_meta(mname.c_str());
-    ASSERT_TRUE(meta.ok()) << where0;
-    std::vector<std::vector<uint8_t>> buffers;
-    std::vector<Span<uint8_t>> spans;
-    for (size_t i = 0; i < meta->num_memory_planned_buffers(); ++i) {
-      buffers.emplace_back(static_cast<size_t>(meta->memory_planned_buffer_size(i).get()));
-    }
-    for (auto& b : buffers) {
-      spans.emplace_back(b.data(), b.size());
-    }
-    HierarchicalAllocator planned({spans.data(), spans.size()});
-    MallocMemoryAllocator method_alloc;
-    MallocMemoryAllocator temp_alloc;
-    MemoryManager mm(&method_alloc, &planned, &temp_alloc);
-    auto method = program->load_method(mname.c_str(), &mm, nullptr, data_map.get());
-    ASSERT_TRUE(method.ok()) << where0 << ": load_method error 0x" << std::hex
-                             << static_cast<int>(method.error());
-    std::vector<std::vector<uint8_t>> out_buffers;
-    for (size_t o = 0; o < meta->num_outputs(); ++o) {
-      auto tag = meta->output_tag(o);
-      if (!tag.ok() || tag.get() != executorch::runtime::Tag::Tensor) {
-        continue;
-      }
-      auto info = meta->output_tensor_meta(o);
-      if (info.ok() && !info->is_memory_planned()) {
-        out_buffers.emplace_back(info->nbytes() + 64);
-        ASSERT_EQ(
-            method->set_output_data_ptr(out_buffers.back().data(), out_buffers.back().size(), o),
-            Error::Ok)
-            << where0 << " output " << o;
-      }
-    }
-    const auto& calls = meth["calls"].arr;
-    for (size_t c = 0; c < calls.size(); ++c) {
-      const std::string where = where0 + " call " + std::to_string(c);
-      const auto& ins = calls[c]["inputs"].arr;
-      std::vector<test::ZooValue> inputs(ins.size());
-      for (size_t i = 0; i < ins.size(); ++i) {
-        std::string err;
-        ASSERT_TRUE(test::make_zoo_value(ins[i], &inputs[i], &err)) << where << ": " << err;
-        ASSERT_EQ(method->set_input(inputs[i].value, i), Error::Ok) << where << " input " << i;
-      }
-      const Error e = method->execute();
-      ASSERT_EQ(e, Error::Ok) << where << ": execute error 0x" << std::hex << static_cast<int>(e);
-      const auto& outs = calls[c]["outputs"].arr;
-      ASSERT_EQ(method->outputs_size(), outs.size()) << where;
-      double call_max = 0;
-      for (size_t o = 0; o < outs.size(); ++o) {
-        call_max = std::max(call_max, compare(method->get_output(o), outs[o], atol, rtol,
-                                              where + " output " + std::to_string(o)));
-      }
-      std::printf("[ zoo      ] %-22s %-12s call %zu: max abs error %.3g\n", name.c_str(),
-                  mname.c_str(), c, call_max);
-      prog_max = std::max(prog_max, call_max);
-    }
-  }
+  test::run_zoo_program(
+      *prog, [&](const std::string& where, Method& method, const test::Json& call) {
+        const auto& outs = call["outputs"].arr;
+        ASSERT_EQ(method.outputs_size(), outs.size()) << where;
+        double call_max = 0;
+        for (size_t o = 0; o < outs.size(); ++o) {
+          call_max = std::max(call_max, compare(method.get_output(o), outs[o], atol, rtol,
+                                                where + " output " + std::to_string(o)));
+        }
+        std::printf("[ zoo      ] %-22s %s: max abs error %.3g\n", name.c_str(),
+                    where.substr(name.size() + 1).c_str(), call_max);
+        prog_max = std::max(prog_max, call_max);
+      });
   std::printf("[ zoo      ] %-22s max abs error %.3g (atol %g, rtol %g)\n", name.c_str(), prog_max,
               atol, rtol);
 }
+
+// Every output of a call as bytes (tensors: their data; scalars: their value's bytes).
+std::vector<std::string> output_bytes(const Method& method) {
+  std::vector<std::string> bytes;
+  for (size_t o = 0; o < method.outputs_size(); ++o) {
+    const EValue& v = method.get_output(o);
+    if (v.isTensor()) {
+      const Tensor& t = v.toTensor();
+      bytes.emplace_back(static_cast<const char*>(t.const_data_ptr()), t.nbytes());
+    } else if (v.isDouble()) {
+      const double d = v.toDouble();
+      bytes.emplace_back(reinterpret_cast<const char*>(&d), sizeof(d));
+    } else if (v.isInt()) {
+      bytes.push_back(std::to_string(v.toInt()));
+    } else {
+      bytes.push_back(v.isBool() ? (v.toBool() ? "true" : "false") : "other");
+    }
+  }
+  return bytes;
+}
+
+// The CPU kernels split work across the thread pool only along outputs, never inside a sum:
+// every program must give bit-identical outputs at 1, 2 and 3 threads. The zoo's tensors are
+// small, below the work a chunk normally needs, so this binary sets the chunk minimum to one
+// item (ET_KERNELS_MIN_PARALLEL_WORK, read once by the kernel library before its first split):
+// at 2 and 3 threads every loop that can split does, and the goldens above are checked on the
+// split paths too.
+class SplitEverything : public ::testing::Environment {
+ public:
+  void SetUp() override {
+    setenv("ET_KERNELS_MIN_PARALLEL_WORK", "1", /*overwrite=*/0);
+  }
+};
+::testing::Environment* const kSplitEverything =
+    ::testing::AddGlobalTestEnvironment(new SplitEverything);
+
+class KernelsZooThreads : public ::testing::TestWithParam<std::string> {
+ protected:
+  void TearDown() override {
+    EXPECT_TRUE(executorch::extension::threadpool::set_num_threads(0));
+  }
+};
+
+TEST_P(KernelsZooThreads, OutputsDoNotDependOnTheThreadCount) {
+  const test::Json* prog = find_program(GetParam());
+  if (prog == nullptr) {
+    GTEST_SKIP() << "no zoo manifest at " << test::zoo_dir();
+  }
+  std::vector<std::vector<std::string>> single;
+  for (size_t threads : {1, 2, 3}) {
+    ASSERT_TRUE(executorch::extension::threadpool::set_num_threads(threads));
+    size_t index = 0;
+    test::run_zoo_program(*prog, [&](const std::string& where, Method& method, const test::Json&) {
+      std::vector<std::string> got = output_bytes(method);
+      if (threads == 1) {
+        single.push_back(std::move(got));
+        return;
+      }
+      ASSERT_LT(index, single.size()) << where;
+      const std::vector<std::string>& want = single[index++];
+      ASSERT_EQ(got.size(), want.size()) << where;
+      for (size_t o = 0; o < got.size(); ++o) {
+        EXPECT_TRUE(got[o] == want[o])
+            << where << " output " << o << " differs at " << threads << " threads from 1 thread";
+      }
+    });
+    if (threads > 1) {
+      EXPECT_EQ(index, single.size());
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Zoo, KernelsZooThreads, ::testing::ValuesIn(program_names()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           return info.param;
+                         });
 
 INSTANTIATE_TEST_SUITE_P(Zoo, KernelsZoo, ::testing::ValuesIn(program_names()),
                          [](const ::testing::TestParamInfo<std::string>& info) {

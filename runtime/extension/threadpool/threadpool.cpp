@@ -1,0 +1,329 @@
+// The thread pool (see threadpool.h for the contract).
+//
+// A region is a Job: a task function, a task count and an atomic "next task" counter. The
+// caller publishes the job under the pool mutex and wakes the workers; every participant (the
+// caller included) claims task indices until none are left. The caller then waits, under the
+// same mutex, until no worker still holds the job, and unpublishes it: that wait is what makes
+// the job (on the caller's stack) safe to destroy and the tasks' writes visible to the caller.
+// Workers sleep on a condition variable between regions; nothing spins, which matters on a
+// machine shared with other processes.
+#include <executorch/extension/threadpool/threadpool.h>
+#include <executorch/extension/threadpool/threadpool_guard.h>
+
+#include <sched.h>
+#include <pthread.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include <executorch/runtime/platform/log.h>
+
+namespace executorch {
+namespace extension {
+namespace threadpool {
+namespace {
+
+// Set on workers for their whole life and on a caller while it runs its share of a region.
+thread_local bool tl_in_region = false;
+thread_local bool tl_no_threadpool = false;
+
+// After fork() the child has none of the parent's workers (only the forking thread survives),
+// and the pool's mutexes may have been held by threads that no longer exist: the child runs
+// every region inline.
+std::atomic<bool> g_forked_child{false};
+void mark_forked_child() {
+  g_forked_child.store(true, std::memory_order_relaxed);
+}
+
+struct Job {
+  runtime::FunctionRef<void(size_t)> fn;
+  size_t range = 0;
+  std::atomic<size_t> next{0};
+  std::atomic<bool> failed{false};
+};
+
+// Claims and runs tasks of `job` until none are left. An exception must not leave a worker
+// (it would terminate the process) nor the caller's region half-done: it is logged, recorded,
+// and the remaining tasks still run.
+void drain(Job& job) {
+  for (size_t i = job.next.fetch_add(1, std::memory_order_relaxed);
+       i < job.range;
+       i = job.next.fetch_add(1, std::memory_order_relaxed)) {
+    try {
+      job.fn(i);
+    } catch (const std::exception& e) {
+      ET_LOG(Error, "thread pool: task %zu threw: %s", i, e.what());
+      job.failed.store(true, std::memory_order_relaxed);
+    } catch (...) {
+      ET_LOG(Error, "thread pool: task %zu threw a non-std exception", i);
+      job.failed.store(true, std::memory_order_relaxed);
+    }
+  }
+}
+
+// Runs every task on the calling thread, marked as inside a region so nested regions stay
+// inline too.
+bool run_inline(runtime::FunctionRef<void(size_t)> fn, size_t range) {
+  Job job;
+  job.fn = fn;
+  job.range = range;
+  const bool was_in_region = tl_in_region;
+  tl_in_region = true;
+  drain(job);
+  tl_in_region = was_in_region;
+  return !job.failed.load(std::memory_order_relaxed);
+}
+
+size_t affinity_cpu_count() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+    const int n = CPU_COUNT(&set);
+    if (n > 0)
+      return static_cast<size_t>(n);
+  }
+  const unsigned hw = std::thread::hardware_concurrency();
+  return hw > 0 ? hw : 1;
+}
+
+// ET_NUM_THREADS, if set to an integer in [1, kMaxThreads]; 0 (use the default) otherwise,
+// with a log line saying why a set value is ignored.
+size_t env_num_threads() {
+  const char* s = std::getenv("ET_NUM_THREADS");
+  if (s == nullptr || *s == '\0')
+    return 0;
+  char* end = nullptr;
+  const long long v = std::strtoll(s, &end, 10);
+  if (*end != '\0' || v < 1 ||
+      static_cast<unsigned long long>(v) > kMaxThreads) {
+    ET_LOG(
+        Error,
+        "ET_NUM_THREADS='%s' is not a thread count in [1, %zu]; using %zu",
+        s,
+        kMaxThreads,
+        default_num_threads());
+    return 0;
+  }
+  return static_cast<size_t>(v);
+}
+
+}  // namespace
+
+struct ThreadPool::Impl {
+  // Held for a whole region; callers that cannot get it run inline instead of waiting.
+  std::mutex region_mutex;
+
+  mutable std::mutex mutex;  // guards everything below
+  std::condition_variable work_ready;
+  std::condition_variable workers_idle;
+  std::vector<std::thread> workers;
+  // Written under `mutex` (and region_mutex); read without a lock, so asking the size never
+  // waits (and never blocks in a forked child on a mutex some vanished thread held).
+  std::atomic<size_t> thread_count{1};
+  bool stopping = false;
+  // Bumped per published job, so a worker joins each job at most once.
+  uint64_t generation = 0;
+  Job* job = nullptr;
+  size_t busy = 0;  // workers currently holding `job`
+
+  void worker_main() {
+    tl_in_region = true;
+    uint64_t seen = 0;
+    std::unique_lock<std::mutex> lock(mutex);
+    while (true) {
+      work_ready.wait(lock, [&] { return stopping || generation != seen; });
+      if (stopping)
+        return;
+      seen = generation;
+      Job* current = job;
+      if (current == nullptr)
+        continue;  // that region already finished
+      ++busy;
+      lock.unlock();
+      drain(*current);
+      lock.lock();
+      if (--busy == 0)
+        workers_idle.notify_all();
+    }
+  }
+
+  // With `mutex` held: makes the worker count match thread_count - 1. Returns false if a
+  // thread could not be created (the region then runs on fewer threads, or inline).
+  bool start_workers_locked() {
+    const size_t want = thread_count.load(std::memory_order_relaxed) - 1;
+    while (workers.size() < want) {
+      try {
+        workers.emplace_back([this] { worker_main(); });
+      } catch (const std::exception& e) {
+        ET_LOG(
+            Error,
+            "thread pool: could not start a worker thread (%s); running with "
+            "%zu",
+            e.what(),
+            workers.size() + 1);
+        return !workers.empty();
+      }
+    }
+    return true;
+  }
+
+  // Stops and joins every worker. Caller holds region_mutex (so no region is in flight) and
+  // not `mutex`.
+  void stop_workers() {
+    std::vector<std::thread> stopped;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      stopping = true;
+      stopped.swap(workers);
+    }
+    work_ready.notify_all();
+    for (std::thread& t : stopped)
+      t.join();
+    std::lock_guard<std::mutex> lock(mutex);
+    stopping = false;
+  }
+};
+
+ThreadPool::ThreadPool(size_t thread_count) : impl_(new Impl) {
+  size_t n = thread_count == 0 ? default_num_threads() : thread_count;
+  impl_->thread_count.store(
+      n > kMaxThreads ? kMaxThreads : n, std::memory_order_relaxed);
+}
+
+ThreadPool::~ThreadPool() {
+  std::lock_guard<std::mutex> region(impl_->region_mutex);
+  impl_->stop_workers();
+}
+
+size_t ThreadPool::get_thread_count() const {
+  return impl_->thread_count.load(std::memory_order_relaxed);
+}
+
+size_t ThreadPool::num_started_workers() const {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  return impl_->workers.size();
+}
+
+bool ThreadPool::_unsafe_reset_threadpool(uint32_t num_threads) {
+  if (tl_in_region) {
+    ET_LOG(Error, "thread pool: cannot resize from inside a parallel region");
+    return false;
+  }
+  if (g_forked_child.load(std::memory_order_relaxed)) {
+    // The parent's workers do not exist here and its locks may be held by vanished threads.
+    ET_LOG(Error, "thread pool: cannot resize in a child process after fork()");
+    return false;
+  }
+  if (num_threads > kMaxThreads) {
+    ET_LOG(
+        Error,
+        "thread pool: %u threads requested, at most %zu allowed",
+        num_threads,
+        kMaxThreads);
+    return false;
+  }
+  std::lock_guard<std::mutex> region(impl_->region_mutex);
+  impl_->stop_workers();
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  impl_->thread_count.store(
+      num_threads == 0 ? default_num_threads() : num_threads,
+      std::memory_order_relaxed);
+  return true;
+}
+
+void ThreadPool::run(runtime::FunctionRef<void(size_t)> fn, size_t range) {
+  (void)run_tasks(fn, range);
+}
+
+bool ThreadPool::run_tasks(
+    runtime::FunctionRef<void(size_t)> fn, size_t range) {
+  if (range == 0)
+    return true;
+  if (range == 1 || tl_in_region || tl_no_threadpool ||
+      g_forked_child.load(std::memory_order_relaxed)) {
+    return run_inline(fn, range);
+  }
+  std::unique_lock<std::mutex> region(impl_->region_mutex, std::try_to_lock);
+  if (!region.owns_lock())
+    return run_inline(fn, range);  // another caller's region is on the workers
+
+  Job job;
+  job.fn = fn;
+  job.range = range;
+  bool published = false;
+  {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    if (impl_->thread_count.load(std::memory_order_relaxed) > 1 &&
+        impl_->start_workers_locked()) {
+      impl_->job = &job;
+      ++impl_->generation;
+      published = true;
+    }
+  }
+  if (published)
+    impl_->work_ready.notify_all();
+
+  tl_in_region = true;
+  drain(job);
+  tl_in_region = false;
+  if (!published)
+    return !job.failed.load(std::memory_order_relaxed);
+
+  std::unique_lock<std::mutex> lock(impl_->mutex);
+  impl_->workers_idle.wait(lock, [&] { return impl_->busy == 0; });
+  impl_->job = nullptr;
+  return !job.failed.load(std::memory_order_relaxed);
+}
+
+ThreadPool* get_threadpool() {
+  // Never destroyed: a worker blocked at exit is harmless, while destroying the pool during
+  // static destruction could race with another library's destructor still running kernels.
+  static ThreadPool* const pool = [] {
+    pthread_atfork(nullptr, nullptr, mark_forked_child);
+    return new ThreadPool(env_num_threads());
+  }();
+  return pool;
+}
+
+size_t default_num_threads() {
+  const size_t n = affinity_cpu_count();
+  return n > kMaxThreads ? kMaxThreads : n;
+}
+
+size_t get_num_threads() {
+  return get_threadpool()->get_thread_count();
+}
+
+bool set_num_threads(size_t n) {
+  if (n > kMaxThreads) {
+    ET_LOG(
+        Error,
+        "set_num_threads(%zu): at most %zu threads allowed",
+        n,
+        kMaxThreads);
+    return false;
+  }
+  return get_threadpool()->_unsafe_reset_threadpool(static_cast<uint32_t>(n));
+}
+
+bool in_parallel_region() {
+  return tl_in_region;
+}
+
+bool NoThreadPoolGuard::is_enabled() {
+  return tl_no_threadpool;
+}
+
+void NoThreadPoolGuard::set_enabled(bool enabled) {
+  tl_no_threadpool = enabled;
+}
+
+}  // namespace threadpool
+}  // namespace extension
+}  // namespace executorch
