@@ -37,6 +37,15 @@ CHECKS += exports
 .PHONY: check-exports
 check-exports: $(RT_REAL)
 	@$(RUN_CHECK) exports sh test/tools/check-exports.sh $(RT_REAL) abi/exports.txt
+# The kernel library exports only its compute interface (runtime/kernels/kernels.map), the
+# XNNPACK backend nothing.
+CHECKS += exports-kernels exports-backend-xnnpack
+.PHONY: check-exports-kernels check-exports-backend-xnnpack
+check-exports-kernels: $(KERNELS_REAL)
+	@$(RUN_CHECK) exports-kernels sh test/tools/check-exports.sh $(KERNELS_REAL) abi/kernels_exports.txt
+check-exports-backend-xnnpack: $(XNNPACK_REAL)
+	@$(RUN_CHECK) exports-backend-xnnpack sh test/tools/check-exports.sh $(XNNPACK_REAL) \
+	  abi/backend_xnnpack_exports.txt
 endif
 
 .PHONY: check update-exports

@@ -17,6 +17,11 @@ else
 TOOLS_KERNELS_LINK :=
 TOOLS_KERNELS_LIBS :=
 endif
+# The XNNPACK backend (mk/backend-xnnpack.mk), linked the same way: it registers itself.
+ifneq ($(XNNPACK_LINK),)
+TOOLS_KERNELS_LINK += $(XNNPACK_LINK)
+TOOLS_KERNELS_LIBS += $(XNNPACK_LIBS)
+endif
 
 ALL_OBJS += $(TOOLS_ET_RUN_OBJS)
 ALL_TARGETS += $(TOOLS_ET_RUN)
