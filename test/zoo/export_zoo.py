@@ -310,6 +310,12 @@ PROGRAMS: List[ProgramSpec] = [
                 ["delegate"], _xnn(build_mlp), seed_name="mlp"),
     ProgramSpec("cnn_xnnpack", "delegated", "cnn lowered with XnnpackPartitioner (same weights and goldens as cnn)",
                 ["delegate"], _xnn(build_cnn), seed_name="cnn"),
+    ProgramSpec("mobilenet_v2_xnnpack", "delegated",
+                "mobilenet_v2 lowered with XnnpackPartitioner (same weights and goldens as mobilenet_v2)",
+                ["delegate", "depthwise"], _xnn(build_mobilenet_v2), seed_name="mobilenet_v2"),
+    ProgramSpec("vit_tiny_xnnpack", "delegated",
+                "vit_tiny lowered with XnnpackPartitioner: several delegates with portable ops between",
+                ["delegate", "gelu", "sdpa"], _xnn(build_vit_tiny), seed_name="vit_tiny"),
 ]
 
 
