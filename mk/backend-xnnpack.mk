@@ -25,3 +25,11 @@ $(eval $(call shared_lib,XNNPACK,executorch_backend_xnnpack,backends/xnnpack/bac
 
 .PHONY: backend-xnnpack
 backend-xnnpack: $(XNNPACK_LIBS)
+
+# make install and the wheel ship it next to the kernel library (mk/install.mk, mk/wheel.mk);
+# the CMake package offers it as COMPONENTS xnnpack -> executorch::backend_xnnpack.
+ifeq ($(SHARED),1)
+INST_SHARED_LIBS += $(XNNPACK_REAL)
+else
+INST_STATIC_LIBS += $(XNNPACK_STATIC)
+endif
