@@ -12,3 +12,6 @@ $(O)/test/unit/backend_xnnpack/test_backend_xnnpack: $(XNNPACK_LIBS) $(KERNELS_L
 UNIT_kernels_zoo_EXTRA_LIBS += $(XNNPACK_LINK)
 UNIT_kernels_zoo_EXTRA_DEPS += $(XNNPACK_LIBS)
 $(O)/test/unit/kernels_zoo/test_kernels_zoo: $(XNNPACK_LIBS)
+
+# The registry group dlopens the backend library (test/unit/registry/plugin_test.cpp).
+$(O)/test/unit/registry/test_registry: $(XNNPACK_LIBS)
