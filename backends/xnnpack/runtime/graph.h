@@ -29,6 +29,18 @@ constexpr uint32_t kFlagExternalOutput = 0x2;
 // The payload's ranks never exceed XNNPACK's limit.
 constexpr size_t kMaxDims = 6;
 
+// How an activation is quantized (constants carry none: they are decoded at init).
+struct Quant {
+  enum class Kind { kNone, kPerTensor, kDynamicPerRow } kind = Kind::kNone;
+  // kPerTensor: q = clamp(round(x / scale) + zero_point, qmin, qmax).
+  float scale = 1.0f;
+  int32_t zero_point = 0;
+  int32_t qmin = 0, qmax = 0;
+  // kDynamicPerRow (qdint8): each row of `row_size` elements gets its own scale and zero point
+  // at run time, as XNNPACK's dynamic quantization computes them.
+  size_t row_size = 0;
+};
+
 // One tensor value of the graph. Every value the steps use is float32 (other datatypes are
 // refused at init), `data` points to its elements: a constant's converted copy, an
 // intermediate's buffer, or (bound at each execute) the call's tensor for an external value.
@@ -40,6 +52,10 @@ struct Value {
   uint32_t external_id = kInvalidValueId;
   bool is_constant = false;
   float* data = nullptr;
+  // A quantized activation is kept as the float values its integers stand for: every node
+  // computes in float and the value is rounded onto its quantization grid after the node that
+  // writes it (quantized_values.h). Quantized constants are decoded to floats at init.
+  Quant quant;
 };
 
 class Graph;

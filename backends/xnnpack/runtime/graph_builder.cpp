@@ -10,7 +10,9 @@
 
 #include "graph.h"
 #include "node_context.h"
+#include "constants.h"
 #include "payload_header.h"
+#include "quantized_values.h"
 
 namespace executorch {
 namespace backends {
@@ -54,13 +56,196 @@ namespace {
     return Error::error;                           \
   } while (0)
 
+// Reads one XValue into graph.values[id_out].
+Error read_value(
+    Graph& graph,
+    const fb::XNNGraph* g,
+    const PayloadRegions& regions,
+    const NamedDataMap* named_data,
+    uint32_t position,
+    const fb::XValue* xvalue) {
+  if (xvalue == nullptr) {
+    XNN_FAIL(InvalidProgram, "xvalues[%u] is null", position);
+  }
+  const fb::XNNTensorValue* tv = nullptr;
+  const fb::XNNQuantizedTensorValue* qv = nullptr;
+  switch (xvalue->xvalue_union_type()) {
+    case fb::XValueUnion::XNNTensorValue:
+      tv = xvalue->xvalue_union_as_XNNTensorValue();
+      break;
+    case fb::XValueUnion::XNNQuantizedTensorValue:
+      qv = xvalue->xvalue_union_as_XNNQuantizedTensorValue();
+      tv = qv != nullptr ? qv->tensor_value() : nullptr;
+      break;
+    default:
+      XNN_FAIL(
+          InvalidProgram,
+          "xvalues[%u] has an unknown value type %u",
+          position,
+          static_cast<unsigned>(xvalue->xvalue_union_type()));
+  }
+  if (tv == nullptr) {
+    XNN_FAIL(InvalidProgram, "xvalues[%u] has no tensor value", position);
+  }
+  const uint32_t id = tv->id_out();
+  if (id >= graph.values.size()) {
+    XNN_FAIL(
+        InvalidProgram,
+        "xvalues[%u]: id_out %u is not below the value count %zu",
+        position,
+        id,
+        graph.values.size());
+  }
+  Value& v = graph.values[id];
+  if (v.defined) {
+    XNN_FAIL(
+        InvalidProgram,
+        "xvalues[%u]: value id %u is defined twice",
+        position,
+        id);
+  }
+  if (qv == nullptr && tv->datatype() != fb::XNNDatatype::xnn_datatype_fp32) {
+    XNN_FAIL(
+        NotSupported,
+        "value %u: datatype %s is not supported by this backend (fp32, or "
+        "quantized with "
+        "quantization parameters)",
+        id,
+        datatype_name(tv->datatype()));
+  }
+  if (tv->dq_datatype() != fb::XNNDatatype::xnn_datatype_invalid) {
+    XNN_FAIL(
+        NotSupported,
+        "value %u: dynamic quantization to %s is not supported by this backend",
+        id,
+        datatype_name(tv->dq_datatype()));
+  }
+  if ((tv->flags() & ~(kFlagExternalInput | kFlagExternalOutput)) != 0) {
+    XNN_FAIL(
+        InvalidProgram, "value %u: unknown flag bits 0x%x", id, tv->flags());
+  }
+  const auto* dims = tv->dims();
+  const size_t rank = dims != nullptr ? dims->size() : 0;
+  if (rank != tv->num_dims()) {
+    XNN_FAIL(
+        InvalidProgram,
+        "value %u: num_dims %u but %zu dims",
+        id,
+        tv->num_dims(),
+        rank);
+  }
+  if (rank > kMaxDims) {
+    XNN_FAIL(
+        InvalidProgram, "value %u: rank %zu exceeds %zu", id, rank, kMaxDims);
+  }
+  v.dims.clear();
+  size_t numel = 1;
+  for (size_t i = 0; i < rank; ++i) {
+    const size_t d = dims->Get(static_cast<flatbuffers::uoffset_t>(i));
+    if (d != 0 && numel > kMaxValueElements / d) {
+      XNN_FAIL(
+          InvalidProgram,
+          "value %u: element count overflows (dim %zu = %zu)",
+          id,
+          i,
+          d);
+    }
+    numel *= d;
+    v.dims.push_back(d);
+  }
+  v.numel = numel;
+  v.flags = tv->flags();
+  v.external_id = tv->external_id();
+  v.defined = true;
+
+  const bool external =
+      (v.flags & (kFlagExternalInput | kFlagExternalOutput)) != 0;
+  if (external) {
+    if (v.external_id >= g->num_externs()) {
+      XNN_FAIL(
+          InvalidProgram,
+          "value %u: external_id %u is not below num_externs %u",
+          id,
+          v.external_id,
+          g->num_externs());
+    }
+    auto& table = (v.flags & kFlagExternalInput) ? graph.input_values
+                                                 : graph.output_values;
+    if ((v.flags & kFlagExternalInput) && (v.flags & kFlagExternalOutput)) {
+      XNN_FAIL(
+          NotSupported, "value %u is both an external input and output", id);
+    }
+    (void)table;
+  }
+  if (tv->constant_buffer_idx() != 0 && external) {
+    XNN_FAIL(InvalidProgram, "value %u is both external and constant", id);
+  }
+  if (qv != nullptr) {
+    return read_quantized(graph, g, regions, named_data, id, qv);
+  }
+  if (tv->constant_buffer_idx() != 0) {
+    FreeableBuffer holder;
+    const uint8_t* bytes = nullptr;
+    Error err = locate_constant(
+        g,
+        regions,
+        named_data,
+        id,
+        tv->constant_buffer_idx(),
+        numel * sizeof(float),
+        holder,
+        &bytes);
+    if (err != Error::Ok) {
+      return err;
+    }
+    v.data = graph.allocate_floats(numel);
+    if (v.data == nullptr) {
+      XNN_FAIL(
+          MemoryAllocationFailed,
+          "value %u: no memory for %zu constant elements",
+          id,
+          numel);
+    }
+    if (numel > 0) {
+      std::memcpy(v.data, bytes, numel * sizeof(float));
+    }
+    v.is_constant = true;
+    holder.Free();
+  }
+  return Error::Ok;
+}
+
+// Fills input_values / output_values by external id: each external id used once.
+Error bind_externals(Graph& graph, uint32_t num_externs) {
+  graph.num_args = num_externs;
+  std::vector<uint8_t> used(num_externs, 0);
+  for (uint32_t id = 0; id < graph.values.size(); ++id) {
+    const Value& v = graph.values[id];
+    if (!v.defined ||
+        (v.flags & (kFlagExternalInput | kFlagExternalOutput)) == 0) {
+      continue;
+    }
+    if (used[v.external_id]) {
+      XNN_FAIL(
+          InvalidProgram,
+          "value %u: external_id %u is used by two values",
+          id,
+          v.external_id);
+    }
+    used[v.external_id] = 1;
+    ((v.flags & kFlagExternalInput) ? graph.input_values : graph.output_values)
+        .push_back(id);
+  }
+  return Error::Ok;
+}
+
+}  // namespace
+
 const char* datatype_name(fb::XNNDatatype t) {
   const char* name = fb::EnumNameXNNDatatype(t);
   return (name != nullptr && name[0] != '\0') ? name : "unknown datatype";
 }
 
-// The bytes of constant `index` (constant_buffer_idx / scale_buffer_idx), which must hold
-// exactly `nbytes`. Named data is returned in `holder` (freed by the caller when done).
 Error locate_constant(
     const fb::XNNGraph* g,
     const PayloadRegions& regions,
@@ -171,193 +356,6 @@ Error locate_constant(
   *out = storage->data();
   return Error::Ok;
 }
-
-// Reads one XValue into graph.values[id_out].
-Error read_value(
-    Graph& graph,
-    const fb::XNNGraph* g,
-    const PayloadRegions& regions,
-    const NamedDataMap* named_data,
-    uint32_t position,
-    const fb::XValue* xvalue) {
-  if (xvalue == nullptr) {
-    XNN_FAIL(InvalidProgram, "xvalues[%u] is null", position);
-  }
-  const fb::XNNTensorValue* tv = nullptr;
-  switch (xvalue->xvalue_union_type()) {
-    case fb::XValueUnion::XNNTensorValue:
-      tv = xvalue->xvalue_union_as_XNNTensorValue();
-      break;
-    case fb::XValueUnion::XNNQuantizedTensorValue: {
-      const auto* qv = xvalue->xvalue_union_as_XNNQuantizedTensorValue();
-      const auto* inner = qv != nullptr ? qv->tensor_value() : nullptr;
-      XNN_FAIL(
-          NotSupported,
-          "xvalues[%u]: quantized tensor values (%s, %s) are not supported by "
-          "this backend",
-          position,
-          inner != nullptr ? datatype_name(inner->datatype()) : "?",
-          qv != nullptr ? fb::EnumNameXNNQuantParams(qv->quant_params_type())
-                        : "?");
-    }
-    default:
-      XNN_FAIL(
-          InvalidProgram,
-          "xvalues[%u] has an unknown value type %u",
-          position,
-          static_cast<unsigned>(xvalue->xvalue_union_type()));
-  }
-  if (tv == nullptr) {
-    XNN_FAIL(InvalidProgram, "xvalues[%u] has no tensor value", position);
-  }
-  const uint32_t id = tv->id_out();
-  if (id >= graph.values.size()) {
-    XNN_FAIL(
-        InvalidProgram,
-        "xvalues[%u]: id_out %u is not below the value count %zu",
-        position,
-        id,
-        graph.values.size());
-  }
-  Value& v = graph.values[id];
-  if (v.defined) {
-    XNN_FAIL(
-        InvalidProgram,
-        "xvalues[%u]: value id %u is defined twice",
-        position,
-        id);
-  }
-  if (tv->datatype() != fb::XNNDatatype::xnn_datatype_fp32) {
-    XNN_FAIL(
-        NotSupported,
-        "value %u: datatype %s is not supported by this backend (fp32 only)",
-        id,
-        datatype_name(tv->datatype()));
-  }
-  if (tv->dq_datatype() != fb::XNNDatatype::xnn_datatype_invalid) {
-    XNN_FAIL(
-        NotSupported,
-        "value %u: dynamic quantization to %s is not supported by this backend",
-        id,
-        datatype_name(tv->dq_datatype()));
-  }
-  if ((tv->flags() & ~(kFlagExternalInput | kFlagExternalOutput)) != 0) {
-    XNN_FAIL(
-        InvalidProgram, "value %u: unknown flag bits 0x%x", id, tv->flags());
-  }
-  const auto* dims = tv->dims();
-  const size_t rank = dims != nullptr ? dims->size() : 0;
-  if (rank != tv->num_dims()) {
-    XNN_FAIL(
-        InvalidProgram,
-        "value %u: num_dims %u but %zu dims",
-        id,
-        tv->num_dims(),
-        rank);
-  }
-  if (rank > kMaxDims) {
-    XNN_FAIL(
-        InvalidProgram, "value %u: rank %zu exceeds %zu", id, rank, kMaxDims);
-  }
-  v.dims.clear();
-  size_t numel = 1;
-  for (size_t i = 0; i < rank; ++i) {
-    const size_t d = dims->Get(static_cast<flatbuffers::uoffset_t>(i));
-    if (d != 0 && numel > kMaxValueElements / d) {
-      XNN_FAIL(
-          InvalidProgram,
-          "value %u: element count overflows (dim %zu = %zu)",
-          id,
-          i,
-          d);
-    }
-    numel *= d;
-    v.dims.push_back(d);
-  }
-  v.numel = numel;
-  v.flags = tv->flags();
-  v.external_id = tv->external_id();
-  v.defined = true;
-
-  const bool external =
-      (v.flags & (kFlagExternalInput | kFlagExternalOutput)) != 0;
-  if (external) {
-    if (v.external_id >= g->num_externs()) {
-      XNN_FAIL(
-          InvalidProgram,
-          "value %u: external_id %u is not below num_externs %u",
-          id,
-          v.external_id,
-          g->num_externs());
-    }
-    auto& table = (v.flags & kFlagExternalInput) ? graph.input_values
-                                                 : graph.output_values;
-    if ((v.flags & kFlagExternalInput) && (v.flags & kFlagExternalOutput)) {
-      XNN_FAIL(
-          NotSupported, "value %u is both an external input and output", id);
-    }
-    (void)table;
-  }
-  if (tv->constant_buffer_idx() != 0) {
-    if (external) {
-      XNN_FAIL(InvalidProgram, "value %u is both external and constant", id);
-    }
-    FreeableBuffer holder;
-    const uint8_t* bytes = nullptr;
-    Error err = locate_constant(
-        g,
-        regions,
-        named_data,
-        id,
-        tv->constant_buffer_idx(),
-        numel * sizeof(float),
-        holder,
-        &bytes);
-    if (err != Error::Ok) {
-      return err;
-    }
-    v.data = graph.allocate_floats(numel);
-    if (v.data == nullptr) {
-      XNN_FAIL(
-          MemoryAllocationFailed,
-          "value %u: no memory for %zu constant elements",
-          id,
-          numel);
-    }
-    if (numel > 0) {
-      std::memcpy(v.data, bytes, numel * sizeof(float));
-    }
-    v.is_constant = true;
-    holder.Free();
-  }
-  return Error::Ok;
-}
-
-// Fills input_values / output_values by external id: each external id used once.
-Error bind_externals(Graph& graph, uint32_t num_externs) {
-  graph.num_args = num_externs;
-  std::vector<uint8_t> used(num_externs, 0);
-  for (uint32_t id = 0; id < graph.values.size(); ++id) {
-    const Value& v = graph.values[id];
-    if (!v.defined ||
-        (v.flags & (kFlagExternalInput | kFlagExternalOutput)) == 0) {
-      continue;
-    }
-    if (used[v.external_id]) {
-      XNN_FAIL(
-          InvalidProgram,
-          "value %u: external_id %u is used by two values",
-          id,
-          v.external_id);
-    }
-    used[v.external_id] = 1;
-    ((v.flags & kFlagExternalInput) ? graph.input_values : graph.output_values)
-        .push_back(id);
-  }
-  return Error::Ok;
-}
-
-}  // namespace
 
 NodeContext::NodeContext(
     Graph& graph,
@@ -470,6 +468,13 @@ Error NodeContext::accept(std::unique_ptr<Step> step) {
     written_[id] = 1;
   }
   graph_.steps.push_back(std::move(step));
+  // A quantized output is rounded onto its grid right after it is computed.
+  for (uint32_t id : outputs_) {
+    std::unique_ptr<Step> quantize = make_quantize_step(graph_.values[id], id);
+    if (quantize != nullptr) {
+      graph_.steps.push_back(std::move(quantize));
+    }
+  }
   return Error::Ok;
 }
 

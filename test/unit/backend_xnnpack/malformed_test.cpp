@@ -212,7 +212,7 @@ TEST(XnnpackMalformed, UnsupportedIsNamed) {
         g2.graph.xvalues[0]->xvalue_union.type = fb::XValueUnion::XNNQuantizedTensorValue;
         g2.graph.xvalues[0]->xvalue_union.value = q.release();
       },
-      Error::NotSupported, "xnn_datatype_qint8, PerTensorQuant");
+      Error::NotSupported, "quantized external values (xnn_datatype_qint8)");
 }
 
 // Every single-byte corruption of a valid payload either loads or is refused; none crashes

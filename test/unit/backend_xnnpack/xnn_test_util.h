@@ -67,7 +67,41 @@ class GraphWriter {
   }
 
   fb::XNNTensorValueT* tensor(uint32_t id) {
-    return graph.xvalues[id]->xvalue_union.AsXNNTensorValue();
+    auto& u = graph.xvalues[id]->xvalue_union;
+    return u.type == fb::XValueUnion::XNNTensorValue
+               ? u.AsXNNTensorValue()
+               : u.AsXNNQuantizedTensorValue()->tensor_value.get();
+  }
+
+  // Raw constant bytes in the constant region; returns the constant_data index.
+  uint32_t add_bytes(const void* data, size_t size) {
+    auto entry = std::make_unique<fb::ConstantDataOffsetT>();
+    entry->offset = constants.size();
+    entry->size = size;
+    constants.resize(constants.size() + (size + 15) / 16 * 16);
+    std::memcpy(constants.data() + entry->offset, data, size);
+    graph.constant_data.push_back(std::move(entry));
+    return static_cast<uint32_t>(graph.constant_data.size() - 1);
+  }
+
+  // Makes value `id` quantized with `dtype` and the parameters `params` of type `type`
+  // (ownership taken).
+  template <typename P>
+  void quantize(uint32_t id, fb::XNNDatatype dtype, fb::XNNQuantParams type, P* params) {
+    auto q = std::make_unique<fb::XNNQuantizedTensorValueT>();
+    q->tensor_value = std::make_unique<fb::XNNTensorValueT>(*tensor(id));
+    q->tensor_value->datatype = dtype;
+    q->quant_params.type = type;
+    q->quant_params.value = params;
+    graph.xvalues[id]->xvalue_union.Reset();
+    graph.xvalues[id]->xvalue_union.type = fb::XValueUnion::XNNQuantizedTensorValue;
+    graph.xvalues[id]->xvalue_union.value = q.release();
+  }
+  void per_tensor(uint32_t id, fb::XNNDatatype dtype, float scale, int32_t zero_point) {
+    auto* p = new fb::PerTensorQuantT();
+    p->scale = scale;
+    p->zero_point = zero_point;
+    quantize(id, dtype, fb::XNNQuantParams::PerTensorQuant, p);
   }
 
   // Adds a node of `type` with parameters `params` (ownership taken); returns the node.
