@@ -155,6 +155,19 @@ Error build_reshape(NodeContext& ctx) {
     return ctx.invalid(
         "input has %zu elements, output %zu", vin.numel, vout.numel);
   }
+  // new_shape is the output's shape (a 0 entry lets XNNPACK infer that dim).
+  const auto* shape = p->new_shape();
+  if (shape == nullptr || shape->size() != vout.dims.size() ||
+      p->num_dims() != vout.dims.size()) {
+    return ctx.invalid("new_shape must have one entry per output dim");
+  }
+  for (size_t d = 0; d < vout.dims.size(); ++d) {
+    const uint32_t want = shape->Get(static_cast<flatbuffers::uoffset_t>(d));
+    if (want != 0 && want != vout.dims[d]) {
+      return ctx.invalid(
+          "new_shape dim %zu is %u, the output's %zu", d, want, vout.dims[d]);
+    }
+  }
   StridedCopy c;
   c.src = in;
   c.dims[kMaxDims - 1] = vin.numel;
