@@ -112,6 +112,8 @@ runtime::Error build_reshape(NodeContext& ctx);
 runtime::Error build_concatenate(NodeContext& ctx);
 runtime::Error build_slice(NodeContext& ctx);
 runtime::Error build_constant_pad(NodeContext& ctx);
+runtime::Error build_conv_transpose2d(NodeContext& ctx);
+runtime::Error build_resize_bilinear(NodeContext& ctx);
 
 }  // namespace xnnpack
 }  // namespace backends

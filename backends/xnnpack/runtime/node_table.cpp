@@ -66,9 +66,11 @@ NodeBuilder find_node_builder(fb::XNodeUnion type) {
       return &build_slice;
     case T::XNNStaticConstantPad:
       return &build_constant_pad;
-    // Not implemented: refused at init.
     case T::XNNConvTranspose2d:
+      return &build_conv_transpose2d;
     case T::XNNStaticResizeBilinear2D:
+      return &build_resize_bilinear;
+    // Not implemented: refused at init.
     case T::XNNArgMaxPooling2d:
     case T::XNNScaledDotProductAttention:
     default:

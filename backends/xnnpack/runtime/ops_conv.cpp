@@ -22,6 +22,29 @@ using kernels::compute::sgemm_workspace_size;
 using kernels::compute::Trans;
 using runtime::Error;
 
+Error read_conv_ids(NodeContext& ctx, const fb::_XNNNodeConv* p, ConvIds* ids) {
+  Error err = ctx.input(p->input1_id(), "input1_id", &ids->in);
+  if (err == Error::Ok)
+    err = ctx.input(p->filter_id(), "filter_id", &ids->filter);
+  if (err == Error::Ok)
+    err = ctx.optional_input(p->bias_id(), "bias_id", &ids->bias);
+  if (err == Error::Ok)
+    err = ctx.output(p->output_id(), "output_id", &ids->out);
+  if (err == Error::Ok)
+    err = check_flags(ctx, p->flags(), 0);
+  if (err != Error::Ok) {
+    return err;
+  }
+  Graph& g = ctx.graph();
+  if (!g.value(ids->filter).is_constant) {
+    return ctx.unsupported("a filter computed at run time is not supported");
+  }
+  if (ids->bias != kInvalidValueId && !g.value(ids->bias).is_constant) {
+    return ctx.unsupported("a bias computed at run time is not supported");
+  }
+  return Error::Ok;
+}
+
 Error check_window(
     NodeContext& ctx,
     const Value& in,
@@ -214,31 +237,13 @@ class DepthwiseStep final : public Step {
 };
 
 // The ids, window and bias shared by both convolutions.
-struct ConvIds {
-  uint32_t in = 0, filter = 0, bias = kInvalidValueId, out = 0;
-};
-
 Error read_conv(
     NodeContext& ctx, const fb::_XNNNodeConv* p, ConvIds* ids, Window* w) {
-  Error err = ctx.input(p->input1_id(), "input1_id", &ids->in);
-  if (err == Error::Ok)
-    err = ctx.input(p->filter_id(), "filter_id", &ids->filter);
-  if (err == Error::Ok)
-    err = ctx.optional_input(p->bias_id(), "bias_id", &ids->bias);
-  if (err == Error::Ok)
-    err = ctx.output(p->output_id(), "output_id", &ids->out);
-  if (err == Error::Ok)
-    err = check_flags(ctx, p->flags(), 0);
+  Error err = read_conv_ids(ctx, p, ids);
   if (err != Error::Ok) {
     return err;
   }
   Graph& g = ctx.graph();
-  if (!g.value(ids->filter).is_constant) {
-    return ctx.unsupported("a filter computed at run time is not supported");
-  }
-  if (ids->bias != kInvalidValueId && !g.value(ids->bias).is_constant) {
-    return ctx.unsupported("a bias computed at run time is not supported");
-  }
   err = check_window(
       ctx,
       g.value(ids->in),

@@ -35,6 +35,14 @@ runtime::Error check_window(
     size_t pl,
     Window* w);
 
+// The value ids of a convolution node (Conv2d, DepthwiseConv2d, ConvTranspose2d), checked:
+// filter and bias (optional) must be constants.
+struct ConvIds {
+  uint32_t in = 0, filter = 0, bias = kInvalidValueId, out = 0;
+};
+runtime::Error read_conv_ids(
+    NodeContext& ctx, const ::xnnpack_schema::_XNNNodeConv* p, ConvIds* ids);
+
 // The input row (column) that kernel tap r (s) of output row oh (column ow) reads; negative
 // or past the input inside the padding.
 inline int64_t window_row(const Window& w, size_t oh, size_t r) {

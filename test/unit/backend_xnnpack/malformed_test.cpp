@@ -184,13 +184,15 @@ TEST(XnnpackMalformed, NodeParameters) {
 
 TEST(XnnpackMalformed, UnsupportedIsNamed) {
   GraphWriter g;
-  const uint32_t x = g.value({1, 4, 4, 2}, 0), y = g.value({1, 8, 8, 2}, 1, true);
-  auto* p = new fb::XNNStaticResizeBilinear2DT();
-  p->new_height = p->new_width = 8;
+  const uint32_t x = g.value({1, 4, 4, 2}, 0), y = g.value({1, 2, 2, 2}, 1, true),
+                 idx = g.value({1, 2, 2, 2});
+  auto* p = new fb::XNNArgMaxPooling2dT();
+  p->pooling_height = p->pooling_width = 2;
   p->input_id = x;
-  p->output_id = y;
-  g.node(T::XNNStaticResizeBilinear2D, p);
-  expect_refused(g.payload(), Error::NotSupported, "XNNStaticResizeBilinear2D");
+  p->output_value_id = y;
+  p->output_index_id = idx;
+  g.node(T::XNNArgMaxPooling2d, p);
+  expect_refused(g.payload(), Error::NotSupported, "XNNArgMaxPooling2d");
 
   expect_refused(
       [](GraphWriter& g2) { g2.tensor(0)->datatype = fb::XNNDatatype::xnn_datatype_fp16; },

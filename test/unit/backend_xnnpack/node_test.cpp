@@ -268,6 +268,95 @@ TEST(XnnpackNodes, DepthwiseConv2d) {
   }
 }
 
+TEST(XnnpackNodes, ConvTranspose2d) {
+  // [1, 4, 5, 3] NCHW, groups 2 (2 in / 3 out channels each), kernel 3x2, stride 2x3,
+  // padding 1x0, dilation 1x1, output padding 1x2.
+  const Shape in{1, 4, 5, 3};
+  const uint32_t groups = 2, gic = 2, goc = 3, oc = groups * goc, kh = 3, kw = 2;
+  const auto x = values(numel(in), 30), w = values(in[1] * goc * kh * kw, 31), b = values(oc, 32);
+  const uint32_t oh = (5 - 1) * 2 - 2 + (kh - 1) + 1 + 1, ow = (3 - 1) * 3 - 0 + (kw - 1) + 1 + 2;
+  const Shape out{1, oc, oh, ow};
+  OwnedTensor tx = tensor(in, x), tw = tensor({in[1], goc, kh, kw}, w), tb = tensor({oc}, b),
+              tout(ScalarType::Float, to_sizes(out));
+  EValue ex(tx.tensor()), ew(tw.tensor()), eb(tb.tensor()), tr(true),
+      eg(static_cast<int64_t>(groups)), eo(tout.tensor());
+  IntList s({2, 3}), p({1, 0}), d({1, 1}), op({1, 2});
+  ASSERT_EQ(call_op("aten::convolution.out",
+                    {&ex, &ew, &eb, &s.ev, &p.ev, &d.ev, &tr, &op.ev, &eg, &eo, &eo}),
+            Error::Ok);
+  // Filter [oc, kh, kw, gic] from torch's [ic, goc, kh, kw].
+  std::vector<float> filter(w.size());
+  for (uint32_t g = 0; g < groups; ++g)
+    for (uint32_t co = 0; co < goc; ++co)
+      for (uint32_t ci = 0; ci < gic; ++ci)
+        for (uint32_t r = 0; r < kh; ++r)
+          for (uint32_t c = 0; c < kw; ++c)
+            filter[(((g * goc + co) * kh + r) * kw + c) * gic + ci] =
+                w[(((g * gic + ci) * goc + co) * kh + r) * kw + c];
+  GraphWriter gw;
+  const Shape in_nhwc{1, 5, 3, 4}, out_nhwc{1, oh, ow, oc};
+  const uint32_t vin = gw.value(in_nhwc, 0);
+  const uint32_t vf = gw.constant({oc, kh, kw, gic}, filter);
+  const uint32_t vb = gw.constant({oc}, b);
+  const uint32_t vout = gw.value(out_nhwc, 1, true);
+  auto* pp = new fb::_XNNNodeConvT();
+  pp->padding_top = pp->padding_bottom = 1;
+  pp->kernel_height = kh;
+  pp->kernel_width = kw;
+  pp->subsampling_height = 2;
+  pp->subsampling_width = 3;
+  pp->dilation_height = pp->dilation_width = 1;
+  pp->adjustment_height = 1;
+  pp->adjustment_width = 2;
+  pp->groups = groups;
+  pp->group_input_channels = gic;
+  pp->group_output_channels = goc;
+  pp->input1_id = vin;
+  pp->filter_id = vf;
+  pp->bias_id = vb;
+  pp->output_id = vout;
+  gw.node(T::XNNConvTranspose2d, pp);
+  expect_near(nhwc_to_nchw(run(gw, {{in_nhwc, nchw_to_nhwc(x, in)}}, out_nhwc), out),
+              contents(tout));
+}
+
+// Bilinear resize against the mapping written out: half-pixel centres (PyTorch's
+// align_corners=False) or aligned corners.
+TEST(XnnpackNodes, StaticResizeBilinear2D) {
+  for (bool align : {false, true}) {
+    const uint32_t H = 3, W = 4, C = 2, OH = 5, OW = 7;
+    const auto x = values(H * W * C, 33);
+    auto src = [&](uint32_t o, uint32_t in, uint32_t out) {
+      double s = align ? o * double(in - 1) / double(out - 1) : (o + 0.5) * double(in) / out - 0.5;
+      return std::max(s, 0.0);
+    };
+    std::vector<float> want;
+    for (uint32_t oy = 0; oy < OH; ++oy)
+      for (uint32_t ox = 0; ox < OW; ++ox)
+        for (uint32_t c = 0; c < C; ++c) {
+          const double sy = src(oy, H, OH), sx = src(ox, W, OW);
+          const uint32_t y0 = std::min<uint32_t>(uint32_t(sy), H - 1),
+                         x0 = std::min<uint32_t>(uint32_t(sx), W - 1);
+          const uint32_t y1 = std::min(y0 + 1, H - 1), x1 = std::min(x0 + 1, W - 1);
+          const double fy = sy - y0, fx = sx - x0;
+          auto at = [&](uint32_t yy, uint32_t xx) { return double(x[(yy * W + xx) * C + c]); };
+          const double top = at(y0, x0) + (at(y0, x1) - at(y0, x0)) * fx;
+          const double bottom = at(y1, x0) + (at(y1, x1) - at(y1, x0)) * fx;
+          want.push_back(static_cast<float>(top + (bottom - top) * fy));
+        }
+    GraphWriter g;
+    const uint32_t vin = g.value({1, H, W, C}, 0), vout = g.value({1, OH, OW, C}, 1, true);
+    auto* p = new fb::XNNStaticResizeBilinear2DT();
+    p->new_height = OH;
+    p->new_width = OW;
+    p->input_id = vin;
+    p->output_id = vout;
+    p->flags = align ? 0x8 : 0;
+    g.node(T::XNNStaticResizeBilinear2D, p);
+    expect_near(run(g, {{{1, H, W, C}, x}}, {1, OH, OW, C}), want);
+  }
+}
+
 // ---- Pooling -----------------------------------------------------------------------------------
 
 void check_pool(bool max) {
