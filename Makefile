@@ -13,6 +13,7 @@ include mk/cross.mk
 include mk/shared-lib.mk
 include mk/runtime.mk
 include mk/kernels.mk
+include mk/backend-xnnpack.mk
 include mk/tools.mk
 include mk/pybind.mk
 include mk/install.mk

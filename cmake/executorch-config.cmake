@@ -29,6 +29,9 @@
 # Components (find_package(executorch REQUIRED COMPONENTS kernels)):
 #   kernels   executorch::kernels, libexecutorch_kernels.so.1: the CPU kernels, registering from
 #             static initializers; linked under a scoped --no-as-needed, since nothing names them
+#   xnnpack   executorch::backend_xnnpack, libexecutorch_backend_xnnpack.so.1: XnnpackBackend
+#             (runs XNNPACK-lowered delegates on the kernels' compute core), linked the same way;
+#             it brings executorch::kernels along (it needs the kernel library)
 # A requested component that is unknown or not installed fails the configure, naming it.
 #
 # Every program linking executorch::runtime (shared) gets DT_RUNPATH (never DT_RPATH, so
@@ -49,10 +52,14 @@ set(_executorch_includedir_rel "../../../include")
 set(_executorch_soversion "1")
 
 # ---- Components: name -> library base name ---------------------------------------------------------
-# executorch::<name> is defined when lib<base>.so.<soversion> sits next to libexecutorch. To add a
-# component, append its name to the list and set _executorch_component_<name>_library.
-set(_executorch_known_components kernels)
+# executorch::<target> is defined when lib<base>.so.<soversion> sits next to libexecutorch. To add
+# a component, append its name to the list and set _executorch_component_<name>_library (and
+# _target when the target is not named like the component, _needs for the components it links).
+set(_executorch_known_components kernels xnnpack)
 set(_executorch_component_kernels_library executorch_kernels)
+set(_executorch_component_xnnpack_library executorch_backend_xnnpack)
+set(_executorch_component_xnnpack_target backend_xnnpack)
+set(_executorch_component_xnnpack_needs kernels)
 
 # ---- Locate the package ------------------------------------------------------------------------------
 get_filename_component(_executorch_libdir
@@ -132,6 +139,17 @@ endif()
 # Every known component whose library is installed gets its target, requested or not, so that
 # `if(TARGET executorch::<c>)` lists what an install offers.
 foreach(_executorch_c IN LISTS _executorch_known_components)
+  if(NOT DEFINED _executorch_component_${_executorch_c}_target)
+    set(_executorch_component_${_executorch_c}_target ${_executorch_c})
+  endif()
+  set(_executorch_t ${_executorch_component_${_executorch_c}_target})
+  # What the component's target links besides the runtime (components it needs, when present).
+  set(_executorch_c_links executorch::runtime)
+  foreach(_executorch_n IN LISTS _executorch_component_${_executorch_c}_needs)
+    if(TARGET executorch::${_executorch_component_${_executorch_n}_target})
+      list(APPEND _executorch_c_links executorch::${_executorch_component_${_executorch_n}_target})
+    endif()
+  endforeach()
   set(_executorch_c_lib
     "${_executorch_libdir}/lib${_executorch_component_${_executorch_c}_library}.so.${_executorch_soversion}")
   set(_executorch_c_static
@@ -139,37 +157,38 @@ foreach(_executorch_c IN LISTS _executorch_known_components)
   if(EXECUTORCH_FOUND AND _executorch_runtime_kind STREQUAL "STATIC"
      AND EXISTS "${_executorch_c_static}")
     # Static install (make SHARED=0): the component's archive, whole (registration-only).
-    if(NOT TARGET executorch::${_executorch_c})
-      add_library(executorch::${_executorch_c} STATIC IMPORTED)
-      set_target_properties(executorch::${_executorch_c} PROPERTIES
+    if(NOT TARGET executorch::${_executorch_t})
+      add_library(executorch::${_executorch_t} STATIC IMPORTED)
+      set_target_properties(executorch::${_executorch_t} PROPERTIES
         IMPORTED_LOCATION "${_executorch_c_static}"
-        INTERFACE_LINK_LIBRARIES executorch::runtime
+        INTERFACE_LINK_LIBRARIES "${_executorch_c_links}"
         INTERFACE_LINK_OPTIONS
           "LINKER:--whole-archive,${_executorch_c_static},--no-whole-archive")
     endif()
-    list(APPEND EXECUTORCH_LIBRARIES executorch::${_executorch_c})
+    list(APPEND EXECUTORCH_LIBRARIES executorch::${_executorch_t})
   elseif(EXECUTORCH_FOUND AND _executorch_runtime_kind STREQUAL "SHARED"
          AND EXISTS "${_executorch_c_lib}")
-    if(NOT TARGET executorch::${_executorch_c})
-      add_library(executorch::${_executorch_c} SHARED IMPORTED)
+    if(NOT TARGET executorch::${_executorch_t})
+      add_library(executorch::${_executorch_t} SHARED IMPORTED)
       get_filename_component(_executorch_c_soname "${_executorch_c_lib}" NAME)
       # A component is usually registration-only (nothing references it by name), so keep it in
       # DT_NEEDED even under --as-needed. The path inside the option stops CMake's option
       # de-duplication from merging two components' scoping.
-      set_target_properties(executorch::${_executorch_c} PROPERTIES
+      set_target_properties(executorch::${_executorch_t} PROPERTIES
         IMPORTED_LOCATION "${_executorch_c_lib}"
         IMPORTED_SONAME "${_executorch_c_soname}"
-        INTERFACE_LINK_LIBRARIES executorch::runtime
+        INTERFACE_LINK_LIBRARIES "${_executorch_c_links}"
         INTERFACE_LINK_OPTIONS
           "LINKER:--push-state,--no-as-needed,${_executorch_c_lib},--pop-state")
     endif()
-    list(APPEND EXECUTORCH_LIBRARIES executorch::${_executorch_c})
+    list(APPEND EXECUTORCH_LIBRARIES executorch::${_executorch_t})
   endif()
 endforeach()
 
 # ---- Requested components ------------------------------------------------------------------------------
 foreach(_executorch_c IN LISTS executorch_FIND_COMPONENTS)
-  if(TARGET executorch::${_executorch_c} AND _executorch_c IN_LIST _executorch_known_components)
+  if(_executorch_c IN_LIST _executorch_known_components
+     AND TARGET executorch::${_executorch_component_${_executorch_c}_target})
     set(executorch_${_executorch_c}_FOUND TRUE)
   else()
     set(executorch_${_executorch_c}_FOUND FALSE)
@@ -211,10 +230,12 @@ endif()
 
 foreach(_executorch_c IN LISTS _executorch_known_components)
   unset(_executorch_component_${_executorch_c}_library)
+  unset(_executorch_component_${_executorch_c}_target)
+  unset(_executorch_component_${_executorch_c}_needs)
 endforeach()
 foreach(_executorch_v IN ITEMS libdir_rel includedir_rel soversion known_components libdir
         includedir shared static reasons runtime_kind runtime_location c c_lib c_static c_soname
-        why known rsp rsp_text rsp_old)
+        c_links t n why known rsp rsp_text rsp_old)
   unset(_executorch_${_executorch_v})
 endforeach()
 unset(_executorch_v)

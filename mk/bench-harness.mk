@@ -21,12 +21,12 @@ ALL_OBJS += $(BENCH_HARNESS_OBJS)
 $(BENCH_HARNESS_OBJS): mk/bench-harness.mk
 ALL_LINKED += $(BENCH_HARNESS_BIN)
 
-# The driver links the runtime and (scoped --no-as-needed) the kernel library: it references
-# no symbol of the kernels, their static initializers register them.
-$(BENCH_HARNESS_BIN): $(BENCH_HARNESS_OBJS) $(RT_LIBS) $(KERNELS_LIBS)
+# The driver links the runtime and (scoped --no-as-needed) the kernel library and the XNNPACK
+# backend: it references no symbol of them, their static initializers register them.
+$(BENCH_HARNESS_BIN): $(BENCH_HARNESS_OBJS) $(RT_LIBS) $(KERNELS_LIBS) $(XNNPACK_LIBS)
 	$(quiet) LD $@
 	@mkdir -p $(@D)
-	$(Q)$(CXX) $(ET_LDFLAGS) $(LDFLAGS) -o $@ $(BENCH_HARNESS_OBJS) $(KERNELS_LINK) $(RT_LINK) \
+	$(Q)$(CXX) $(ET_LDFLAGS) $(LDFLAGS) -o $@ $(BENCH_HARNESS_OBJS) $(XNNPACK_LINK) $(KERNELS_LINK) $(RT_LINK) \
 	  -Wl,--enable-new-dtags -Wl,-rpath,'$$ORIGIN/../../lib' $(LDLIBS)
 
 # What a run needs of ours: the driver, the staged bindings (when mk/pybind.mk is there), and the

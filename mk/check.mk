@@ -26,7 +26,8 @@ check-unit-$(1): $$(UNIT_$(1)_BIN) $$(UNIT_$(1)_EXTRA_DEPS)
 	@$$(RUN_CHECK) unit-$(1) $$(TARGET_EXEC) $$(UNIT_$(1)_BIN)
 endef
 # Per-group fragments (extra test artifacts: plugins, helper programs, UNIT_<group>_EXTRA_*).
-include mk/format.mk mk/test-compat.mk mk/test-compute.mk mk/test-deps.mk mk/test-etdump.mk mk/test-kernels.mk mk/test-module.mk \
+include mk/format.mk mk/test-compat.mk mk/test-compute.mk mk/test-deps.mk mk/test-etdump.mk mk/test-kernels.mk \
+        mk/test-backend-xnnpack.mk mk/test-module.mk \
         mk/test-program.mk mk/test-python.mk mk/test-registry.mk mk/test-sanitize.mk mk/test-tools.mk \
         mk/test-tsan.mk
 $(foreach g,$(UNIT_GROUPS),$(eval $(call unit_group,$(g))))
@@ -37,6 +38,15 @@ CHECKS += exports
 .PHONY: check-exports
 check-exports: $(RT_REAL)
 	@$(RUN_CHECK) exports sh test/tools/check-exports.sh $(RT_REAL) abi/exports.txt
+# The kernel library exports only its compute interface (runtime/kernels/kernels.map), the
+# XNNPACK backend nothing.
+CHECKS += exports-kernels exports-backend-xnnpack
+.PHONY: check-exports-kernels check-exports-backend-xnnpack
+check-exports-kernels: $(KERNELS_REAL)
+	@$(RUN_CHECK) exports-kernels sh test/tools/check-exports.sh $(KERNELS_REAL) abi/kernels_exports.txt
+check-exports-backend-xnnpack: $(XNNPACK_REAL)
+	@$(RUN_CHECK) exports-backend-xnnpack sh test/tools/check-exports.sh $(XNNPACK_REAL) \
+	  abi/backend_xnnpack_exports.txt
 endif
 
 .PHONY: check update-exports

@@ -17,9 +17,9 @@
 #   flat_tensor      a .ptd through FlatTensorDataMap, then a zoo program executed against it
 #   python_call      embedded CPython: Method.__call__/execute argument conversion
 #                    (pybind/convert.cpp, dlpack.cpp) on arguments built from the bytes
-#   (delegate)       slot for a future target: there is no XNNPACK backend yet. When one lands,
-#                    add xnnpack_fuzzer.cpp (the *_xnnpack.pte zoo fixtures as seeds, the
-#                    delegate blob as the mutated field) and list it in FUZZ_TARGETS.
+#   xnnpack          an XNNPACK delegate payload through XnnpackBackend's init and, when
+#                    accepted, one execution (seeds: the payloads of the zoo's *_xnnpack*
+#                    programs, test/fuzz/seeds/xnnpack; named constants served as zeros)
 #
 # Build: a sub-make builds a separate tree $(O)/fuzz with clang (FUZZ_CXX) and
 # SAN=address,undefined,fuzzer-no-link, SHARED=0 (the static archives go whole into each
@@ -41,13 +41,14 @@
 # costs no build of its own: the one cost is the clang tree, built once (ccache keeps rebuilds
 # cheap: FUZZ_CXX="ccache clang++-14").
 
-FUZZ_ALL_TARGETS := program_load method_execute flat_tensor python_call
+FUZZ_ALL_TARGETS := program_load method_execute flat_tensor python_call xnnpack
 FUZZ_TARGETS ?= $(FUZZ_ALL_TARGETS)
 FUZZ_SECONDS ?= 60
 FUZZ_CHECK_RUNS_program_load ?= 30000
 FUZZ_CHECK_RUNS_method_execute ?= 20000
 FUZZ_CHECK_RUNS_flat_tensor ?= 500000
 FUZZ_CHECK_RUNS_python_call ?= 100000
+FUZZ_CHECK_RUNS_xnnpack ?= 100000
 FUZZ_CXX ?= clang++-14
 # -O1 with line tables: what libFuzzer's documentation suggests for sanitized fuzzers, symbolized
 # stacks for every report, and about half the compile time of the default -O2/-O3 -g.
@@ -88,6 +89,9 @@ FUZZ_OBJS_method_execute := $(FUZZ_COMMON_OBJS) $(FUZZ_MUTATOR_OBJS)
 FUZZ_OBJS_flat_tensor := $(FUZZ_COMMON_OBJS)
 FUZZ_OBJS_python_call := $(PY_OBJS)
 FUZZ_LIBS_python_call := $(FUZZ_EMBED)
+FUZZ_OBJS_xnnpack := $(FUZZ_COMMON_OBJS)
+FUZZ_LIBS_xnnpack := -Wl,--whole-archive $(XNNPACK_STATIC) -Wl,--no-whole-archive
+$(FUZZ_BIN)/xnnpack_fuzzer: $(XNNPACK_STATIC)
 
 define fuzz_binary
 $(FUZZ_BIN)/$(1)_fuzzer: $(O)/$(FUZZ_SRC)/$(1)_fuzzer.o $$(FUZZ_OBJS_$(1)) $(RT_STATIC) $(KERNELS_STATIC)
@@ -111,6 +115,7 @@ FUZZ_SEED_FILES_program_load := $(wildcard $(FUZZ_ZOO)/*.pte)
 FUZZ_SEED_FILES_method_execute := $(wildcard $(FUZZ_ZOO)/*.pte)
 FUZZ_SEED_FILES_flat_tensor := $(wildcard $(FUZZ_ZOO)/*.ptd)
 FUZZ_SEED_FILES_python_call := $(wildcard $(FUZZ_SRC)/seeds/python_call/*)
+FUZZ_SEED_FILES_xnnpack := $(wildcard $(FUZZ_SRC)/seeds/xnnpack/*)
 
 .PHONY: fuzz fuzz-build
 # The jobserver is shared (+, $(MAKE)); -k so one target failing to build leaves the others.

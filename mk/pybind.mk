@@ -7,8 +7,8 @@
 #   $(O)/python/executorch_runtime/lib/libexecutorch_kernels.so.1  -> ../../../lib/...  one file)
 #   $(O)/python/executorch_runtime/include             -> ../../include (the public headers)
 #
-# The extension never carries the runtime: it links libexecutorch.so.1 and
-# libexecutorch_kernels.so.1 as shared libraries under a scoped --no-as-needed (it references
+# The extension never carries the runtime: it links libexecutorch.so.1,
+# libexecutorch_kernels.so.1 and libexecutorch_backend_xnnpack.so.1 as shared libraries under a scoped --no-as-needed (it references
 # nothing of the kernels library), exports only PyInit__C (pybind/pybind.map) and, unlike the
 # runtime, is linked without -z defs (the Py* symbols come from the interpreter).
 # SHARED=0 builds, on request (`make SHARED=0 python` or `wheel`, not `all`), a self-contained
@@ -31,10 +31,11 @@ PY_OBJS := $(PY_SRCS:%.cpp=$(O)/%.o)
 PY_MAP := pybind/pybind.map
 PY_FILES := $(sort $(wildcard $(PY_PKG_SRC)/*.py $(PY_PKG_SRC)/*.pyi $(PY_PKG_SRC)/py.typed))
 PY_STAGED_FILES := $(PY_FILES:$(PY_PKG_SRC)/%=$(PY_PKG)/%)
-PY_LIB_LINKS := $(PY_PKG)/lib/$(RT_SONAME) $(PY_PKG)/lib/$(KERNELS_SONAME)
+PY_LIB_LINKS := $(PY_PKG)/lib/$(RT_SONAME) $(PY_PKG)/lib/$(KERNELS_SONAME) $(PY_PKG)/lib/$(XNNPACK_SONAME)
 # Build tree only: linker names for `-L$(get_library_dir) -lexecutorch` (the wheel ships
 # linker scripts there instead).
-PY_LIB_DEVLINKS := $(PY_PKG)/lib/libexecutorch.so $(PY_PKG)/lib/libexecutorch_kernels.so
+PY_LIB_DEVLINKS := $(PY_PKG)/lib/libexecutorch.so $(PY_PKG)/lib/libexecutorch_kernels.so \
+                   $(PY_PKG)/lib/libexecutorch_backend_xnnpack.so
 PY_INCLUDE_LINK := $(PY_PKG)/include
 
 # Python and pybind11 headers as system headers (the project's -Werror does not apply to
@@ -58,11 +59,12 @@ $(PY_OBJS): ET_CPPFLAGS += -isystem $(PY_INCLUDES) -isystem $(PY_PYBIND11_INCLUD
 $(PY_OBJS): mk/pybind.mk
 ALL_LINKED += $(PY_EXT)
 
-$(PY_EXT): $(PY_OBJS) $(PY_MAP) $(RT_LIBS) $(KERNELS_LIBS)
+$(PY_EXT): $(PY_OBJS) $(PY_MAP) $(RT_LIBS) $(KERNELS_LIBS) $(XNNPACK_LIBS)
 	$(quiet) LD $@
 	@mkdir -p $(@D)
 	$(Q)$(CXX) -shared -Wl,--version-script=$(PY_MAP) $(ET_LDFLAGS) $(LDFLAGS) -o $@ $(PY_OBJS) \
-	  -L$(O)/lib -Wl,--push-state,--no-as-needed -lexecutorch_kernels -lexecutorch -Wl,--pop-state \
+	  -L$(O)/lib -Wl,--push-state,--no-as-needed -lexecutorch_backend_xnnpack -lexecutorch_kernels \
+	  -lexecutorch -Wl,--pop-state \
 	  -Wl,--enable-new-dtags -Wl,-rpath,'$$ORIGIN/lib' -ldl $(LDLIBS)
 
 # Relative symlinks into $(O)/lib: the one file each, whichever name it is reached by.
@@ -91,11 +93,12 @@ $(PY_OBJS): ET_CPPFLAGS += -isystem $(PY_INCLUDES) -isystem $(PY_PYBIND11_INCLUD
 $(PY_OBJS): mk/pybind.mk
 ALL_LINKED += $(PY_EXT)
 
-$(PY_EXT): $(PY_OBJS) $(PY_MAP) $(RT_STATIC) $(KERNELS_STATIC)
+$(PY_EXT): $(PY_OBJS) $(PY_MAP) $(RT_STATIC) $(KERNELS_STATIC) $(XNNPACK_STATIC)
 	$(quiet) LD $@
 	@mkdir -p $(@D)
 	$(Q)$(CXX) -shared -Wl,--version-script=$(PY_MAP) $(ET_LDFLAGS) $(LDFLAGS) -o $@ $(PY_OBJS) \
-	  -Wl,--whole-archive $(KERNELS_STATIC) $(RT_STATIC) -Wl,--no-whole-archive -ldl $(LDLIBS)
+	  -Wl,--whole-archive $(XNNPACK_STATIC) $(KERNELS_STATIC) $(RT_STATIC) -Wl,--no-whole-archive \
+	  -ldl $(LDLIBS)
 
 $(PY_INCLUDE_LINK): | $(INCLUDE_STAMP)
 	@mkdir -p $(@D)

@@ -1,5 +1,6 @@
 # check-sanitize: the loader and execution GoogleTest suites again, under ASan and UBSan
-# (docs/testing.md). Included by mk/check.mk.
+# (docs/testing.md), and the XNNPACK backend's group (malformed payloads, load/unload leaks).
+# Included by mk/check.mk.
 #
 # A sub-make builds a separate instrumented tree $(O)/san (SAN=address,undefined: the runtime,
 # libexecutorch.so.1 included, and the test binaries; not the kernel library or the tools) and
@@ -16,7 +17,7 @@
 ifeq ($(strip $(SAN)),)
 SANCHECK_O := $(O)/san
 SANCHECK_DIR := $(SANCHECK_O)/check
-SANCHECK_GROUPS := program method module registry core
+SANCHECK_GROUPS := program method module registry core backend_xnnpack
 SANCHECK_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
                 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 

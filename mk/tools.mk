@@ -14,6 +14,11 @@ else
 TOOLS_KERNELS_LINK :=
 TOOLS_KERNELS_LIBS :=
 endif
+# The XNNPACK backend (mk/backend-xnnpack.mk), linked the same way: it registers itself.
+ifneq ($(XNNPACK_LINK),)
+TOOLS_KERNELS_LINK += $(XNNPACK_LINK)
+TOOLS_KERNELS_LIBS += $(XNNPACK_LIBS)
+endif
 
 # $(call tool,VAR,name): $(O)/bin/<name> from runtime/tools/<name>/*.cpp; defines TOOLS_<VAR>.
 define tool

@@ -5,6 +5,7 @@
 # is pip-installed once into $(WHL_TOOLS_VENV); without it, linux_<arch>).
 #
 #   make wheel                      shared build: lib/libexecutorch.so.1 + libexecutorch_kernels.so.1
+#                                   + libexecutorch_backend_xnnpack.so.1
 #   make SHARED=0 wheel             static build: _C self-contained, lib/*.a, no .so shipped
 #   make check-wheel                the wheel checks (test/wheel/, each with its fault injection)
 #
@@ -39,11 +40,12 @@ $(WHL_TOOLS_STAMP): | $(DEPS_STAMP)
 	@touch $@
 
 ifeq ($(SHARED),1)
-WHL_LIB_INPUTS := $(RT_REAL) $(KERNELS_REAL)
-WHL_LIB_ARGS = --shared-lib $(RT_REAL):$(RT_SONAME) --shared-lib $(KERNELS_REAL):$(KERNELS_SONAME)
+WHL_LIB_INPUTS := $(RT_REAL) $(KERNELS_REAL) $(XNNPACK_REAL)
+WHL_LIB_ARGS = --shared-lib $(RT_REAL):$(RT_SONAME) --shared-lib $(KERNELS_REAL):$(KERNELS_SONAME) \
+               --shared-lib $(XNNPACK_REAL):$(XNNPACK_SONAME)
 else
-WHL_LIB_INPUTS := $(RT_STATIC) $(KERNELS_STATIC)
-WHL_LIB_ARGS = --static-lib $(RT_STATIC) --static-lib $(KERNELS_STATIC)
+WHL_LIB_INPUTS := $(RT_STATIC) $(KERNELS_STATIC) $(XNNPACK_STATIC)
+WHL_LIB_ARGS = --static-lib $(RT_STATIC) --static-lib $(KERNELS_STATIC) --static-lib $(XNNPACK_STATIC)
 endif
 
 $(WHL_PATH_FILE): $(PY_EXT) $(PY_FILES) $(WHL_LIB_INPUTS) $(INST_HDRS) $(WHL_PKG_FILES) \

@@ -8,8 +8,10 @@ The wheel is a Python package and a C++ SDK at once. Layout inside the zip:
     executorch_runtime/_et_run.py            the et-run console script (pkg/et_run_console.py)
     executorch_runtime/lib/libexecutorch.so.1            the one real file (SONAME), no RUNPATH
     executorch_runtime/lib/libexecutorch_kernels.so.1    the one real file, RUNPATH $ORIGIN
+    executorch_runtime/lib/libexecutorch_backend_xnnpack.so.1   the same (XnnpackBackend)
     executorch_runtime/lib/libexecutorch.so              GNU ld script: INPUT(libexecutorch.so.1)
-    executorch_runtime/lib/libexecutorch_kernels.so      GNU ld script, same idea
+    executorch_runtime/lib/libexecutorch_kernels.so      GNU ld script, same idea (and
+                                                         libexecutorch_backend_xnnpack.so)
     executorch_runtime/lib/lib*.a                        static build only (make SHARED=0)
     executorch_runtime/lib/pkgconfig/executorch.pc       ${pcfiledir}-relative
     executorch_runtime/lib/cmake/executorch/executorch-config{,-version}.cmake
@@ -144,13 +146,13 @@ def stage_pc(args, root, shared):
     if shared:
         # The kernels library is registration-only: keep it scoped --no-as-needed. The RUNPATH
         # names the package's lib directory, so the program runs without LD_LIBRARY_PATH.
-        libs = ("-Wl,--push-state,--no-as-needed -lexecutorch_kernels -Wl,--pop-state -lexecutorch "
-                "-Wl,--enable-new-dtags -Wl,-rpath,${libdir}")
-        note = ("# Wheel (shared): Libs links the kernels (scoped --no-as-needed: they register from "
-                "static initializers) and the runtime, with a RUNPATH to ${libdir}.")
+        libs = ("-Wl,--push-state,--no-as-needed -lexecutorch_backend_xnnpack -lexecutorch_kernels "
+                "-Wl,--pop-state -lexecutorch -Wl,--enable-new-dtags -Wl,-rpath,${libdir}")
+        note = ("# Wheel (shared): Libs links XnnpackBackend and the kernels (scoped --no-as-needed: "
+                "they register from static initializers) and the runtime, with a RUNPATH to ${libdir}.")
     else:
-        libs = ("-Wl,--whole-archive -lexecutorch_kernels -lexecutorch -Wl,--no-whole-archive "
-                "-ldl -pthread")
+        libs = ("-Wl,--whole-archive -lexecutorch_backend_xnnpack -lexecutorch_kernels -lexecutorch "
+                "-Wl,--no-whole-archive -ldl -pthread")
         note = ("# Wheel (static, make SHARED=0): Libs takes the whole archives, since kernels and "
                 "backends register from static initializers.")
     subs = {

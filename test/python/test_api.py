@@ -237,13 +237,24 @@ def test_facade(et):
 
 
 def test_missing_backend_is_named(et):
-    if "XnnpackBackend" in et.backends():
-        pytest.skip("XnnpackBackend is registered")
-    p = et.load(zoo_path("mlp_xnnpack.pte"))
-    assert "XnnpackBackend" in p.method_meta("forward").backends
+    # XnnpackBackend is registered by default; the same program naming a backend nobody
+    # registered (one byte changed in the delegate id) must fail to load, naming it.
+    data = pathlib.Path(zoo_path("mlp_xnnpack.pte")).read_bytes()
+    assert data.count(b"XnnpackBackend") == 1
+    p = et.load(data.replace(b"XnnpackBackend", b"XnnpackBackenQ"))
+    assert "XnnpackBackenQ" in p.method_meta("forward").backends
     with pytest.raises(et.Error) as e:
         p.load_method("forward")
-    assert "XnnpackBackend" in str(e.value)
+    assert "XnnpackBackenQ" in str(e.value)
+
+
+def test_xnnpack_backend_is_registered_by_default(et):
+    assert "XnnpackBackend" in et.backends()
+    m = et.load(zoo_path("mlp_xnnpack.pte")).load_method("forward")
+    x = np.load(zoo_path("data/mlp_xnnpack/forward.call0.in0.npy"))
+    want = np.load(zoo_path("data/mlp_xnnpack/forward.call0.out0.npy"))
+    (got,) = m(x)
+    assert np.allclose(got, want, atol=1e-5, rtol=1e-5)
 
 
 def test_profile_counts_every_operator_call(et):

@@ -52,6 +52,8 @@ def test_plugin_visible_from_python_and_cpp(plugin_path):
         n = plug.pytest_plugin_cpp_num_backends()
         names = [plug.pytest_plugin_cpp_backend_name(i).decode() for i in range(n)]
         assert names == et.backends(), (names, et.backends())
+        # The backend library _C links registered into that same registry, before the plugin.
+        assert names.index("XnnpackBackend") < names.index("PyTestPluginBackend"), names
         assert plug.pytest_plugin_cpp_has_op(b"pytest_plugin::noop.out") == 1
         assert plug.pytest_plugin_cpp_has_op(b"executorch_prim::et_view.default") == 1
         # Every kernel the kernel library (linked by _C) registered is there for C++ too.
@@ -66,6 +68,10 @@ def test_plugin_visible_from_python_and_cpp(plugin_path):
         maps = open("/proc/self/maps").read()
         real = {{l.split()[-1] for l in maps.splitlines() if "libexecutorch.so" in l}}
         assert len(real) == 1, real
+        # Each library loaded once: the backend and the kernels it links are single files too.
+        for name in ("libexecutorch_kernels.so", "libexecutorch_backend_xnnpack.so"):
+            files = {{l.split()[-1] for l in maps.splitlines() if name in l}}
+            assert len(files) == 1, (name, files)
         print("ok")
     """)
 

@@ -192,6 +192,8 @@ t "A: COMPONENTS kernels is found (libexecutorch_kernels is installed)" \
 t_fail "A: an unknown component fails naming it" "unknown component 'bogus'" \
   probe "-DFIND_ARGS=1.0;COMPONENTS;bogus"
 t "A: OPTIONAL_COMPONENTS kernels is not an error" probe "-DFIND_ARGS=1.0;OPTIONAL_COMPONENTS;kernels"
+t "A: COMPONENTS xnnpack defines executorch::backend_xnnpack" \
+  probe "-DFIND_ARGS=1.0;COMPONENTS;xnnpack" -DEXPECT_TARGET=executorch::backend_xnnpack
 
 # Re-install over itself (ln -sfn), then uninstall.
 # shellcheck disable=SC2086

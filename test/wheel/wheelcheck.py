@@ -424,7 +424,8 @@ def check_layout(whl):
         need(not stat.S_ISLNK(i.external_attr >> 16), f"{i.filename}: a symlink entry")
     lib = "executorch_runtime/lib/"
     reals = {"libexecutorch.so.1": "INPUT(libexecutorch.so.1)",
-             "libexecutorch_kernels.so.1": "INPUT(libexecutorch_kernels.so.1)"}
+             "libexecutorch_kernels.so.1": "INPUT(libexecutorch_kernels.so.1)",
+             "libexecutorch_backend_xnnpack.so.1": "INPUT(libexecutorch_backend_xnnpack.so.1)"}
     for real, script in reals.items():
         need(lib + real in data and data[lib + real][:4] == b"\x7fELF", f"{lib}{real} missing")
         need((infos[lib + real].external_attr >> 16) & 0o111, f"{lib}{real} is not executable")
@@ -755,7 +756,8 @@ def check_readelf_app(app, pkg):
 
 
 def check_readelf_shipped(pkg):
-    want = {"lib/libexecutorch.so.1": None, "lib/libexecutorch_kernels.so.1": "$ORIGIN"}
+    want = {"lib/libexecutorch.so.1": None, "lib/libexecutorch_kernels.so.1": "$ORIGIN",
+            "lib/libexecutorch_backend_xnnpack.so.1": "$ORIGIN"}
     for so in shared_objects(pkg):
         rel = os.path.relpath(so, pkg)
         tags = dyn(so)
@@ -767,7 +769,8 @@ def check_readelf_shipped(pkg):
         if re.match(r"_C\.[^/]*\.so$", rel):
             need(rp == ["$ORIGIN/lib"], f"{rel}: RUNPATH {rp}, expected [$ORIGIN/lib]")
             needed = [v for t, v in tags if t == "NEEDED"]
-            need("libexecutorch.so.1" in needed and "libexecutorch_kernels.so.1" in needed,
+            need("libexecutorch.so.1" in needed and "libexecutorch_kernels.so.1" in needed
+                 and "libexecutorch_backend_xnnpack.so.1" in needed,
                  f"{rel}: NEEDED {needed}")
         elif rel in want:
             need(rp == ([want[rel]] if want[rel] else []), f"{rel}: RUNPATH {rp}")

@@ -66,6 +66,10 @@ class Build:
     memory_planning: Optional[Dict[str, Any]] = None  # MemoryPlanningPass kwargs
     partitioner: Optional[str] = None  # "xnnpack"
     init_buffers: Optional[List[str]] = None  # mutable buffers whose initial value is serialized
+    # "static" / "dynamic": PT2E-quantize every method with XNNPACKQuantizer (per-channel weights;
+    # static activations, or dynamic per-row ones) before the goldens and the export, so the goldens
+    # are the quantized reference model's outputs.
+    quantize: Optional[str] = None
 
 
 @dataclasses.dataclass
@@ -278,12 +282,32 @@ def build_cnn_pt2e_q8():
     return Build({"forward": MethodSpec(converted, (x,), [(x,), (x2,)])}, atol=1e-4, rtol=1e-4)
 
 
-def _xnn(build_fn):
+def _xnn(build_fn, quantize=None, atol=None):
     def b():
         bld = build_fn()
         bld.partitioner = "xnnpack"
+        bld.quantize = quantize
+        if atol is not None:
+            bld.atol = bld.rtol = atol
         return bld
     return b
+
+
+def quantize_methods(bld: Build) -> None:
+    """Replaces each method's module by its PT2E-quantized reference model (bld.quantize)."""
+    from executorch.backends.xnnpack.quantizer.xnnpack_quantizer import (
+        XNNPACKQuantizer, get_symmetric_quantization_config)
+    from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
+
+    quantizer = XNNPACKQuantizer().set_global(get_symmetric_quantization_config(
+        is_per_channel=True, is_dynamic=bld.quantize == "dynamic"))
+    for ms in bld.methods.values():
+        with torch.no_grad():
+            m = torch.export.export(ms.module, ms.example_args).module()
+            m = prepare_pt2e(m, quantizer)
+            for args in ms.calls:  # calibration on the recorded inputs
+                m(*copy.deepcopy(args))
+            ms.module = convert_pt2e(m)
 
 
 PROGRAMS: List[ProgramSpec] = [
@@ -355,6 +379,21 @@ PROGRAMS: List[ProgramSpec] = [
                 ["delegate"], _xnn(build_mlp), seed_name="mlp"),
     ProgramSpec("cnn_xnnpack", "delegated", "cnn lowered with XnnpackPartitioner (same weights and goldens as cnn)",
                 ["delegate"], _xnn(build_cnn), seed_name="cnn"),
+    ProgramSpec("mobilenet_v2_xnnpack", "delegated",
+                "mobilenet_v2 lowered with XnnpackPartitioner (same weights and goldens as mobilenet_v2)",
+                ["delegate", "depthwise"], _xnn(build_mobilenet_v2), seed_name="mobilenet_v2"),
+    ProgramSpec("cnn_xnnpack_q8", "delegated",
+                "cnn statically quantized (XNNPACKQuantizer: qint8 activations, per-channel qcint8 weights), "
+                "lowered with XnnpackPartitioner; goldens from the quantized reference model",
+                ["delegate", "quantized"], _xnn(build_cnn, "static", atol=2e-2), seed_name="cnn"),
+    ProgramSpec("mlp_xnnpack_dq8", "delegated",
+                "mlp with dynamically quantized linears (qdint8 activations per row, per-channel qcint8 "
+                "weights), lowered with XnnpackPartitioner; goldens from the quantized reference model "
+                "(whose per-row parameters differ from XNNPACK's by about 1e-3 at the outputs)",
+                ["delegate", "quantized"], _xnn(build_mlp, "dynamic", atol=5e-3), seed_name="mlp"),
+    ProgramSpec("vit_tiny_xnnpack", "delegated",
+                "vit_tiny lowered with XnnpackPartitioner: several delegates with portable ops between",
+                ["delegate", "gelu", "sdpa"], _xnn(build_vit_tiny), seed_name="vit_tiny"),
 ]
 
 
@@ -453,6 +492,8 @@ def export_program(spec: ProgramSpec, out_dir: Path) -> Dict[str, Any]:
 
     seed = seed_everything(spec.seed_name or spec.name)
     bld = spec.build()
+    if bld.quantize:
+        quantize_methods(bld)
 
     # ---- eager goldens (run on a copy, in call order, so state evolves as in the runtime)
     methods_meta: Dict[str, Any] = {}

@@ -1,4 +1,7 @@
-// Single-precision GEMM for the CPU kernel library (private: not installed, not exported).
+// Single-precision GEMM for the CPU kernel library (not installed). sgemm and
+// sgemm_workspace_size (marked ET_API) are the compute interface that libexecutorch_kernels.so.1
+// exports for the backends (runtime/kernels/kernels.map, abi/kernels_exports.txt); everything
+// else here stays private.
 //
 //   C[m,n] = alpha * op(A)[m,k] * op(B)[k,n] + beta * C[m,n]
 //
@@ -18,6 +21,8 @@
 
 #include "isa.h"
 
+#include <executorch/runtime/platform/compiler.h>
+
 namespace executorch {
 namespace kernels {
 namespace compute {
@@ -27,16 +32,16 @@ enum class Trans : unsigned char { kNo = 0, kYes = 1 };
 // Bytes of scratch that sgemm needs for these sizes at any ISA level (so a size queried before
 // an ISA override is still enough afterwards). Bounded by the cache blocking: it stops growing
 // once m, n and k pass the block sizes (about 4.3 MiB at most: a 256 x 4096 B block).
-size_t sgemm_workspace_size(int64_t m, int64_t n, int64_t k);
+ET_API size_t sgemm_workspace_size(int64_t m, int64_t n, int64_t k);
 
 // workspace: at least sgemm_workspace_size(m, n, k) bytes, any alignment; or nullptr (or too
 // small), in which case a per-thread buffer is used that grows once and is then reused, so the
 // hot path does not allocate after the first call of a given size. A product large enough to
 // be split across the thread pool (executorch/extension/threadpool/threadpool.h) packs into
 // each participating thread's own buffer instead; the result is the same bits either way.
-void sgemm(Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64_t k, float alpha,
-           const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c,
-           int64_t ldc, void* workspace = nullptr, size_t workspace_bytes = 0);
+ET_API void sgemm(Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64_t k, float alpha,
+                  const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c,
+                  int64_t ldc, void* workspace = nullptr, size_t workspace_bytes = 0);
 
 // The same with an explicit ISA level (clamped to detected_isa()); for tests and benchmarks.
 void sgemm_isa(Isa isa, Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64_t k, float alpha,

@@ -1,5 +1,5 @@
-// Whole-model test of the CPU kernel library: every non-delegated program of
-// the zoo (test/fixtures/zoo, real upstream exports) is loaded through
+// Whole-model test of the CPU kernel library: every non-delegated program (and
+// every delegated one whose backends are linked here) of the zoo (test/fixtures/zoo, real upstream exports) is loaded through
 // Program / Method with libexecutorch_kernels.so linked, and every method
 // runs every recorded call in order on one loaded method (stateful programs
 // carry their state; dynamic-shape programs get both sizes; prim inputs are
@@ -17,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include <executorch/extension/threadpool/threadpool.h>
+#include <executorch/runtime/backend/interface.h>
 #include <executorch/runtime/core/exec_aten/util/scalar_type_util.h>
 #include <executorch/runtime/executor/method.h>
 
@@ -33,10 +34,22 @@ using executorch::runtime::Method;
 
 namespace {
 
+// A delegated program runs here when every backend it names is linked into this test (the
+// XNNPACK backend is: mk/test-backend-xnnpack.mk), so lowered twins are checked against the
+// same goldens.
+bool backends_registered(const test::Json& program) {
+  for (const auto& id : program["backend_ids"].arr) {
+    if (executorch::runtime::get_backend_class(id.str.c_str()) == nullptr) {
+      return false;
+    }
+  }
+  return true;
+}
+
 std::vector<std::string> program_names() {
   std::vector<std::string> names;
   for (const auto& p : test::zoo_manifest()["programs"].arr) {
-    if (!p["delegated"].b) {
+    if (!p["delegated"].b || backends_registered(p)) {
       names.push_back(p["name"].str);
     }
   }

@@ -111,3 +111,26 @@ TEST(PluginRegistrationTest, ProgramLinkedToPluginSeesItBeforeMain) {
   ASSERT_TRUE(WIFEXITED(rc));
   EXPECT_EQ(WEXITSTATUS(rc), 0);
 }
+
+// The XNNPACK backend library (and the kernel library it needs), loaded at run time, registers
+// into the same registry this program sees, once. In a child process: loading it also registers
+// every kernel, which must not leak into the other tests' view of the registry.
+TEST(PluginRegistrationTest, DlopenedXnnpackBackendRegistersIntoTheOneRegistry) {
+  if (!runtime_is_shared()) {
+    GTEST_SKIP() << "runtime linked statically (SHARED=0): no backend library";
+  }
+  EXPECT_EXIT(
+      {
+        const bool absent_before = get_backend_class("XnnpackBackend") == nullptr;
+        const size_t before = executorch::runtime::get_num_registered_backends();
+        const std::string path = exe_dir() + "/../../../lib/libexecutorch_backend_xnnpack.so.1";
+        void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+        void* again = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+        const bool ok = absent_before && handle != nullptr && again == handle &&
+                        get_backend_class("XnnpackBackend") != nullptr &&
+                        executorch::runtime::get_num_registered_backends() == before + 1 &&
+                        executorch::runtime::registry_has_op_function("aten::linear.out");
+        std::exit(ok ? 0 : 1);
+      },
+      ::testing::ExitedWithCode(0), "");
+}

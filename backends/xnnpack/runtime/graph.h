@@ -1,0 +1,102 @@
+// The XNNPACK delegate's executable form: a table of values and a list of steps, fixed at init.
+//
+// The payload (an XNNGraph flatbuffer, backends/xnnpack/serialization/schema.fbs) is
+// untrusted. build_graph() checks all of it once (header, flatbuffer, values, constants, every
+// node's ids, shapes and parameters) and builds the plan: constants are converted and packed
+// for the compute core, every intermediate value gets its buffer. After that, execute() only
+// binds the call's tensors to the external values and runs the steps; it allocates nothing.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <executorch/runtime/core/error.h>
+#include <executorch/runtime/core/freeable_buffer.h>
+#include <executorch/runtime/core/named_data_map.h>
+#include <executorch/runtime/core/result.h>
+
+namespace executorch {
+namespace backends {
+namespace xnnpack {
+
+// The payload's "no value" id (e.g. a node without bias).
+constexpr uint32_t kInvalidValueId = 0xFFFFFFFFu;
+// Value flags (XNNTensorValue.flags).
+constexpr uint32_t kFlagExternalInput = 0x1;
+constexpr uint32_t kFlagExternalOutput = 0x2;
+// The payload's ranks never exceed XNNPACK's limit.
+constexpr size_t kMaxDims = 6;
+
+// How an activation is quantized (constants carry none: they are decoded at init).
+struct Quant {
+  enum class Kind { kNone, kPerTensor, kDynamicPerRow } kind = Kind::kNone;
+  // kPerTensor: q = clamp(round(x / scale) + zero_point, qmin, qmax).
+  float scale = 1.0f;
+  int32_t zero_point = 0;
+  int32_t qmin = 0, qmax = 0;
+  // kDynamicPerRow (qdint8): each row of `row_size` elements gets its own scale and zero point
+  // at run time, as XNNPACK's dynamic quantization computes them.
+  size_t row_size = 0;
+};
+
+// One tensor value of the graph. Every value the steps use is float32 (other datatypes are
+// refused at init), `data` points to its elements: a constant's converted copy, an
+// intermediate's buffer, or (bound at each execute) the call's tensor for an external value.
+struct Value {
+  bool defined = false;  // an XValue with this id exists
+  std::vector<size_t> dims;
+  size_t numel = 0;
+  uint32_t flags = 0;
+  uint32_t external_id = kInvalidValueId;
+  bool is_constant = false;
+  float* data = nullptr;
+  // A quantized activation is kept as the float values its integers stand for: every node
+  // computes in float and the value is rounded onto its quantization grid after the node that
+  // writes it (quantized_values.h). Quantized constants are decoded to floats at init.
+  Quant quant;
+};
+
+class Graph;
+
+// One node, ready to run: all its parameters were checked against the value shapes at init.
+class Step {
+ public:
+  virtual ~Step() = default;
+  virtual void run(Graph& graph) = 0;
+};
+
+class Graph {
+ public:
+  std::vector<Value> values;
+  std::vector<std::unique_ptr<Step>> steps;
+  // Value ids of the external inputs and outputs, by external id (= delegate argument index).
+  std::vector<uint32_t> input_values;
+  std::vector<uint32_t> output_values;
+  size_t num_args = 0;  // highest external id + 1
+
+  float* data(uint32_t id) {
+    return values[id].data;
+  }
+  const Value& value(uint32_t id) const {
+    return values[id];
+  }
+
+  // Owned storage: converted constants, intermediates, packed weights and scratch.
+  float* allocate_floats(size_t count);
+
+ private:
+  std::vector<std::unique_ptr<float[]>> storage_;
+};
+
+// Checks the payload and builds the plan. Errors: InvalidProgram (malformed payload: header,
+// flatbuffer, ids, shapes, constants), DelegateInvalidCompatibility (not an XNNGraph of a known
+// version), NotSupported (a node type or datatype this backend does not run), InvalidExternalData
+// (a named constant is missing or has the wrong size), MemoryAllocationFailed.
+runtime::Result<std::unique_ptr<Graph>> build_graph(
+    const void* payload, size_t size, const runtime::NamedDataMap* named_data);
+
+}  // namespace xnnpack
+}  // namespace backends
+}  // namespace executorch

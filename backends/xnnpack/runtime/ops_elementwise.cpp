@@ -1,0 +1,514 @@
+// Elementwise nodes: the unary ones (math functions, activations, Clamp, Copy, Convert), the
+// binary ones with numpy-style broadcasting (Add, Subtract, Multiply, Div, Minimum, Maximum,
+// PReLU) and Softmax over the innermost dim.
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+#include "node_context.h"
+
+namespace executorch {
+namespace backends {
+namespace xnnpack {
+
+using runtime::Error;
+
+namespace {
+
+enum class UnaryOp {
+  kAbs,
+  kNegate,
+  kSquare,
+  kSquareRoot,
+  kReciprocalSquareRoot,
+  kCeiling,
+  kFloor,
+  kTanh,
+  kExp,
+  kLog,
+  kSin,
+  kCos,
+  kSigmoid,
+  kGelu,
+  kHardswish,
+  kClamp,
+  kLeakyReLU,
+  kELU,
+  kCopy
+};
+
+template <typename F>
+void map(const float* in, float* out, size_t n, F f) {
+  for (size_t i = 0; i < n; ++i) {
+    out[i] = f(in[i]);
+  }
+}
+
+class UnaryStep final : public Step {
+ public:
+  UnaryStep(UnaryOp op, uint32_t in, uint32_t out, float a, float b)
+      : op_(op), in_(in), out_(out), a_(a), b_(b) {}
+
+  void run(Graph& g) override {
+    const float* x = g.data(in_);
+    float* y = g.data(out_);
+    const size_t n = g.value(out_).numel;
+    const float a = a_, b = b_;
+    switch (op_) {
+      case UnaryOp::kAbs:
+        map(x, y, n, [](float v) { return std::fabs(v); });
+        break;
+      case UnaryOp::kNegate:
+        map(x, y, n, [](float v) { return -v; });
+        break;
+      case UnaryOp::kSquare:
+        map(x, y, n, [](float v) { return v * v; });
+        break;
+      case UnaryOp::kSquareRoot:
+        map(x, y, n, [](float v) { return std::sqrt(v); });
+        break;
+      case UnaryOp::kReciprocalSquareRoot:
+        map(x, y, n, [](float v) { return 1.0f / std::sqrt(v); });
+        break;
+      case UnaryOp::kCeiling:
+        map(x, y, n, [](float v) { return std::ceil(v); });
+        break;
+      case UnaryOp::kFloor:
+        map(x, y, n, [](float v) { return std::floor(v); });
+        break;
+      case UnaryOp::kTanh:
+        map(x, y, n, [](float v) { return std::tanh(v); });
+        break;
+      case UnaryOp::kExp:
+        map(x, y, n, [](float v) { return std::exp(v); });
+        break;
+      case UnaryOp::kLog:
+        map(x, y, n, [](float v) { return std::log(v); });
+        break;
+      case UnaryOp::kSin:
+        map(x, y, n, [](float v) { return std::sin(v); });
+        break;
+      case UnaryOp::kCos:
+        map(x, y, n, [](float v) { return std::cos(v); });
+        break;
+      case UnaryOp::kSigmoid:
+        map(x, y, n, [](float v) { return 1.0f / (1.0f + std::exp(-v)); });
+        break;
+      case UnaryOp::kGelu:
+        map(x, y, n, [](float v) {
+          return 0.5f * v * (1.0f + std::erf(v * 0.70710678118654752f));
+        });
+        break;
+      case UnaryOp::kHardswish:
+        map(x, y, n, [](float v) {
+          return v * std::min(std::max(v + 3.0f, 0.0f), 6.0f) / 6.0f;
+        });
+        break;
+      case UnaryOp::kClamp:
+        // NaN passes through, as in the other clamps of the backend.
+        map(x, y, n, [a, b](float v) { return v < a ? a : (v > b ? b : v); });
+        break;
+      case UnaryOp::kLeakyReLU:
+        map(x, y, n, [a](float v) { return v < 0 ? v * a : v; });
+        break;
+      case UnaryOp::kELU:
+        map(x, y, n, [a](float v) { return v < 0 ? a * std::expm1(v) : v; });
+        break;
+      case UnaryOp::kCopy:
+        std::copy(x, x + n, y);
+        break;
+    }
+  }
+
+ private:
+  UnaryOp op_;
+  uint32_t in_, out_;
+  float a_, b_;
+};
+
+bool unary_op_of(fb::XNodeUnion type, UnaryOp* op) {
+  using T = fb::XNodeUnion;
+  switch (type) {
+    case T::XNNAbs:
+      *op = UnaryOp::kAbs;
+      return true;
+    case T::XNNNegate:
+      *op = UnaryOp::kNegate;
+      return true;
+    case T::XNNSquare:
+      *op = UnaryOp::kSquare;
+      return true;
+    case T::XNNSquareRoot:
+      *op = UnaryOp::kSquareRoot;
+      return true;
+    case T::XNNReciprocalSquareRoot:
+      *op = UnaryOp::kReciprocalSquareRoot;
+      return true;
+    case T::XNNCeiling:
+      *op = UnaryOp::kCeiling;
+      return true;
+    case T::XNNFloor:
+      *op = UnaryOp::kFloor;
+      return true;
+    case T::XNNTanh:
+      *op = UnaryOp::kTanh;
+      return true;
+    case T::XNNExp:
+      *op = UnaryOp::kExp;
+      return true;
+    case T::XNNLog:
+      *op = UnaryOp::kLog;
+      return true;
+    case T::XNNSin:
+      *op = UnaryOp::kSin;
+      return true;
+    case T::XNNCos:
+      *op = UnaryOp::kCos;
+      return true;
+    case T::XNNSigmoid:
+      *op = UnaryOp::kSigmoid;
+      return true;
+    case T::XNNGelu:
+      *op = UnaryOp::kGelu;
+      return true;
+    case T::XNNHardswish:
+      *op = UnaryOp::kHardswish;
+      return true;
+    case T::XNNClamp:
+      *op = UnaryOp::kClamp;
+      return true;
+    case T::XNNLeakyReLU:
+      *op = UnaryOp::kLeakyReLU;
+      return true;
+    case T::XNNELU:
+      *op = UnaryOp::kELU;
+      return true;
+    // Every value is float32 here, so Convert is fp32 -> fp32.
+    case T::XNNCopy:
+    case T::XNNConvert:
+      *op = UnaryOp::kCopy;
+      return true;
+    default:
+      return false;
+  }
+}
+
+Error accept_unary(
+    NodeContext& ctx,
+    UnaryOp op,
+    uint32_t in_id,
+    uint32_t out_id,
+    uint32_t flags,
+    float a,
+    float b) {
+  uint32_t in = 0, out = 0;
+  Error err = ctx.input(in_id, "input_id", &in);
+  if (err == Error::Ok)
+    err = ctx.output(out_id, "output_id", &out);
+  if (err == Error::Ok)
+    err = check_flags(ctx, flags, 0);
+  if (err != Error::Ok) {
+    return err;
+  }
+  if (ctx.graph().value(in).dims != ctx.graph().value(out).dims) {
+    return ctx.invalid("input %u and output %u have different shapes", in, out);
+  }
+  return ctx.accept(std::make_unique<UnaryStep>(op, in, out, a, b));
+}
+
+// Strides of `dims` (right-aligned to `rank`) over the output's index space: 0 where the
+// value is broadcast.
+void broadcast_strides(
+    const std::vector<size_t>& dims, size_t rank, size_t* strides) {
+  size_t stride = 1;
+  for (size_t i = rank; i-- > 0;) {
+    const size_t offset = rank - dims.size();
+    if (i < offset) {
+      strides[i] = 0;
+      continue;
+    }
+    const size_t d = dims[i - offset];
+    strides[i] = d == 1 ? 0 : stride;
+    stride *= d;
+  }
+}
+
+enum class BinaryOp {
+  kAdd,
+  kSubtract,
+  kMultiply,
+  kDivide,
+  kMinimum,
+  kMaximum,
+  kPReLU
+};
+
+class BinaryStep final : public Step {
+ public:
+  BinaryStep(
+      BinaryOp op,
+      uint32_t a,
+      uint32_t b,
+      uint32_t out,
+      const std::vector<size_t>& dims,
+      float lo,
+      float hi)
+      : op_(op), a_(a), b_(b), out_(out), lo_(lo), hi_(hi) {
+    // Left-pad to kMaxDims so that run() is one fixed loop nest.
+    const size_t pad = kMaxDims - dims.size();
+    for (size_t i = 0; i < kMaxDims; ++i) {
+      dims_[i] = i < pad ? 1 : dims[i - pad];
+    }
+  }
+  void set_strides(
+      const std::vector<size_t>& a_dims, const std::vector<size_t>& b_dims) {
+    broadcast_strides(a_dims, kMaxDims, sa_);
+    broadcast_strides(b_dims, kMaxDims, sb_);
+  }
+
+  void run(Graph& g) override {
+    switch (op_) {
+      case BinaryOp::kAdd:
+        loop(g, [](float x, float y) { return x + y; });
+        break;
+      case BinaryOp::kSubtract:
+        loop(g, [](float x, float y) { return x - y; });
+        break;
+      case BinaryOp::kMultiply:
+        loop(g, [](float x, float y) { return x * y; });
+        break;
+      case BinaryOp::kDivide:
+        loop(g, [](float x, float y) { return x / y; });
+        break;
+      case BinaryOp::kMinimum:
+        loop(g, [](float x, float y) { return std::fmin(x, y); });
+        break;
+      case BinaryOp::kMaximum:
+        loop(g, [](float x, float y) { return std::fmax(x, y); });
+        break;
+      case BinaryOp::kPReLU:
+        loop(g, [](float x, float s) { return x < 0 ? x * s : x; });
+        break;
+    }
+  }
+
+ private:
+  template <typename F>
+  void loop(Graph& g, F f) {
+    const float* pa = g.data(a_);
+    const float* pb = g.data(b_);
+    float* y = g.data(out_);
+    const float lo = lo_, hi = hi_;
+    const size_t n = dims_[5], ia = sa_[5], ib = sb_[5];
+    size_t o = 0;
+    for (size_t i0 = 0; i0 < dims_[0]; ++i0)
+      for (size_t i1 = 0; i1 < dims_[1]; ++i1)
+        for (size_t i2 = 0; i2 < dims_[2]; ++i2)
+          for (size_t i3 = 0; i3 < dims_[3]; ++i3)
+            for (size_t i4 = 0; i4 < dims_[4]; ++i4) {
+              const float* ra = pa + i0 * sa_[0] + i1 * sa_[1] + i2 * sa_[2] +
+                                i3 * sa_[3] + i4 * sa_[4];
+              const float* rb = pb + i0 * sb_[0] + i1 * sb_[1] + i2 * sb_[2] +
+                                i3 * sb_[3] + i4 * sb_[4];
+              float* ry = y + o;
+              if (ia == 1 && ib == 1) {
+                for (size_t i = 0; i < n; ++i)
+                  ry[i] = clamp_to(f(ra[i], rb[i]), lo, hi);
+              } else {
+                for (size_t i = 0; i < n; ++i)
+                  ry[i] = clamp_to(f(ra[i * ia], rb[i * ib]), lo, hi);
+              }
+              o += n;
+            }
+  }
+
+  BinaryOp op_;
+  uint32_t a_, b_, out_;
+  float lo_, hi_;
+  size_t dims_[kMaxDims];
+  size_t sa_[kMaxDims];
+  size_t sb_[kMaxDims];
+};
+
+}  // namespace
+
+Error build_unary(NodeContext& ctx) {
+  const fb::XNode* node = ctx.node();
+  UnaryOp op;
+  if (!unary_op_of(node->xnode_union_type(), &op)) {
+    return ctx.unsupported("not a unary node");
+  }
+  if (op == UnaryOp::kLeakyReLU) {
+    const auto* p = node->xnode_union_as_XNNLeakyReLU();
+    return accept_unary(
+        ctx,
+        op,
+        p->input_id(),
+        p->output_id(),
+        p->flags(),
+        p->negative_slope(),
+        0);
+  }
+  if (op == UnaryOp::kELU) {
+    const auto* p = node->xnode_union_as_XNNELU();
+    return accept_unary(
+        ctx, op, p->input_id(), p->output_id(), p->flags(), p->alpha(), 0);
+  }
+  const auto* p = static_cast<const fb::_XNNNode1x1*>(node->xnode_union());
+  if (op == UnaryOp::kClamp) {
+    // Clamp's bounds are its output_min_max.
+    return accept_unary(
+        ctx,
+        op,
+        p->input_id(),
+        p->output_id(),
+        p->flags(),
+        ctx.output_min(),
+        ctx.output_max());
+  }
+  return accept_unary(ctx, op, p->input_id(), p->output_id(), p->flags(), 0, 0);
+}
+
+Error build_binary(NodeContext& ctx) {
+  using T = fb::XNodeUnion;
+  const fb::XNode* node = ctx.node();
+  BinaryOp op;
+  bool clamps = true;  // Add/Subtract/Multiply/Div apply output_min_max
+  switch (node->xnode_union_type()) {
+    case T::XNNAdd:
+      op = BinaryOp::kAdd;
+      break;
+    case T::XNNSubtract:
+      op = BinaryOp::kSubtract;
+      break;
+    case T::XNNMultiply:
+      op = BinaryOp::kMultiply;
+      break;
+    case T::XNNDiv:
+      op = BinaryOp::kDivide;
+      break;
+    case T::XNNMinimum:
+      op = BinaryOp::kMinimum;
+      clamps = false;
+      break;
+    case T::XNNMaximum:
+      op = BinaryOp::kMaximum;
+      clamps = false;
+      break;
+    case T::XNNPReLU:
+      op = BinaryOp::kPReLU;
+      clamps = false;
+      break;
+    default:
+      return ctx.unsupported("not a binary node");
+  }
+  const auto* p = static_cast<const fb::_XNNNode2x1*>(node->xnode_union());
+  uint32_t a = 0, b = 0, out = 0;
+  Error err = ctx.input(p->input1_id(), "input1_id", &a);
+  if (err == Error::Ok)
+    err = ctx.input(p->input2_id(), "input2_id", &b);
+  if (err == Error::Ok)
+    err = ctx.output(p->output_id(), "output_id", &out);
+  if (err == Error::Ok)
+    err = check_flags(ctx, p->flags(), 0);
+  if (err != Error::Ok) {
+    return err;
+  }
+  const auto& da = ctx.graph().value(a).dims;
+  const auto& db = ctx.graph().value(b).dims;
+  const auto& dout = ctx.graph().value(out).dims;
+  // The output's shape must be exactly the broadcast of the inputs' shapes.
+  const size_t rank = std::max(da.size(), db.size());
+  if (dout.size() != rank) {
+    return ctx.invalid(
+        "output rank %zu is not the broadcast rank %zu", dout.size(), rank);
+  }
+  for (size_t i = 0; i < rank; ++i) {
+    const size_t x = i + da.size() >= rank ? da[i + da.size() - rank] : 1;
+    const size_t y = i + db.size() >= rank ? db[i + db.size() - rank] : 1;
+    if (x != y && x != 1 && y != 1) {
+      return ctx.invalid(
+          "input dims %zu and %zu do not broadcast (dim %zu)", x, y, i);
+    }
+    const size_t expected = (x == 1) ? y : x;
+    if (dout[i] != expected) {
+      return ctx.invalid(
+          "output dim %zu is %zu, the broadcast gives %zu",
+          i,
+          dout[i],
+          expected);
+    }
+  }
+  const float inf = std::numeric_limits<float>::infinity();
+  auto step = std::make_unique<BinaryStep>(
+      op,
+      a,
+      b,
+      out,
+      dout,
+      clamps ? ctx.output_min() : -inf,
+      clamps ? ctx.output_max() : inf);
+  step->set_strides(da, db);
+  return ctx.accept(std::move(step));
+}
+
+namespace {
+
+class SoftmaxStep final : public Step {
+ public:
+  SoftmaxStep(uint32_t in, uint32_t out, size_t rows, size_t cols)
+      : in_(in), out_(out), rows_(rows), cols_(cols) {}
+  void run(Graph& g) override {
+    const float* x = g.data(in_);
+    float* y = g.data(out_);
+    for (size_t r = 0; r < rows_; ++r) {
+      const float* xr = x + r * cols_;
+      float* yr = y + r * cols_;
+      float max = -std::numeric_limits<float>::infinity();
+      for (size_t c = 0; c < cols_; ++c)
+        max = std::max(max, xr[c]);
+      float sum = 0;
+      for (size_t c = 0; c < cols_; ++c) {
+        yr[c] = std::exp(xr[c] - max);
+        sum += yr[c];
+      }
+      const float scale = 1.0f / sum;
+      for (size_t c = 0; c < cols_; ++c)
+        yr[c] *= scale;
+    }
+  }
+
+ private:
+  uint32_t in_, out_;
+  size_t rows_, cols_;
+};
+
+}  // namespace
+
+Error build_softmax(NodeContext& ctx) {
+  const auto* p =
+      static_cast<const fb::_XNNNode1x1*>(ctx.node()->xnode_union());
+  uint32_t in = 0, out = 0;
+  Error err = ctx.input(p->input_id(), "input_id", &in);
+  if (err == Error::Ok)
+    err = ctx.output(p->output_id(), "output_id", &out);
+  if (err == Error::Ok)
+    err = check_flags(ctx, p->flags(), 0);
+  if (err != Error::Ok) {
+    return err;
+  }
+  const auto& dims = ctx.graph().value(in).dims;
+  if (dims != ctx.graph().value(out).dims || dims.empty()) {
+    return ctx.invalid(
+        "input %u and output %u must have the same shape of rank >= 1",
+        in,
+        out);
+  }
+  const size_t cols = dims.back();
+  const size_t rows = cols == 0 ? 0 : ctx.graph().value(in).numel / cols;
+  return ctx.accept(std::make_unique<SoftmaxStep>(in, out, rows, cols));
+}
+
+}  // namespace xnnpack
+}  // namespace backends
+}  // namespace executorch

@@ -1,0 +1,47 @@
+// Quantized values of the payload (XNNQuantizedTensorValue).
+//
+// The backend computes in float. A quantized constant (weights: qint8/quint8/qint32 per
+// tensor, qcint8/qcint32/qcint4 per channel, qbint4 blockwise with bf16 or float scales) is
+// decoded once at init into the floats its integers stand for, (q - zero_point) * scale. A
+// quantized activation (qint8/quint8 per tensor, or qdint8 with per-row scales chosen at run
+// time) holds floats too, and after the node that writes it, a step rounds it onto its grid:
+// y = (clamp(round(x / scale) + zero_point, qmin, qmax) - zero_point) * scale. So every node
+// type runs on quantized values with its float code, and a Convert is a copy followed by that
+// rounding (fp32 -> quantized) or nothing more (quantized -> fp32).
+//
+// External (argument) values must be float32: a quantized one is refused with NotSupported.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include <executorch/runtime/core/error.h>
+#include <executorch/runtime/core/named_data_map.h>
+#include <xnnpack_schema/schema_generated.h>
+
+#include "graph.h"
+#include "payload_header.h"
+
+namespace executorch {
+namespace backends {
+namespace xnnpack {
+
+// Reads the quantization of value `id` (its common fields are already in graph.values[id]):
+// decodes a constant, or records an activation's Quant. InvalidProgram for inconsistent
+// parameters (scale count, channel dim, zero point, sizes), NotSupported for a combination
+// the backend does not run (naming datatype and parameters).
+runtime::Error read_quantized(
+    Graph& graph,
+    const ::xnnpack_schema::XNNGraph* g,
+    const PayloadRegions& regions,
+    const runtime::NamedDataMap* named_data,
+    uint32_t id,
+    const ::xnnpack_schema::XNNQuantizedTensorValue* qv);
+
+// The step that rounds value `id` onto its grid after it is written (nullptr if the value is
+// not quantized).
+std::unique_ptr<Step> make_quantize_step(const Value& value, uint32_t id);
+
+}  // namespace xnnpack
+}  // namespace backends
+}  // namespace executorch

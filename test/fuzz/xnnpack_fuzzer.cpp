@@ -1,0 +1,111 @@
+// Fuzz target: an XNNPACK delegate payload (the "XH00" header, the XNNGraph flatbuffer and its
+// constant region) through XnnpackBackend's init, and, when it is accepted, one execution on
+// zero-filled arguments shaped as the graph declares them. Named constants come from a map
+// that serves zeros for any key, so payloads lowered with named data (every zoo *_xnnpack
+// program: the seeds are their payloads) still reach the node checks and the execution.
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include <executorch/extension/memory_allocator/malloc_memory_allocator.h>
+#include <executorch/runtime/backend/interface.h>
+#include <executorch/runtime/core/exec_aten/exec_aten.h>
+
+#include "../../backends/xnnpack/runtime/graph.h"
+#include "fuzz_common.h"
+
+using executorch::aten::ScalarType;
+using executorch::aten::Tensor;
+using executorch::aten::TensorImpl;
+using executorch::runtime::Error;
+using executorch::runtime::EValue;
+using executorch::runtime::FreeableBuffer;
+using executorch::runtime::Result;
+using executorch::runtime::TensorLayout;
+
+namespace {
+
+// The most argument elements one input executes with (larger graphs are only initialized).
+constexpr size_t kMaxArgumentElements = size_t{1} << 22;
+constexpr size_t kZeroBytes = size_t{1} << 20;
+
+class ZeroDataMap final : public executorch::runtime::NamedDataMap {
+ public:
+  Result<const TensorLayout> get_tensor_layout(std::string_view) const override {
+    return Error::NotFound;
+  }
+  Result<FreeableBuffer> get_data(std::string_view) const override {
+    static const std::vector<uint8_t> zeros(kZeroBytes, 0);
+    return FreeableBuffer(zeros.data(), zeros.size(), nullptr);
+  }
+  Error load_data_into(std::string_view, void*, size_t) const override {
+    return Error::NotSupported;
+  }
+  Result<uint32_t> get_num_keys() const override {
+    return 0u;
+  }
+  Result<const char*> get_key(uint32_t) const override {
+    return Error::InvalidArgument;
+  }
+};
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  fuzz::quiet_logs();
+  using executorch::backends::xnnpack::Graph;
+  const fuzz::AlignedInput input(data, size);
+  static const ZeroDataMap named;
+  // The graph as the backend sees it, for the argument shapes.
+  Result<std::unique_ptr<Graph>> graph =
+      executorch::backends::xnnpack::build_graph(input.data(), input.size(), &named);
+  executorch::runtime::BackendInterface* backend =
+      executorch::runtime::get_backend_class("XnnpackBackend");
+  if (backend == nullptr) {
+    __builtin_trap();  // the backend archive was not linked whole
+  }
+  executorch::extension::MallocMemoryAllocator allocator;
+  executorch::runtime::BackendInitContext init_ctx(&allocator, nullptr, "forward", &named);
+  FreeableBuffer payload(input.data(), input.size(), nullptr);
+  Result<executorch::runtime::DelegateHandle*> handle = backend->init(init_ctx, &payload, {});
+  // The backend and build_graph decide alike.
+  if (handle.ok() != graph.ok()) {
+    __builtin_trap();
+  }
+  if (!handle.ok()) {
+    return 0;
+  }
+  const Graph& g = *graph.get();
+  size_t total = 0;
+  for (const auto& v : g.values) {
+    if ((v.flags & 3u) != 0)
+      total += v.numel;
+  }
+  if (total <= kMaxArgumentElements) {
+    std::vector<std::vector<int32_t>> sizes(g.num_args);
+    std::vector<std::vector<float>> storage(g.num_args);
+    std::vector<std::unique_ptr<TensorImpl>> impls(g.num_args);
+    std::vector<EValue> values(g.num_args);
+    std::vector<EValue*> args(g.num_args);
+    for (const auto& v : g.values) {
+      if ((v.flags & 3u) == 0)
+        continue;
+      const uint32_t e = v.external_id;
+      sizes[e].assign(v.dims.begin(), v.dims.end());
+      storage[e].assign(v.numel + 1, 0.0f);
+      impls[e] =
+          std::make_unique<TensorImpl>(ScalarType::Float, static_cast<ssize_t>(sizes[e].size()),
+                                       sizes[e].data(), storage[e].data());
+      values[e] = EValue(Tensor(impls[e].get()));
+    }
+    for (size_t i = 0; i < g.num_args; ++i)
+      args[i] = &values[i];
+    executorch::runtime::BackendExecutionContext exec_ctx;
+    (void)backend->execute(exec_ctx, *handle,
+                           executorch::runtime::Span<EValue*>(args.data(), args.size()));
+  }
+  backend->destroy(*handle);
+  return 0;
+}
