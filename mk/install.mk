@@ -21,7 +21,7 @@ endif
 
 # Public headers, listed when a recipe needs them (the set grows as sources are written).
 INST_HDR_ROOTS := runtime/core runtime/platform runtime/kernel runtime/backend runtime/executor \
-                  runtime/extension
+                  runtime/extension runtime/devtools
 INST_HDRS = $(sort $(foreach r,$(wildcard $(INST_HDR_ROOTS)),\
               $(shell find $(r) -type f -name '*.h' -not -path '*/detail/*')))
 

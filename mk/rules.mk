@@ -1,10 +1,11 @@
 # Pattern rules, dependency files, the flags stamps and the include root. Read last, so that
 # ALL_OBJS, ALL_LINKED and CHECKS are complete: every fragment only appends to them.
 
-$(INCLUDE_STAMP):
+$(INCLUDE_STAMP): mk/rules.mk
 	@mkdir -p $(INCLUDE_ROOT)
 	$(Q)ln -sfn $(CURDIR)/runtime $(INCLUDE_ROOT)/runtime
 	$(Q)ln -sfn $(CURDIR)/runtime/extension $(INCLUDE_ROOT)/extension
+	$(Q)ln -sfn $(CURDIR)/runtime/devtools $(INCLUDE_ROOT)/devtools
 	@touch $@
 
 # The stamps are rewritten while the makefiles are read, and only when the flags differ, so

@@ -46,7 +46,7 @@ endif
 $(WHL_PATH_FILE): $(PY_EXT) $(PY_FILES) $(WHL_LIB_INPUTS) $(INST_HDRS) $(WHL_PKG_FILES) \
                   mk/wheel.mk mk/config.mk | $(WHL_TOOLS_STAMP)
 	$(quiet) GEN '$(WHL_HEADERS) ($(words $(INST_HDRS)) headers)'
-	$(shell mkdir -p $(WHL_DIR))$(file >$(WHL_HEADERS).tmp,$(foreach h,$(INST_HDRS),$(h) $(patsubst runtime/extension/%,extension/%,$(h))$(newline)))
+	$(shell mkdir -p $(WHL_DIR))$(file >$(WHL_HEADERS).tmp,$(foreach h,$(INST_HDRS),$(h) $(patsubst runtime/devtools/%,devtools/%,$(patsubst runtime/extension/%,extension/%,$(h)))$(newline)))
 	$(Q)mv -f $(WHL_HEADERS).tmp $(WHL_HEADERS)
 	$(Q)ptr=$$(printf '__SIZEOF_POINTER__\n' | $(CXX) $(CPPFLAGS) $(CXXFLAGS) -E -P -x c++ - | tr -d ' \n'); \
 	$(PYTHON) pkg/build_wheel.py --version $(VERSION) --python-tag $(WHL_PY_TAG) \

@@ -25,7 +25,7 @@
 # Environment: DESTDIR PREFIX LIBDIR INCLUDEDIR BINDIR PKGCONFIGDIR CMAKEDIR VERSION
 # VERSION_MAJOR RECORD; SHARED_LIBS (real files lib<x>.so.$VERSION) STATIC_LIBS PROGRAMS
 # HEADERS (source paths: runtime/<x>/... installs as executorch/runtime/<x>/...,
-# runtime/extension/<x> as executorch/extension/<x>); PC_IN PC_LIBS PC_NOTE CMAKE_CONFIG
+# runtime/extension/<x> as executorch/extension/<x>, runtime/devtools/<x> as executorch/devtools/<x>); PC_IN PC_LIBS PC_NOTE CMAKE_CONFIG
 # CMAKE_VERSION; CXX CPPFLAGS CXXFLAGS (to ask the compiler the target's pointer size).
 set -eu
 : "${PREFIX:?}" "${LIBDIR:?}" "${INCLUDEDIR:?}" "${BINDIR:?}" "${PKGCONFIGDIR:?}" "${CMAKEDIR:?}"
@@ -36,7 +36,11 @@ SHARED_LIBS=${SHARED_LIBS:-} STATIC_LIBS=${STATIC_LIBS:-} PROGRAMS=${PROGRAMS:-}
 say() { [ "${V:-0}" = 1 ] || printf '  %-7s %s\n' "$1" "$2"; }
 rel() { realpath -m -s --relative-to="$1" "$2"; }
 header_dest() {
-  case $1 in runtime/extension/*) echo "extension/${1#runtime/extension/}" ;; *) echo "$1" ;; esac
+  case $1 in
+    runtime/extension/*) echo "extension/${1#runtime/extension/}" ;;
+    runtime/devtools/*) echo "devtools/${1#runtime/devtools/}" ;;
+    *) echo "$1" ;;
+  esac
 }
 
 # Every file install writes, one per line, with DESTDIR.

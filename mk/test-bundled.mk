@@ -1,0 +1,6 @@
+# Extra pieces of the BundledProgram tests (test/unit/bundled/), included by mk/check.mk.
+# The fixtures (test/fixtures/bundled) run real models, so the group links the kernel library
+# the same way the kernels_* groups do (mk/test-kernels.mk).
+UNIT_bundled_EXTRA_LIBS = $(KERNELS_LINK)
+UNIT_bundled_EXTRA_DEPS = $(KERNELS_LIBS)
+$(O)/test/unit/bundled/test_bundled: $(KERNELS_LIBS)
