@@ -4,3 +4,10 @@
 UNIT_bundled_EXTRA_LIBS = $(KERNELS_LINK)
 UNIT_bundled_EXTRA_DEPS = $(KERNELS_LIBS)
 $(O)/test/unit/bundled/test_bundled: $(KERNELS_LIBS)
+
+# et_run --bundled end to end on the fixtures (test/tools-tests/et_run_bundled.sh).
+CHECKS += tools-bundled
+.PHONY: check-tools-bundled
+check-tools-bundled: $(TOOLS_ET_RUN)
+	@$(RUN_CHECK) tools-bundled sh test/tools-tests/et_run_bundled.sh $(TOOLS_ET_RUN) \
+	  test/fixtures/bundled test/fixtures/zoo $(O)/test/tools-tests-bundled

@@ -6,8 +6,7 @@ et_run=$1; zoo=$2; work=$3
 pass=0; fail=0
 rm -rf "$work"; mkdir -p "$work"
 
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; sed 's/^/     | /' "$work/out"; }
+. "$(dirname "$0")/check_lib.sh"
 
 # run NAME EXPECTED_STATUS(0|nonzero) ARGS...: runs et_run, output in $work/out.
 run() {
@@ -18,10 +17,6 @@ run() {
   if [ "$want" != 0 ] && [ $rc -eq 0 ]; then bad "$name: exit 0, wanted non-zero"; return 1; fi
   if [ $rc -gt 1 ] && [ "$want" != 2 ]; then bad "$name: exit $rc (crash?)"; return 1; fi
   return 0
-}
-# has NAME TEXT: the last output contains the fixed string TEXT.
-has() {
-  if grep -qF -- "$2" "$work/out"; then ok "$1"; else bad "$1: no '$2' in the output"; fi
 }
 
 # --- a fixture: methods, inputs, outputs with dtype and shape, times

@@ -24,6 +24,11 @@ struct Options {
   // Cap on the bytes allocated from sizes the program declares (planned buffers, unplanned
   // outputs, inputs).
   uint64_t max_memory = executorch::extension::default_max_memory();
+  // --bundled FILE.bpte: run every test case of every method instead (bundled.h), with this
+  // tolerance (the defaults of upstream's bundled example runner).
+  std::string bundled;
+  double rtol = 1e-3;
+  double atol = 1e-5;
 };
 
 /// Parses argv. Returns 0 to run, otherwise the exit status to end with

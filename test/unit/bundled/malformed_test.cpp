@@ -85,7 +85,7 @@ TEST(BundledMalformed, APlainProgramIsNotSupported) {
   bptest::Bytes pte = bptest::read_bytes("test/fixtures/zoo/mlp.pte");
   ASSERT_GT(pte.size, 8u);
   EXPECT_FALSE(bp::is_bundled_program(pte.data(), pte.size));
-  expect_rejected(std::move(pte), Error::NotSupported, "is not 'BP08'");
+  expect_rejected(std::move(pte), Error::NotSupported, "identifier 'ET12' is not 'BP08'");
 }
 
 TEST(BundledMalformed, RootOffsetOutsideTheFile) {

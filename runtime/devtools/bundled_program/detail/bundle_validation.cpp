@@ -186,8 +186,8 @@ Result<const fb::BundledProgram*> verify_bundle(const void* data, size_t size) {
   if (!has_bundle_identifier(data, size)) {
     char id[5] = {};
     std::memcpy(id, static_cast<const char*>(data) + 4, 4);
-    for (char& ch : id) {
-      ch = (ch >= 0x20 && ch < 0x7f) ? ch : '?';
+    for (size_t i = 0; i < 4; ++i) {
+      id[i] = (id[i] >= 0x20 && id[i] < 0x7f) ? id[i] : '?';
     }
     ET_LOG(
         Error,
