@@ -8,17 +8,6 @@ rm -rf "$work"; mkdir -p "$work"
 
 . "$(dirname "$0")/check_lib.sh"
 
-# run NAME EXPECTED_STATUS(0|nonzero) ARGS...: runs et_run, output in $work/out.
-run() {
-  name=$1; want=$2; shift 2
-  "$et_run" "$@" >"$work/out" 2>&1
-  rc=$?
-  if [ "$want" = 0 ] && [ $rc -ne 0 ]; then bad "$name: exit $rc, wanted 0"; return 1; fi
-  if [ "$want" != 0 ] && [ $rc -eq 0 ]; then bad "$name: exit 0, wanted non-zero"; return 1; fi
-  if [ $rc -gt 1 ] && [ "$want" != 2 ]; then bad "$name: exit $rc (crash?)"; return 1; fi
-  return 0
-}
-
 # --- a fixture: methods, inputs, outputs with dtype and shape, times
 if run identity 0 "$zoo/identity.pte" --iterations 3; then
   has "identity lists forward" "forward: 2 inputs, 2 outputs"

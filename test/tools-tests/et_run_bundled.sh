@@ -8,14 +8,6 @@ rm -rf "$work"; mkdir -p "$work"
 
 . "$(dirname "$0")/check_lib.sh"
 
-# run NAME EXPECTED_STATUS ARGS...: runs et_run, output in $work/out; the exact status must match.
-run() {
-  name=$1; want=$2; shift 2
-  "$et_run" "$@" >"$work/out" 2>&1
-  rc=$?
-  if [ $rc -ne "$want" ]; then bad "$name: exit $rc, wanted $want"; return 1; fi
-  return 0
-}
 lacks() {
   if grep -qF -- "$2" "$work/out"; then bad "$1: '$2' in the output"; else ok "$1"; fi
 }
