@@ -139,6 +139,8 @@ void bind_program(py::module_& m);
 py::list run_method(MethodState& st, const py::handle& inputs);
 // The value a non-tensor input was fixed to at export (None for tensor inputs).
 py::object fixed_input(MethodState& st, size_t idx);
+// An owning numpy copy of tensor `t` (output `idx` in error messages).
+py::object tensor_to_numpy(const ::executorch::aten::Tensor& t, size_t idx);
 
 // ---- dlpack.cpp -------------------------------------------------------------------------
 
@@ -167,5 +169,8 @@ class DLPackImport {
 
 // ---- registry.cpp -----------------------------------------------------------------------
 void bind_registry(py::module_& m);
+
+// ---- bundled.cpp ------------------------------------------------------------------------
+void bind_bundled(py::module_& m);
 
 }  // namespace etpy

@@ -15,5 +15,6 @@ PYBIND11_MODULE(_C, m) {
   etpy::bind_errors(m);
   etpy::bind_program(m);
   etpy::bind_registry(m);
+  etpy::bind_bundled(m);
   m.attr("__version__") = ET_PY_VERSION;
 }
