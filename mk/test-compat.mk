@@ -1,7 +1,8 @@
 # check-compat: the upstream-style consumer programs in test/sdk/compat/ (a Module
 # example, the Tensor API, the low-level Program/Method walkthrough, an executor-runner
-# style program, a custom backend) compiled the way a client compiles them, against the
-# build's include root and library, then run on the zoo fixtures.
+# style program, a custom backend, a bundled-program runner) compiled the way a client compiles
+# them, against the build's include root and library, then run on the zoo fixtures. The
+# bundled-program runner runs a real model, so it also links the kernel library (KERNELS_LINK).
 
 COMPAT_DIR := $(O)/test/sdk/compat
 COMPAT_ZOO ?= test/fixtures/zoo
@@ -13,6 +14,6 @@ endif
 
 CHECKS += compat
 .PHONY: check-compat
-check-compat: $(RT_LIBS) | $(INCLUDE_STAMP)
-	@$(RUN_CHECK) compat env CXX='$(CXX)' sh test/sdk/compat/run.sh $(COMPAT_DIR) \
+check-compat: $(RT_LIBS) $(KERNELS_LIBS) | $(INCLUDE_STAMP)
+	@$(RUN_CHECK) compat env CXX='$(CXX)' KERNELS_LINK='$(KERNELS_LINK)' sh test/sdk/compat/run.sh $(COMPAT_DIR) \
 	  $(abspath $(O)/include) $(abspath $(O)/lib) $(COMPAT_ZOO) $(COMPAT_LINK)
