@@ -65,9 +65,10 @@ cmake_cfg() { clean_env cmake -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF \
 # Source headers that must be installed: the public dirs, not detail/ (same rule as install.mk).
 expected_headers() {
   ( cd "$ET_SRC" && for r in runtime/core runtime/platform runtime/kernel runtime/backend \
-      runtime/executor runtime/extension; do
+      runtime/executor runtime/extension runtime/devtools; do
       [ -d "$r" ] && find "$r" -type f -name '*.h' -not -path '*/detail/*'
-    done ) | sed 's|^runtime/extension/|extension/|' | LC_ALL=C sort
+    done ) | sed -e 's|^runtime/extension/|extension/|' -e 's|^runtime/devtools/|devtools/|' |
+    LC_ALL=C sort
 }
 
 no_runpath() { ! readelf -d "$1" | grep -Eq '\((RPATH|RUNPATH)\)'; }

@@ -323,11 +323,8 @@ ET_NODISCARD Error get_program_data(
 }
 
 bool is_bundled_program(void* file_data, size_t file_data_len) {
-  if (!detail::has_bundle_identifier(file_data, file_data_len)) {
-    return false;
-  }
-  detail::remember_bundle_length(file_data, file_data_len);
-  return true;
+  // Records no length: the deprecated overload passes a guessed 128.
+  return detail::has_bundle_identifier(file_data, file_data_len);
 }
 
 }  // namespace bundled_program

@@ -15,8 +15,8 @@
  * Difference from upstream: the per-method functions receive the file without
  * its length, and a file cannot be checked without one. They therefore accept
  * only a buffer whose length the library has already been told, by
- * get_program_data() or is_bundled_program() on that same start address; any
- * other pointer is refused with Error::InvalidArgument. The buffer must stay
+ * get_program_data() on that same start address (as upstream runners call it
+ * first); any other pointer is refused with Error::InvalidArgument. The buffer must stay
  * alive and at that length while these functions use it. Code that holds the
  * length can use BundledProgramReader (bundled_program_reader.h) instead.
  */
@@ -112,7 +112,7 @@ ET_API ET_NODISCARD ::executorch::runtime::Error get_program_data(
 
 /**
  * True if the data carries the bundled program identifier ("BP08"). Only the
- * header is looked at; when true, file_data_len is remembered as above.
+ * header is looked at, so nothing is verified and no length is remembered.
  */
 ET_API bool is_bundled_program(void* file_data, size_t file_data_len);
 

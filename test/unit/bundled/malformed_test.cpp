@@ -363,8 +363,14 @@ TEST_F(BundledMismatch, ABufferOfUnknownLengthIsRefused) {
   expect_logged("its length is unknown; pass the buffer to get_program_data() first");
   EXPECT_EQ(bp::verify_method_outputs(*loaded_->method, copy.data(), 0), Error::InvalidArgument);
   EXPECT_EQ(bp::load_bundled_input(*loaded_->method, nullptr, 0), Error::InvalidArgument);
-  // is_bundled_program() with the length makes it known.
+  // is_bundled_program() only looks at the identifier: the length stays unknown (its
+  // deprecated overload would otherwise record a guessed 128 bytes).
   EXPECT_TRUE(bp::is_bundled_program(copy.data(), copy.size));
+  EXPECT_EQ(bp::load_bundled_input(*loaded_->method, copy.data(), 0), Error::InvalidArgument);
+  // get_program_data() with the length makes it known.
+  const void* pte = nullptr;
+  size_t pte_len = 0;
+  ASSERT_EQ(bp::get_program_data(copy.data(), copy.size, &pte, &pte_len), Error::Ok);
   EXPECT_EQ(bp::load_bundled_input(*loaded_->method, copy.data(), 0), Error::Ok);
 }
 

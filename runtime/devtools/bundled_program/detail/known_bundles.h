@@ -3,9 +3,9 @@
  *
  * Upstream's load_bundled_input() and verify_method_outputs() take the file
  * without its length, and a file cannot be verified without one. Upstream
- * callers always hand the same buffer to get_program_data() (or
- * is_bundled_program()) with its length first; those record it here, and the
- * length-less functions look it up and verify the file again with it.
+ * callers always hand the same buffer to get_program_data() with its length
+ * first; it records the length here, and the length-less functions look it
+ * up and verify the file again with it.
  */
 #pragma once
 
