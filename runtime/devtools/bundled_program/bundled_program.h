@@ -48,7 +48,7 @@ using ::executorch::runtime::Method;
  * @retval Error::InvalidProgram the file is malformed.
  * @returns Any error Method::set_input() reports for an input.
  */
-ET_API ET_NODISCARD ::executorch::runtime::Error load_bundled_input(
+ET_NODISCARD ET_API ::executorch::runtime::Error load_bundled_input(
     Method& method,
     SerializedBundledProgram* bundled_program_ptr,
     size_t testset_idx);
@@ -69,7 +69,7 @@ struct ErrorStats {
  * outputs of test case `testset_idx`. status is not Ok when the two cannot
  * be compared (errors as for verify_method_outputs(), never Error::NotFound).
  */
-ET_API ET_NODISCARD ErrorStats compute_method_output_error_stats(
+ET_NODISCARD ET_API ErrorStats compute_method_output_error_stats(
     Method& method,
     SerializedBundledProgram* bundled_program_ptr,
     size_t testset_idx);
@@ -88,7 +88,7 @@ ET_API ET_NODISCARD ErrorStats compute_method_output_error_stats(
  * @retval Error::NotSupported the test case has no expected outputs.
  * @retval Error::InvalidProgram the file is malformed.
  */
-ET_API ET_NODISCARD ::executorch::runtime::Error verify_method_outputs(
+ET_NODISCARD ET_API ::executorch::runtime::Error verify_method_outputs(
     Method& method,
     SerializedBundledProgram* bundled_program_ptr,
     size_t testset_idx,
@@ -104,7 +104,7 @@ ET_API ET_NODISCARD ::executorch::runtime::Error verify_method_outputs(
  * @retval Error::InvalidProgram the file is malformed.
  * @retval Error::InvalidArgument a null pointer.
  */
-ET_API ET_NODISCARD ::executorch::runtime::Error get_program_data(
+ET_NODISCARD ET_API ::executorch::runtime::Error get_program_data(
     void* file_data,
     size_t file_data_len,
     const void** out_program_data,
