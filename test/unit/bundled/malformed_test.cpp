@@ -153,6 +153,20 @@ TEST(BundledMalformed, DataShorterThanTheShape) {
       Error::InvalidProgram, "expected output 0: data holds 39 bytes, the Float tensor needs 160");
 }
 
+TEST(BundledMalformed, BoolElementThatIsNeitherZeroNorOne) {
+  // dtype_io's third input is a Bool tensor; kernels read its elements as C++ bool.
+  const bptest::Bytes dtype_io = bptest::read_bytes(bptest::fixtures_dir() + "/dtype_io.bpte");
+  expect_rejected(bptest::rewrite(dtype_io,
+                                  [](fb::BundledProgramT& p) {
+                                    auto& in = p.method_test_suites[0]->test_cases[0]->inputs;
+                                    fb::TensorT& b = *in[2]->val.AsTensor();
+                                    ASSERT_EQ(b.scalar_type,
+                                              executorch_flatbuffer::ScalarType::BOOL);
+                                    b.data[4] = 11;
+                                  }),
+                  Error::InvalidProgram, "input 2: Bool element 4 is 11, not 0 or 1");
+}
+
 TEST(BundledMalformed, RankBeyondTheLimit) {
   expect_rejected(bptest::rewrite(mlp(),
                                   [](fb::BundledProgramT& p) {

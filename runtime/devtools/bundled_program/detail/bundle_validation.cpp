@@ -93,6 +93,17 @@ Error check_tensor(const fb::Tensor& t, const ValueSite& site) {
         ::executorch::runtime::toString(type),
         nbytes);
   }
+  // Kernels read Bool elements as C++ bool, for which only 0 and 1 are values.
+  if (type == ScalarType::Bool &&
+      nbytes > 0) {  // then data_len > 0: data is set
+    const uint8_t* bytes = t.data()->data();
+    for (size_t i = 0; i < nbytes; ++i) {
+      if (bytes[i] > 1) {
+        BP_REJECT_VALUE(
+            site, "Bool element %zu is %u, not 0 or 1", i, unsigned{bytes[i]});
+      }
+    }
+  }
   return Error::Ok;
 }
 
