@@ -106,7 +106,8 @@ Error set_tensor_input(
     dim_order[d] = value.dim_order[d];
   }
   // set_input() copies into planned memory; an unplanned input keeps
-  // pointing at the file's bytes, which the method only reads.
+  // pointing at the file's bytes (as upstream), so the file must stay alive
+  // and writable while such a method runs.
   TensorImpl impl(
       value.scalar_type,
       static_cast<ssize_t>(value.sizes.size()),
