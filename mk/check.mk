@@ -26,8 +26,8 @@ check-unit-$(1): $$(UNIT_$(1)_BIN) $$(UNIT_$(1)_EXTRA_DEPS)
 	@$$(RUN_CHECK) unit-$(1) $$(TARGET_EXEC) $$(UNIT_$(1)_BIN)
 endef
 # Per-group fragments (extra test artifacts: plugins, helper programs, UNIT_<group>_EXTRA_*).
-include mk/format.mk mk/test-compat.mk mk/test-compute.mk mk/test-deps.mk mk/test-etdump.mk mk/test-kernels.mk \
-        mk/test-backend-xnnpack.mk mk/test-module.mk \
+include mk/format.mk mk/test-bundled.mk mk/test-compat.mk mk/test-compute.mk mk/test-deps.mk mk/test-etdump.mk \
+        mk/test-kernels.mk mk/test-backend-xnnpack.mk mk/test-module.mk \
         mk/test-program.mk mk/test-python.mk mk/test-registry.mk mk/test-sanitize.mk mk/test-tools.mk \
         mk/test-tsan.mk
 $(foreach g,$(UNIT_GROUPS),$(eval $(call unit_group,$(g))))

@@ -20,6 +20,8 @@
 #   xnnpack          an XNNPACK delegate payload through XnnpackBackend's init and, when
 #                    accepted, one execution (seeds: the payloads of the zoo's *_xnnpack*
 #                    programs, test/fuzz/seeds/xnnpack; named constants served as zeros)
+#   bundled_program  a .bpte through get_program_data and BundledProgramReader, then every
+#                    test case through load_bundled_input, execute and verify_method_outputs
 #
 # Build: a sub-make builds a separate tree $(O)/fuzz with clang (FUZZ_CXX) and
 # SAN=address,undefined,fuzzer-no-link, SHARED=0 (the static archives go whole into each
@@ -27,7 +29,8 @@
 # time), and links each fuzzer with -fsanitize=fuzzer. The main build stays g++.
 #
 # Corpora: seeds are every zoo fixture (test/fixtures/zoo/*.pte for the .pte targets, *.ptd
-# for flat_tensor, test/fuzz/seeds/python_call for python_call), staged read-only under
+# for flat_tensor, test/fuzz/seeds/python_call for python_call, test/fixtures/bundled/*.bpte
+# for bundled_program), staged read-only under
 # $(O)/fuzz/seeds/<t>; what libFuzzer finds goes to $(O)/fuzz/corpus/<t> (kept between runs),
 # crashes to $(O)/fuzz/artifacts/<t>/. Each target has a dictionary, test/fuzz/dict/<t>.dict.
 #
@@ -41,7 +44,7 @@
 # costs no build of its own: the one cost is the clang tree, built once (ccache keeps rebuilds
 # cheap: FUZZ_CXX="ccache clang++-14").
 
-FUZZ_ALL_TARGETS := program_load method_execute flat_tensor python_call xnnpack
+FUZZ_ALL_TARGETS := program_load method_execute flat_tensor python_call xnnpack bundled_program
 FUZZ_TARGETS ?= $(FUZZ_ALL_TARGETS)
 FUZZ_SECONDS ?= 60
 FUZZ_CHECK_RUNS_program_load ?= 30000
@@ -49,6 +52,7 @@ FUZZ_CHECK_RUNS_method_execute ?= 20000
 FUZZ_CHECK_RUNS_flat_tensor ?= 500000
 FUZZ_CHECK_RUNS_python_call ?= 100000
 FUZZ_CHECK_RUNS_xnnpack ?= 100000
+FUZZ_CHECK_RUNS_bundled_program ?= 20000
 FUZZ_CXX ?= clang++-14
 # -O1 with line tables: what libFuzzer's documentation suggests for sanitized fuzzers, symbolized
 # stacks for every report, and about half the compile time of the default -O2/-O3 -g.
@@ -87,6 +91,7 @@ FUZZ_STATIC_LINK := -Wl,--whole-archive $(KERNELS_STATIC) $(RT_STATIC) -Wl,--no-
 FUZZ_OBJS_program_load := $(FUZZ_COMMON_OBJS) $(FUZZ_MUTATOR_OBJS)
 FUZZ_OBJS_method_execute := $(FUZZ_COMMON_OBJS) $(FUZZ_MUTATOR_OBJS)
 FUZZ_OBJS_flat_tensor := $(FUZZ_COMMON_OBJS)
+FUZZ_OBJS_bundled_program := $(FUZZ_COMMON_OBJS)
 FUZZ_OBJS_python_call := $(PY_OBJS)
 FUZZ_LIBS_python_call := $(FUZZ_EMBED)
 FUZZ_OBJS_xnnpack := $(FUZZ_COMMON_OBJS)
@@ -116,6 +121,7 @@ FUZZ_SEED_FILES_method_execute := $(wildcard $(FUZZ_ZOO)/*.pte)
 FUZZ_SEED_FILES_flat_tensor := $(wildcard $(FUZZ_ZOO)/*.ptd)
 FUZZ_SEED_FILES_python_call := $(wildcard $(FUZZ_SRC)/seeds/python_call/*)
 FUZZ_SEED_FILES_xnnpack := $(wildcard $(FUZZ_SRC)/seeds/xnnpack/*)
+FUZZ_SEED_FILES_bundled_program := $(wildcard test/fixtures/bundled/*.bpte)
 
 .PHONY: fuzz fuzz-build
 # The jobserver is shared (+, $(MAKE)); -k so one target failing to build leaves the others.

@@ -25,7 +25,7 @@
 # Environment: DESTDIR PREFIX LIBDIR INCLUDEDIR BINDIR PKGCONFIGDIR CMAKEDIR VERSION
 # VERSION_MAJOR RECORD; SHARED_LIBS (real files lib<x>.so.$VERSION) STATIC_LIBS PROGRAMS
 # HEADERS (source paths: runtime/<x>/... installs as executorch/runtime/<x>/...,
-# runtime/extension/<x> as executorch/extension/<x>); PC_IN PC_LIBS PC_NOTE CMAKE_CONFIG
+# runtime/extension/<x> as executorch/extension/<x>, runtime/devtools/<x> as executorch/devtools/<x>); PC_IN PC_LIBS PC_NOTE CMAKE_CONFIG
 # CMAKE_VERSION; CXX CPPFLAGS CXXFLAGS (to ask the compiler the target's pointer size).
 set -eu
 : "${PREFIX:?}" "${LIBDIR:?}" "${INCLUDEDIR:?}" "${BINDIR:?}" "${PKGCONFIGDIR:?}" "${CMAKEDIR:?}"

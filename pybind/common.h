@@ -152,6 +152,8 @@ void write_etdump(MethodState& st, const py::object& path, const py::object& deb
 py::list run_method(MethodState& st, const py::handle& inputs);
 // The value a non-tensor input was fixed to at export (None for tensor inputs).
 py::object fixed_input(MethodState& st, size_t idx);
+// An owning numpy copy of tensor `t` (output `idx` in error messages).
+py::object tensor_to_numpy(const ::executorch::aten::Tensor& t, size_t idx);
 
 // ---- dlpack.cpp -------------------------------------------------------------------------
 
@@ -183,5 +185,7 @@ void bind_registry(py::module_& m);
 
 // ---- threads.cpp ------------------------------------------------------------------------
 void bind_threads(py::module_& m);
+// ---- bundled.cpp ------------------------------------------------------------------------
+void bind_bundled(py::module_& m);
 
 }  // namespace etpy

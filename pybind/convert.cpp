@@ -439,6 +439,8 @@ std::string fixed_value(MethodState& st, size_t idx) {
   return "?";
 }
 
+}  // namespace
+
 py::object tensor_to_numpy(const ::executorch::aten::Tensor& t, size_t idx) {
   const py::dtype dtype(numpy_dtype(t.scalar_type(), "output " + std::to_string(idx)));
   const ssize_t ndim = t.dim();
@@ -459,6 +461,8 @@ py::object tensor_to_numpy(const ::executorch::aten::Tensor& t, size_t idx) {
   }
   return std::move(arr);
 }
+
+namespace {
 
 py::object output_to_python(const rt::EValue& v, size_t idx) {
   switch (v.tag) {

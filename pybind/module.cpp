@@ -16,5 +16,6 @@ PYBIND11_MODULE(_C, m) {
   etpy::bind_program(m);
   etpy::bind_registry(m);
   etpy::bind_threads(m);
+  etpy::bind_bundled(m);
   m.attr("__version__") = ET_PY_VERSION;
 }

@@ -24,6 +24,9 @@ shape beyond its bound, a value that was fixed at export); failures inside the r
 The GIL is released while programs and methods load and while methods execute; calls on one
 ``Method`` are serialized, separate ``Method`` objects run in parallel.
 
+BundledProgram files (``.bpte``: a program plus test cases) load with ``load_bundled()``; see
+``executorch_runtime.bundled``.
+
 Importing this package never imports torch, and numpy only on first use.
 """
 
@@ -47,8 +50,12 @@ from ._C import (
     set_num_threads,
 )
 from ._C import load as _load
+from .bundled import BundledProgram, BundledTestCase, BundledTestResult, load_bundled
 
 __all__ = [
+    "BundledProgram",
+    "BundledTestCase",
+    "BundledTestResult",
     "Error",
     "ErrorCode",
     "Method",
@@ -64,6 +71,7 @@ __all__ = [
     "get_num_threads",
     "is_available",
     "load",
+    "load_bundled",
     "load_library",
     "operators",
     "set_num_threads",

@@ -67,7 +67,8 @@ expected_headers() {
   ( cd "$ET_SRC" && for r in runtime/core runtime/platform runtime/kernel runtime/backend \
       runtime/executor runtime/extension runtime/devtools; do
       [ -d "$r" ] && find "$r" -type f -name '*.h' -not -path '*/detail/*'
-    done ) | sed 's|^runtime/extension/|extension/|; s|^runtime/devtools/|devtools/|' | LC_ALL=C sort
+    done ) | sed -e 's|^runtime/extension/|extension/|' -e 's|^runtime/devtools/|devtools/|' |
+    LC_ALL=C sort
 }
 
 no_runpath() { ! readelf -d "$1" | grep -Eq '\((RPATH|RUNPATH)\)'; }

@@ -6,23 +6,7 @@ et_run=$1; zoo=$2; work=$3
 pass=0; fail=0
 rm -rf "$work"; mkdir -p "$work"
 
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; sed 's/^/     | /' "$work/out"; }
-
-# run NAME EXPECTED_STATUS(0|nonzero) ARGS...: runs et_run, output in $work/out.
-run() {
-  name=$1; want=$2; shift 2
-  "$et_run" "$@" >"$work/out" 2>&1
-  rc=$?
-  if [ "$want" = 0 ] && [ $rc -ne 0 ]; then bad "$name: exit $rc, wanted 0"; return 1; fi
-  if [ "$want" != 0 ] && [ $rc -eq 0 ]; then bad "$name: exit 0, wanted non-zero"; return 1; fi
-  if [ $rc -gt 1 ] && [ "$want" != 2 ]; then bad "$name: exit $rc (crash?)"; return 1; fi
-  return 0
-}
-# has NAME TEXT: the last output contains the fixed string TEXT.
-has() {
-  if grep -qF -- "$2" "$work/out"; then ok "$1"; else bad "$1: no '$2' in the output"; fi
-}
+. "$(dirname "$0")/check_lib.sh"
 
 # --- a fixture: methods, inputs, outputs with dtype and shape, times
 if run identity 0 "$zoo/identity.pte" --iterations 3; then

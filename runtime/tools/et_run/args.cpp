@@ -12,6 +12,7 @@ namespace et_run {
 void print_usage(const char* argv0) {
   std::printf(
       "usage: %s model.pte [options]\n"
+      "       %s --bundled model.bpte [--rtol X] [--atol X] [--method NAME]\n"
       "  --method NAME          method to run (default: forward, else the "
       "first)\n"
       "  --input FILE.npy       input value, once per method input, in order\n"
@@ -40,7 +41,15 @@ void print_usage(const char* argv0) {
       "into an\n"
       "                         N-byte debug buffer (K, M, G suffixes), "
       "written to FILE.debug\n"
+      "  --bundled FILE.bpte    run every test case of every method (or of\n"
+      "                         --method) of a BundledProgram, print "
+      "pass/fail\n"
+      "                         per case; exit 1 if any case fails\n"
+      "  --rtol X, --atol X     tolerance of --bundled: |actual - expected| "
+      "<=\n"
+      "                         atol + rtol * |actual| (default 1e-3, 1e-5)\n"
       "  -h, --help             this text\n",
+      argv0,
       argv0,
       std::to_string(executorch::extension::default_max_memory()).c_str());
 }
@@ -85,6 +94,18 @@ bool parse_bytes(const char* s, uint64_t* out) {
   return true;
 }
 
+// A finite tolerance >= 0.
+bool parse_tolerance(const char* s, double* out) {
+  char* end = nullptr;
+  errno = 0;
+  const double v = std::strtod(s, &end);
+  if (end == s || *end != '\0' || errno != 0 || !(v >= 0) || v > 1e300) {
+    return false;
+  }
+  *out = v;
+  return true;
+}
+
 }  // namespace
 
 int parse_args(int argc, char** argv, Options* o, bool* exit_now) {
@@ -114,7 +135,8 @@ int parse_args(int argc, char** argv, Options* o, bool* exit_now) {
         a == "--method" || a == "--input" || a == "--data" ||
         a == "--iterations" || a == "--warmup" || a == "--verification" ||
         a == "--output-dir" || a == "--top" || a == "--values" ||
-        a == "--max-memory") {
+        a == "--max-memory" || a == "--bundled" || a == "--rtol" ||
+        a == "--atol") {
       if (!value(&v)) {
         return fail(a + " needs a value");
       }
@@ -124,6 +146,12 @@ int parse_args(int argc, char** argv, Options* o, bool* exit_now) {
         o->inputs.push_back(v);
       } else if (a == "--data") {
         o->data_path = v;
+      } else if (a == "--bundled") {
+        o->bundled = v;
+      } else if (a == "--rtol" || a == "--atol") {
+        if (!parse_tolerance(v, a == "--rtol" ? &o->rtol : &o->atol)) {
+          return fail(a + ": '" + v + "' is not a number >= 0");
+        }
       } else if (a == "--output-dir") {
         o->output_dir = v;
       } else if (a == "--iterations") {
@@ -178,7 +206,10 @@ int parse_args(int argc, char** argv, Options* o, bool* exit_now) {
       return fail("more than one model file ('" + o->model + "', '" + a + "')");
     }
   }
-  if (o->model.empty()) {
+  if (!o->bundled.empty() && !o->model.empty()) {
+    return fail("--bundled runs its own program; no model file is needed");
+  }
+  if (o->model.empty() && o->bundled.empty()) {
     return fail("no model file given");
   }
   if (o->debug_buffer_size > 0 && o->etdump_path.empty()) {

@@ -27,6 +27,11 @@ struct Options {
   // --etdump FILE: record an ETDump; --debug-buffer-size N: also log operator outputs.
   std::string etdump_path;
   uint64_t debug_buffer_size = 0;
+  // --bundled FILE.bpte: run every test case of every method instead (bundled.h), with this
+  // tolerance (the defaults of upstream's bundled example runner).
+  std::string bundled;
+  double rtol = 1e-3;
+  double atol = 1e-5;
 };
 
 /// Parses argv. Returns 0 to run, otherwise the exit status to end with

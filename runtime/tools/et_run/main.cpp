@@ -25,6 +25,8 @@
 #include <executorch/runtime/platform/runtime.h>
 
 #include "args.h"
+#include "bundled.h"
+#include "method_loader.h"
 #include "npy.h"
 #include "print.h"
 #include "etdump_output.h"
@@ -32,6 +34,7 @@
 
 namespace {
 
+using et_run::LoadedMethod;
 using et_run::now_ns;
 using executorch::aten::ScalarType;
 using executorch::aten::TensorImpl;
@@ -62,19 +65,6 @@ struct OwnedTensor {
   std::unique_ptr<TensorImpl> impl;
 };
 
-/// A loaded method with the memory it runs in.
-struct LoadedMethod {
-  std::vector<ZeroedBuffer> planned;
-  std::vector<Span<uint8_t>> spans;
-  // Storage for outputs the program leaves to the caller (not memory-planned).
-  std::vector<ZeroedBuffer> output_buffers;
-  std::unique_ptr<HierarchicalAllocator> planned_memory;
-  MallocMemoryAllocator method_alloc;
-  MallocMemoryAllocator temp_alloc;
-  std::unique_ptr<MemoryManager> mm;
-  std::optional<Method> method;
-};
-
 /// Reserves `nbytes` in `budget` for `what`, then allocates them (zeroed).
 Error allocate_within(
     MemoryBudget* budget,
@@ -97,9 +87,10 @@ Error allocate_within(
   return Error::Ok;
 }
 
-/// Loads method `name` with planned buffers and unplanned-output storage sized from the
-/// program, all of it reserved in `budget` before it is allocated.
-Error load_method(
+}  // namespace
+
+// Declared in method_loader.h (the --bundled mode loads its methods the same way).
+Error et_run::load_method(
     const Program& program,
     const MethodMeta& meta,
     const char* name,
@@ -157,6 +148,8 @@ Error load_method(
   }
   return Error::Ok;
 }
+
+namespace {
 
 void contiguous_strides(OwnedTensor* t) {
   const size_t n = t->sizes.size();
@@ -650,6 +643,9 @@ int main(int argc, char** argv) {
   const int rc = et_run::parse_args(argc, argv, &opt, &exit_now);
   if (exit_now) {
     return rc;
+  }
+  if (!opt.bundled.empty()) {
+    return et_run::run_bundled(opt);
   }
   return run(opt);
 }

@@ -1,12 +1,14 @@
 #!/bin/sh
 # Builds the upstream-style consumer programs in this directory against an
-# ExecuTorch include root and library, then runs them on the zoo fixtures.
+# ExecuTorch include root and library, then runs them on the zoo fixtures (and
+# the bundled-program fixtures beside them, ZOO_DIR/../bundled).
 #
 #   run.sh OUT_DIR INCLUDE_DIR LIB_DIR ZOO_DIR [extra link flags...]
 #
 # Each program is compiled as a client would compile it (C++17, -Wall -Wextra
 # -Werror, -I INCLUDE_DIR) and linked with -L LIB_DIR -lexecutorch (the extra
-# flags replace that when given, e.g. for a static library). Exits non-zero if
+# flags replace that when given, e.g. for a static library; KERNELS_LINK in the
+# environment links the kernel library where a program needs it). Exits non-zero if
 # any program fails to build or run.
 set -u
 out=$1; inc=$2; lib=$3; zoo=$4; shift 4
@@ -16,10 +18,11 @@ if [ $# -gt 0 ]; then link="$*"; else link="-L$lib -lexecutorch"; fi
 mkdir -p "$out"
 failed=0
 
-build() { # name
-  if ! $cxx -std=c++17 -Wall -Wextra -Werror -I"$inc" -o "$out/$1" "$here/$1.cpp" \
-       $link -Wl,-rpath,"$lib" -pthread >"$out/$1.build.log" 2>&1; then
-    echo "FAIL build $1"; sed 's/^/  | /' "$out/$1.build.log" | head -40
+build() { # name [link flags before the runtime's]
+  name=$1; shift
+  if ! $cxx -std=c++17 -Wall -Wextra -Werror -I"$inc" -o "$out/$name" "$here/$name.cpp" \
+       "$@" $link -Wl,-rpath,"$lib" -pthread >"$out/$name.build.log" 2>&1; then
+    echo "FAIL build $name"; sed 's/^/  | /' "$out/$name.build.log" | head -40
     failed=$((failed + 1)); return 1
   fi
   return 0
@@ -49,6 +52,8 @@ build executor_runner && run executor_runner "$zoo/identity.pte"
 build custom_backend && run custom_backend
 build etdump_example && run etdump_example "$zoo/identity.pte" "$out/identity.etdp"
 build threadpool_example && run threadpool_example
+# KERNELS_LINK (the environment): how to link the kernel library.
+build bundled_runner ${KERNELS_LINK:-} && run bundled_runner "$zoo/../bundled/mlp.bpte" 2
 
 # The LLM example needs the kernel library (and its llama:: operators) on top of the runtime;
 # its greedy tokens must equal the first ones upstream's runtime gave (test/fixtures/llm).

@@ -8,6 +8,8 @@
 #include <executorch/runtime/core/exec_aten/util/tensor_util.h>
 #include <executorch/runtime/platform/platform.h>
 
+#include "../common/log_capture.h"
+
 namespace test {
 
 using executorch::aten::ScalarType;
@@ -20,21 +22,6 @@ using executorch::runtime::KernelRuntimeContext;
 using executorch::runtime::Span;
 
 namespace {
-
-std::mutex g_log_mu;
-std::string g_logs;
-
-void capture_log(et_timestamp_t, et_pal_log_level_t level, const char* file, const char*,
-                 size_t line, const char* message, size_t length) {
-  std::lock_guard<std::mutex> lock(g_log_mu);
-  g_logs.append(message, length);
-  g_logs.push_back('\n');
-  std::fprintf(stderr, "%c %s:%zu] %.*s\n", static_cast<char>(level), file, line,
-               static_cast<int>(length), message);
-}
-
-const bool g_log_registered =
-    executorch::runtime::register_pal(executorch::runtime::PalImpl::create(capture_log, __FILE__));
 
 void store(Tensor& t, size_t i, double v) {
   void* p = t.mutable_data_ptr();
@@ -199,7 +186,7 @@ void register_test_kernels() {
     return executorch::runtime::register_kernels(Span<const Kernel>(kernels, 4)) == Error::Ok;
   }();
   (void)once;
-  (void)g_log_registered;
+  (void)log_capture_detail::registered;
 }
 
 bool is_test_kernel(const std::string& op) {
@@ -208,13 +195,11 @@ bool is_test_kernel(const std::string& op) {
 }
 
 std::string logs() {
-  std::lock_guard<std::mutex> lock(g_log_mu);
-  return g_logs;
+  return captured_logs();
 }
 
 void clear_logs() {
-  std::lock_guard<std::mutex> lock(g_log_mu);
-  g_logs.clear();
+  clear_captured_logs();
 }
 
 }  // namespace test
