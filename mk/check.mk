@@ -28,7 +28,7 @@ endef
 # Per-group fragments (extra test artifacts: plugins, helper programs, UNIT_<group>_EXTRA_*).
 include mk/format.mk mk/test-compat.mk mk/test-compute.mk mk/test-deps.mk mk/test-kernels.mk mk/test-module.mk \
         mk/test-program.mk mk/test-python.mk mk/test-registry.mk mk/test-sanitize.mk mk/test-tools.mk \
-        mk/test-tsan.mk
+        mk/test-tsan.mk mk/op-coverage.mk
 $(foreach g,$(UNIT_GROUPS),$(eval $(call unit_group,$(g))))
 
 # The export list: any added or removed export of libexecutorch shows as a diff.

@@ -17,7 +17,20 @@ GoogleTest runner test/unit/kernels_elementwise/goldens_test.cpp through the
 kernel registry. `make check` never needs torch.
 
 Case files: cases_*.py next to this script; each defines cases(g) and calls
-g.case(...) with the argument helpers below (T, Out, I, F, B, NONE, IL, STR).
+g.case(...) (one out) or g.case_multi(...) (several outs, or an out list)
+with the argument helpers below (T, TL, Out, OutList, I, F, B, NONE, IL, STR,
+DT).
+
+Each family of case files has its own fixture directory, so that case files
+added in parallel never renumber each other's tensors:
+
+    build/zoo-venv/bin/python test/kernels/gen_goldens.py --only <family> \
+        --out test/fixtures/kernels_<family>
+
+(cases_<family>.py -> test/fixtures/kernels_<family>/); the goldens test runs
+every test/fixtures/kernels*/index.json. Without --only, every case file goes
+to one directory (the original test/fixtures/kernels holds cases_elementwise
+and cases_nn).
 """
 import argparse
 import glob
@@ -108,6 +121,35 @@ def STR(s):
     return _Val("string", str(s))
 
 
+# ScalarType codes of the .pte format (an EValue Int in the runtime).
+SCALAR_TYPE_CODES = {
+    torch.uint8: 0, torch.int8: 1, torch.int16: 2, torch.int32: 3, torch.int64: 4,
+    torch.float16: 5, torch.float32: 6, torch.float64: 7, torch.bool: 11, torch.bfloat16: 15,
+}
+
+
+def DT(dtype):  # ScalarType argument
+    v = _Val("scalartype", SCALAR_TYPE_CODES[dtype])
+    v.torch_value = dtype
+    return v
+
+
+class TL:
+    """A tensor list argument (Tensor[]); with optional=True a Tensor?[] whose items may be
+    None."""
+
+    def __init__(self, items, optional=False):
+        self.items = list(items)
+        self.optional = optional
+
+
+class OutList:
+    """A list of out tensors (Tensor(a!)[] out), e.g. split_copy's."""
+
+    def __init__(self, outs):
+        self.outs = list(outs)
+
+
 def scalar(v):
     """A Python number as the matching Scalar EValue."""
     if isinstance(v, bool):
@@ -138,6 +180,95 @@ class Gen:
         np.save(os.path.join(self.outdir, name), arr, allow_pickle=False)
         return name
 
+    def _enc_tensor(self, a):
+        return {
+            "kind": "tensor",
+            "file": self._save(a.t),
+            "dtype": DTYPE_NAMES[a.t.dtype],
+            "dim_order": list(a.dim_order) if a.dim_order is not None else None,
+        }
+
+    @staticmethod
+    def _enc_out(out):
+        return {
+            "kind": "out",
+            "dtype": DTYPE_NAMES[out.dtype],
+            "dim_order": list(out.dim_order) if out.dim_order is not None else None,
+            "dynamic": bool(out.dynamic),
+        }
+
+    def _expect(self, result):
+        return {"file": self._save(result), "dtype": DTYPE_NAMES[result.dtype],
+                "shape": list(result.shape)}
+
+    @staticmethod
+    def _size_out(name, enc, out, result):
+        shape = list(result.shape) if out.shape is None else list(out.shape)
+        if out.dynamic and _numel(shape) < result.numel():
+            raise ValueError("%s: a dynamic out's shape sets its capacity; it must hold "
+                             "the result (%d elements)" % (name, result.numel()))
+        enc["shape"] = shape
+        enc["capacity"] = max(_numel(shape), result.numel())
+
+    def case_multi(self, label, op, *args, outs, error=None, rtol=None, atol=None,
+                   values=True):
+        """Adds a case of an op with several outs (a tuple return, e.g. topk.values) or one
+        out list (outs=OutList([...]), e.g. split_copy). Every out is compared.
+
+        values=False compares only dtypes and shapes (uninitialized or random results)."""
+        name = "%s/%s" % (op, label)
+        entry = self.case(label, op, *args, out=None, error="_defer", ret=0)
+        entry.pop("error")
+        fn = self._torch_op(op)
+        n_in = len(args)
+        schema_args = fn._schema.arguments
+        pos, kw = _schema_call_args(fn, self._last_torch_args)
+        out_list = isinstance(outs, OutList)
+        outs_seq = outs.outs if out_list else list(outs)
+        first = len(entry["args"])
+        if out_list:
+            entry["args"].append({"kind": "outlist",
+                                  "value": [self._enc_out(o) for o in outs_seq]})
+            out_encs = entry["args"][-1]["value"]
+        else:
+            for o in outs_seq:
+                entry["args"].append(self._enc_out(o))
+            out_encs = entry["args"][first:]
+        entry["ret"] = first
+        if error is not None:
+            entry["error"] = error
+            for enc, o in zip(out_encs, outs_seq):
+                if o.shape is None:
+                    raise ValueError("error case %s needs Out(shape=...)" % name)
+                enc["shape"] = list(o.shape)
+                enc["capacity"] = _numel(o.shape)
+            return entry
+        out_tensors = [torch.empty(0, dtype=o.dtype) for o in outs_seq]
+        out_schema = schema_args[n_in:]
+        if out_list:
+            kw[out_schema[0].name] = out_tensors
+            fn(*pos, **kw)
+        else:
+            for sa, t in zip(out_schema, out_tensors):
+                kw[sa.name] = t
+            fn(*pos, **kw)
+        results = []
+        for k, (enc, o, t) in enumerate(zip(out_encs, outs_seq, out_tensors)):
+            self._size_out(name, enc, o, t)
+            r = self._expect(t)
+            if out_list:
+                r["arg"], r["item"] = first, k
+            else:
+                r["arg"], r["item"] = first + k, -1
+            results.append(r)
+        entry["results"] = results
+        entry["expect"] = dict(results[0])
+        dt = out_tensors[0].dtype
+        entry["rtol"], entry["atol"] = _default_tol(dt, rtol, atol)
+        if not values:
+            entry["values"] = False
+        return entry
+
     @staticmethod
     def _torch_op(op):
         ns, rest = op.split("::")
@@ -161,22 +292,29 @@ class Gen:
         torch_args = []
         for a in args:
             if isinstance(a, T):
-                enc_args.append({
-                    "kind": "tensor",
-                    "file": self._save(a.t),
-                    "dtype": DTYPE_NAMES[a.t.dtype],
-                    "dim_order": list(a.dim_order) if a.dim_order is not None else None,
-                })
+                enc_args.append(self._enc_tensor(a))
                 torch_args.append(a.t.clone())
+            elif isinstance(a, TL):
+                enc_args.append({
+                    "kind": "opttensorlist" if a.optional else "tensorlist",
+                    "value": [None if x is None else self._enc_tensor(x) for x in a.items],
+                })
+                torch_args.append([None if x is None else x.t.clone() for x in a.items])
             elif isinstance(a, _Val):
                 v = a.value
                 if a.kind == "double":
                     v = repr(float(v))  # strings keep inf/nan exact
                 enc_args.append({"kind": a.kind, "value": v})
-                torch_args.append(a.value)
+                torch_args.append(getattr(a, "torch_value", a.value))
             else:
                 raise TypeError("argument of case %s: %r" % (name, a))
+        self._last_torch_args = torch_args
         entry = {"name": name, "op": op, "args": enc_args}
+        if error == "_defer":  # case_multi adds the outs
+            entry["error"] = error
+            entry["source"] = self.current_file
+            self.cases.append(entry)
+            return entry
         if error is not None:
             entry["error"] = error
         if out is not None:
@@ -192,13 +330,7 @@ class Gen:
             entry["ret"] = 0 if ret is None else ret
         if error is None:
             fn = self._torch_op(op)
-            schema_args = fn._schema.arguments
-            pos, kw = [], {}
-            for sa, v in zip(schema_args, torch_args):
-                if sa.kwarg_only:
-                    kw[sa.name] = v
-                else:
-                    pos.append(v)
+            pos, kw = _schema_call_args(fn, torch_args)
             if out is not None:
                 o = torch.empty(0, dtype=out.dtype)
                 fn(*pos, **kw, out=o)
@@ -218,15 +350,7 @@ class Gen:
                                      "the result (%d elements)" % (name, result.numel()))
                 entry["args"][-1]["shape"] = shape
                 entry["args"][-1]["capacity"] = max(_numel(shape), result.numel())
-            dt = result.dtype
-            default_tol = {
-                torch.float32: (1e-5, 1e-5),
-                torch.float64: (1e-10, 1e-12),
-                torch.float16: (1e-3, 1e-3),
-                torch.bfloat16: (1e-2, 1e-2),
-            }.get(dt, (0.0, 0.0))
-            entry["rtol"] = default_tol[0] if rtol is None else rtol
-            entry["atol"] = default_tol[1] if atol is None else atol
+            entry["rtol"], entry["atol"] = _default_tol(result.dtype, rtol, atol)
         else:
             if out is not None:
                 if out.shape is None:
@@ -236,6 +360,27 @@ class Gen:
         entry["source"] = self.current_file
         self.cases.append(entry)
         return entry
+
+
+def _schema_call_args(fn, torch_args):
+    """The positional and keyword-only arguments of a call of overload fn."""
+    pos, kw = [], {}
+    for sa, v in zip(fn._schema.arguments, torch_args):
+        if sa.kwarg_only:
+            kw[sa.name] = v
+        else:
+            pos.append(v)
+    return pos, kw
+
+
+def _default_tol(dt, rtol, atol):
+    default_tol = {
+        torch.float32: (1e-5, 1e-5),
+        torch.float64: (1e-10, 1e-12),
+        torch.float16: (1e-3, 1e-3),
+        torch.bfloat16: (1e-2, 1e-2),
+    }.get(dt, (0.0, 0.0))
+    return (default_tol[0] if rtol is None else rtol, default_tol[1] if atol is None else atol)
 
 
 def _numel(shape):
@@ -261,6 +406,10 @@ def main():
     files = sorted(glob.glob(os.path.join(HERE, "cases_*.py")))
     if args.only:
         files = [f for f in files if os.path.basename(f) == "cases_%s.py" % args.only]
+    else:
+        # The families of the original directory; every later one has its own (--only).
+        files = [f for f in files if os.path.basename(f) in ("cases_elementwise.py",
+                                                               "cases_nn.py")]
     for path in files:
         modname = os.path.splitext(os.path.basename(path))[0]
         spec = importlib.util.spec_from_file_location(modname, path)
