@@ -18,8 +18,8 @@ kernel registry. `make check` never needs torch.
 
 Case files: cases_*.py next to this script; each defines cases(g) and calls
 g.case(...) (one out) or g.case_multi(...) (several outs, or an out list)
-with the argument helpers below (T, TL, Out, OutList, I, F, B, NONE, IL, STR,
-DT).
+with the argument helpers below (T, TL, Out, OutList, I, F, B, NONE, IL, FL,
+STR, DT).
 
 Each family of case files has its own fixture directory, so that case files
 added in parallel never renumber each other's tensors:
@@ -115,6 +115,10 @@ NONE = _Val("none", None)
 
 def IL(v):  # int list
     return _Val("intlist", [int(x) for x in v])
+
+
+def FL(v):  # float list
+    return _Val("doublelist", [float(x) for x in v])
 
 
 def STR(s):
@@ -304,6 +308,8 @@ class Gen:
                 v = a.value
                 if a.kind == "double":
                     v = repr(float(v))  # strings keep inf/nan exact
+                elif a.kind == "doublelist":
+                    v = [repr(x) for x in v]
                 enc_args.append({"kind": a.kind, "value": v})
                 torch_args.append(getattr(a, "torch_value", a.value))
             else:

@@ -184,6 +184,10 @@ TEST_P(KernelGoldens, MatchesEagerPyTorch) {
   std::vector<std::unique_ptr<kernel_test::OptTList>> opt_tensor_lists;
   std::vector<ArrayRef<char>> string_refs;
   string_refs.reserve(args.size());
+  std::vector<std::vector<double>> double_lists;
+  double_lists.reserve(args.size());
+  std::vector<ArrayRef<double>> double_list_refs;
+  double_list_refs.reserve(args.size());
   std::vector<EValue> values(args.size());
   std::vector<OwnedTensor*> arg_tensor(args.size(), nullptr);
   // The tensors of list arguments, by argument.
@@ -258,6 +262,13 @@ TEST_P(KernelGoldens, MatchesEagerPyTorch) {
       strings.push_back(j["value"].str);
       string_refs.emplace_back(strings.back().data(), strings.back().size());
       values[a] = EValue(&string_refs.back());
+    } else if (kind == "doublelist") {
+      double_lists.emplace_back();
+      for (size_t k = 0; k < j["value"].size(); ++k) {
+        double_lists.back().push_back(std::strtod(j["value"][k].str.c_str(), nullptr));
+      }
+      double_list_refs.emplace_back(double_lists.back().data(), double_lists.back().size());
+      values[a] = EValue(&double_list_refs.back());
     } else if (kind == "intlist") {
       std::vector<int64_t> v;
       for (size_t k = 0; k < j["value"].size(); ++k) {
