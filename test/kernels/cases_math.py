@@ -9,15 +9,7 @@ import torch
 
 from gen_goldens import CHANNELS_LAST, F, I, NONE, B, Out, T
 
-f32, f64, f16, bf16 = torch.float32, torch.float64, torch.float16, torch.bfloat16
-i64, i32, i16, i8, u8, b8 = torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8, torch.bool
-ALL = (f32, f64, f16, bf16, i64, i32, i16, i8, u8, b8)
-REAL_H = (f32, f64, f16, bf16, i64, i32, i16, i8, u8)
-INTS = (i64, i32, i16, i8, u8)
-
-
-def name(dt):
-    return str(dt).split(".")[-1]
+from case_util import ALL, INTS, REAL_H, b8, bf16, f16, f32, f64, i32, i64, i8, name, u8
 
 
 def rnd(shape, dtype=f32, lo=-4.0, hi=4.0):

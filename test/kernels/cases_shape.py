@@ -9,22 +9,7 @@ import torch
 
 from gen_goldens import CHANNELS_LAST, I, IL, NONE, Out, T
 
-f32, f64, f16, bf16 = torch.float32, torch.float64, torch.float16, torch.bfloat16
-i64, i32, i16, i8, u8, b8 = torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8, torch.bool
-ALL = (f32, f64, f16, bf16, i64, i32, i16, i8, u8, b8)
-
-
-def name(dt):
-    return str(dt).split(".")[-1]
-
-
-def r(*shape, dtype=f32):
-    if dtype == b8:
-        return torch.rand(shape) > 0.5
-    if dtype.is_floating_point:
-        return torch.randn(shape).to(dtype)
-    lo = 0 if dtype == u8 else -50
-    return torch.randint(lo, 50, shape, dtype=dtype)
+from case_util import ALL, b8, bf16, f16, f32, f64, i8, i16, i32, i64, name, r, u8  # noqa: F401
 
 
 def cases(g):

@@ -8,19 +8,7 @@ import torch
 
 from gen_goldens import CHANNELS_LAST, B, F, FL, I, IL, NONE, Out, T
 
-f32, f64, f16, bf16 = torch.float32, torch.float64, torch.float16, torch.bfloat16
-i64, i32, i16, i8, u8 = torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8
-
-
-def name(dt):
-    return str(dt).split(".")[-1]
-
-
-def r(*shape, dtype=f32):
-    if dtype.is_floating_point:
-        return torch.randn(shape).to(dtype)
-    lo = 0 if dtype == u8 else -50
-    return torch.randint(lo, 50, shape, dtype=dtype)
+from case_util import bf16, f16, f32, f64, name, r, u8
 
 
 def low_precision_tol(dt):
