@@ -358,6 +358,34 @@ Tensor& amin_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<int64_t
   return amax_amin<false>(log_name(amin_out_name), ctx, self, dim, keepdim, out);
 }
 
+/*
+ * The index of the first largest (kMax) or smallest of get(0..n-1), n > 0,
+ * and that value in *best; the first NaN wins, as in PyTorch.
+ */
+template <bool kMax, class C, class Get>
+int64_t extreme_index(Get&& get, int64_t n, C* best) {
+  int64_t bi = 0;
+  *best = get(0);
+  for (int64_t i = 1; i < n; ++i) {
+    const C v = get(i);
+    if constexpr (std::is_floating_point<C>::value) {
+      if (std::isnan(*best)) {
+        break;
+      }
+      if (std::isnan(v)) {
+        *best = v;
+        bi = i;
+        break;
+      }
+    }
+    if (kMax ? v > *best : v < *best) {
+      *best = v;
+      bi = i;
+    }
+  }
+  return bi;
+}
+
 // argmax / argmin over one dim (or the flattened tensor when dim is None).
 template <bool kMax>
 Tensor& arg_reduce(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
@@ -406,27 +434,9 @@ Tensor& arg_reduce(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
                            float, CTYPE>;
     const CTYPE* x = in.const_data_ptr<CTYPE>();
     int64_t* y = out.mutable_data_ptr<int64_t>();
-    auto reduce_one = [&](auto&& get, int64_t n) {
-      int64_t bi = 0;
-      C best = get(0);
-      for (int64_t i = 1; i < n; ++i) {
-        const C v = get(i);
-        if constexpr (std::is_floating_point<C>::value) {
-          if (std::isnan(best)) {
-            break;
-          }
-          if (std::isnan(v)) {
-            best = v;
-            bi = i;
-            break;
-          }
-        }
-        if (kMax ? v > best : v < best) {
-          best = v;
-          bi = i;
-        }
-      }
-      return bi;
+    auto reduce_one = [](auto&& get, int64_t n) {
+      C best;
+      return extreme_index<kMax, C>(get, n, &best);
     };
     if (!dim.has_value()) {
       y[0] = reduce_one([&](int64_t i) { return static_cast<C>(x[logical_to_offset(in, i)]); },
@@ -638,25 +648,9 @@ std::tuple<Tensor&, Tensor&> extreme_along_dim(const char* op, KernelRuntimeCont
     CTYPE* vo = values.mutable_data_ptr<CTYPE>();
     int64_t* io = indices.mutable_data_ptr<int64_t>();
     for_each_output(p, [&](int64_t ioff, int64_t ooff) {
-      int64_t bi = 0;
-      C best = static_cast<C>(x[ioff]);
-      for (int64_t i = 1; i < n; ++i) {
-        const C v = static_cast<C>(x[ioff + i * s]);
-        if constexpr (std::is_floating_point<C>::value) {
-          if (std::isnan(best)) {
-            break;
-          }
-          if (std::isnan(v)) {
-            best = v;
-            bi = i;
-            break;
-          }
-        }
-        if (kMax ? v > best : v < best) {
-          best = v;
-          bi = i;
-        }
-      }
+      C best;
+      const int64_t bi = extreme_index<kMax, C>(
+          [&](int64_t i) { return static_cast<C>(x[ioff + i * s]); }, n, &best);
       vo[ooff] = static_cast<CTYPE>(best);
       io[ooff] = bi;  // values and indices share shape and dim order: same offset
     });
