@@ -236,7 +236,9 @@ Tensor& sum_mean(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
     using A = typename decltype(tag)::type;
     const LoadFn<A> ld = load_fn<A>(in.scalar_type());
     const StoreFn<A> st = store_fn<A>(out.scalar_type());
-    const bool fast = in.scalar_type() == ScalarType::Float;
+    // Float partial sums are accurate enough for a float result, not for a Double one.
+    const bool fast =
+        in.scalar_type() == ScalarType::Float && out.scalar_type() != ScalarType::Double;
     for_each_output(p, [&](int64_t ioff, int64_t ooff) {
       A acc = 0;
       for_each_reduced_run(p, ioff, [&](int64_t off, int64_t n, int64_t s) {
