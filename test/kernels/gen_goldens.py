@@ -215,11 +215,13 @@ class Gen:
         enc["capacity"] = max(_numel(shape), result.numel())
 
     def case_multi(self, label, op, *args, outs, error=None, rtol=None, atol=None,
-                   values=True):
+                   values=True, reference=None):
         """Adds a case of an op with several outs (a tuple return, e.g. topk.values) or one
         out list (outs=OutList([...]), e.g. split_copy). Every out is compared.
 
-        values=False compares only dtypes and shapes (uninitialized or random results)."""
+        values=False compares only dtypes and shapes (uninitialized or random results).
+        reference: for an op eager PyTorch cannot run, a function of the arguments giving
+        the result tensors (only with values=False: it defines shapes, not values)."""
         name = "%s/%s" % (op, label)
         entry = self.case(label, op, *args, out=None, error="_defer", ret=0)
         entry.pop("error")
@@ -249,7 +251,17 @@ class Gen:
             return entry
         out_tensors = [torch.empty(0, dtype=o.dtype) for o in outs_seq]
         out_schema = schema_args[n_in:]
-        if out_list:
+        if reference is not None:
+            if values:
+                raise ValueError("%s: a reference result defines only shapes (values=False)"
+                                 % name)
+            out_tensors = [t.to(o.dtype) for t, o in zip(reference(*self._last_torch_args),
+                                                           outs_seq)]
+        elif out_list:
+            # Eager PyTorch's list-out variants do not resize their outs: size them from the
+            # functional overload's results, then call the out variant itself.
+            results = self._functional_op(op)(*pos, **kw)
+            out_tensors = [torch.empty(t.shape, dtype=o.dtype) for t, o in zip(results, outs_seq)]
             kw[out_schema[0].name] = out_tensors
             fn(*pos, **kw)
         else:
@@ -272,6 +284,15 @@ class Gen:
         if not values:
             entry["values"] = False
         return entry
+
+    @staticmethod
+    def _functional_op(op):
+        """The functional overload of an out variant (split_copy.Tensor_out -> .Tensor)."""
+        ns, rest = op.split("::")
+        name, _, overload = rest.partition(".")
+        base = overload[:-len("_out")] if overload.endswith("_out") else ""
+        packet = getattr(getattr(torch.ops, ns), name)
+        return getattr(packet, base or "default")
 
     @staticmethod
     def _torch_op(op):
