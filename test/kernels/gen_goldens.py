@@ -19,7 +19,7 @@ kernel registry. `make check` never needs torch.
 Case files: cases_*.py next to this script; each defines cases(g) and calls
 g.case(...) (one out) or g.case_multi(...) (several outs, or an out list)
 with the argument helpers below (T, TL, Out, OutList, I, F, B, NONE, IL, FL,
-STR, DT).
+BL, STR, DT).
 
 Each family of case files has its own fixture directory, so that case files
 added in parallel never renumber each other's tensors:
@@ -115,6 +115,10 @@ NONE = _Val("none", None)
 
 def IL(v):  # int list
     return _Val("intlist", [int(x) for x in v])
+
+
+def BL(v):  # bool list
+    return _Val("boollist", [bool(x) for x in v])
 
 
 def FL(v):  # float list

@@ -1,8 +1,8 @@
 /*
  * Ops that move elements without changing them: flip, roll, pixel_shuffle,
  * pixel_unshuffle, tril, diagonal_copy, unfold_copy, as_strided_copy,
- * detach_copy and lift_fresh_copy. out has self's dtype (any of the ten
- * tensor dtypes); any dim orders.
+ * detach_copy, lift_fresh_copy and _conj_physical. out has self's dtype
+ * (any of the ten tensor dtypes); any dim orders.
  */
 #include <executorch/runtime/kernels/detail/index_map.h>
 #include <executorch/runtime/kernels/detail/shape_util.h>
@@ -24,6 +24,7 @@ ET_DEFINE_OPERATOR_NAME(unfold_copy_out_name, "aten::unfold_copy.out");
 ET_DEFINE_OPERATOR_NAME(as_strided_copy_out_name, "aten::as_strided_copy.out");
 ET_DEFINE_OPERATOR_NAME(detach_copy_out_name, "aten::detach_copy.out");
 ET_DEFINE_OPERATOR_NAME(lift_fresh_copy_out_name, "aten::lift_fresh_copy.out");
+ET_DEFINE_OPERATOR_NAME(conj_physical_out_name, "aten::_conj_physical.out");
 
 // self and out have the same dtype, one of the ten tensor dtypes.
 bool check_in_out(KernelRuntimeContext& ctx, const char* op, const Tensor& in, const Tensor& out) {
@@ -365,7 +366,11 @@ Tensor& as_strided_copy_out(KernelRuntimeContext& ctx, const Tensor& in, ArrayRe
   return out;
 }
 
-// detach_copy / lift_fresh_copy: a plain copy (autograd has no meaning here).
+/*
+ * detach_copy / lift_fresh_copy: a plain copy (autograd has no meaning
+ * here); _conj_physical too: the conjugate of a real value is itself, and
+ * this runtime has no complex dtypes.
+ */
 Tensor& plain_copy(const char* op, KernelRuntimeContext& ctx, const Tensor& in, Tensor& out) {
   if (check_in_out(ctx, op, in, out) && resize_out_like(ctx, op, out, in)) {
     copy_strided(ctx, op, in, out);
@@ -381,6 +386,10 @@ Tensor& lift_fresh_copy_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor&
   return plain_copy(log_name(lift_fresh_copy_out_name), ctx, in, out);
 }
 
+Tensor& conj_physical_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out) {
+  return plain_copy(log_name(conj_physical_out_name), ctx, in, out);
+}
+
 ETK_REGISTER_KERNEL(flip_out_name, flip_out);
 ETK_REGISTER_KERNEL(roll_out_name, roll_out);
 ETK_REGISTER_KERNEL(pixel_shuffle_out_name, pixel_shuffle_out);
@@ -391,6 +400,7 @@ ETK_REGISTER_KERNEL(unfold_copy_out_name, unfold_copy_out);
 ETK_REGISTER_KERNEL(as_strided_copy_out_name, as_strided_copy_out);
 ETK_REGISTER_KERNEL(detach_copy_out_name, detach_copy_out);
 ETK_REGISTER_KERNEL(lift_fresh_copy_out_name, lift_fresh_copy_out);
+ETK_REGISTER_KERNEL(conj_physical_out_name, conj_physical_out);
 
 }  // namespace
 }  // namespace kernels

@@ -188,6 +188,9 @@ TEST_P(KernelGoldens, MatchesEagerPyTorch) {
   double_lists.reserve(args.size());
   std::vector<ArrayRef<double>> double_list_refs;
   double_list_refs.reserve(args.size());
+  std::vector<std::unique_ptr<bool[]>> bool_lists;
+  std::vector<ArrayRef<bool>> bool_list_refs;
+  bool_list_refs.reserve(args.size());
   std::vector<EValue> values(args.size());
   std::vector<OwnedTensor*> arg_tensor(args.size(), nullptr);
   // The tensors of list arguments, by argument.
@@ -269,6 +272,14 @@ TEST_P(KernelGoldens, MatchesEagerPyTorch) {
       }
       double_list_refs.emplace_back(double_lists.back().data(), double_lists.back().size());
       values[a] = EValue(&double_list_refs.back());
+    } else if (kind == "boollist") {
+      const size_t n = j["value"].size();
+      bool_lists.push_back(std::make_unique<bool[]>(n > 0 ? n : 1));
+      for (size_t k = 0; k < n; ++k) {
+        bool_lists.back()[k] = j["value"][k].b;
+      }
+      bool_list_refs.emplace_back(bool_lists.back().get(), n);
+      values[a] = EValue(&bool_list_refs.back());
     } else if (kind == "intlist") {
       std::vector<int64_t> v;
       for (size_t k = 0; k < j["value"].size(); ++k) {
