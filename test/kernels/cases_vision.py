@@ -1,5 +1,5 @@
-"""Golden cases of upsample_nearest2d, upsample_bilinear2d and
-native_group_norm (see gen_goldens.py).
+"""Golden cases of upsample_nearest2d, upsample_bilinear2d,
+native_group_norm and grid_sampler_2d (see gen_goldens.py).
 
     build/zoo-venv/bin/python test/kernels/gen_goldens.py --only vision \\
         --out test/fixtures/kernels_vision
@@ -18,6 +18,7 @@ def low_precision_tol(dt):
 def cases(g):
     upsample(g)
     group_norm(g)
+    grid_sampler(g)
 
 
 def upsample(g):
@@ -95,3 +96,26 @@ def group_norm(g):
                  F(1e-5),
                  outs=(Out(f32, shape=[2, 6, 4]), Out(f32, shape=[2, 3]), Out(f32, shape=[2, 3])),
                  error="InvalidArgument")
+
+
+def grid_sampler(g):
+    key = "aten::grid_sampler_2d.out"
+    # Grid points inside and outside [-1, 1], so every padding mode matters.
+    for dt in (f32, f64):
+        for interp in (0, 1, 2):
+            for padding in (0, 1, 2):
+                for ac in (False, True):
+                    grid = (torch.rand(2, 3, 4, 2) * 2.6 - 1.3).to(dt)
+                    g.case("%s_i%d_p%d_a%d" % (name(dt), interp, padding, ac), key,
+                           T(r(2, 3, 5, 6, dtype=dt)), T(grid), I(interp), I(padding), B(ac),
+                           out=Out(dt), rtol=1e-4, atol=1e-5)
+    g.case("channels_last", key, T(r(1, 2, 4, 4), CHANNELS_LAST), T(torch.rand(1, 3, 3, 2) * 2 - 1),
+           I(0), I(0), B(False), out=Out(f32), rtol=1e-4, atol=1e-5)
+    g.case("empty_grid", key, T(r(1, 2, 4, 4)), T(torch.zeros(1, 0, 3, 2)), I(0), I(0), B(False),
+           out=Out(f32))
+    g.case("bad_mode", key, T(r(1, 1, 2, 2)), T(torch.zeros(1, 1, 1, 2)), I(3), I(0), B(False),
+           out=Out(f32, shape=[1, 1, 1, 1]), error="InvalidArgument")
+    g.case("bad_grid", key, T(r(1, 1, 2, 2)), T(torch.zeros(1, 1, 1, 3)), I(0), I(0), B(False),
+           out=Out(f32, shape=[1, 1, 1, 1]), error="InvalidArgument")
+    g.case("batch_mismatch", key, T(r(2, 1, 2, 2)), T(torch.zeros(1, 1, 1, 2)), I(0), I(0),
+           B(False), out=Out(f32, shape=[2, 1, 1, 1]), error="InvalidArgument")
