@@ -1,5 +1,5 @@
-"""Golden cases of upsample_nearest2d, upsample_bilinear2d,
-native_group_norm and grid_sampler_2d (see gen_goldens.py).
+"""Golden cases of upsample_nearest2d, upsample_bilinear2d (plain and
+antialiased), native_group_norm and grid_sampler_2d (see gen_goldens.py).
 
     build/zoo-venv/bin/python test/kernels/gen_goldens.py --only vision \\
         --out test/fixtures/kernels_vision
@@ -8,7 +8,7 @@ import torch
 
 from gen_goldens import CHANNELS_LAST, B, F, FL, I, IL, NONE, Out, T
 
-from case_util import bf16, f16, f32, f64, name, r, u8
+from case_util import bf16, f16, f32, f64, i32, name, r, u8
 
 
 def low_precision_tol(dt):
@@ -19,6 +19,7 @@ def cases(g):
     upsample(g)
     group_norm(g)
     grid_sampler(g)
+    upsample_aa(g)
 
 
 def upsample(g):
@@ -119,3 +120,23 @@ def grid_sampler(g):
            out=Out(f32, shape=[1, 1, 1, 1]), error="InvalidArgument")
     g.case("batch_mismatch", key, T(r(2, 1, 2, 2)), T(torch.zeros(1, 1, 1, 2)), I(0), I(0),
            B(False), out=Out(f32, shape=[2, 1, 1, 1]), error="InvalidArgument")
+
+
+def upsample_aa(g):
+    key = "aten::_upsample_bilinear2d_aa.out"
+    for dt in (f32, f64):
+        for ac in (False, True):
+            g.case("down_%s_a%d" % (name(dt), ac), key, T(r(2, 3, 12, 10, dtype=dt)), IL([5, 3]),
+                   B(ac), NONE, NONE, out=Out(dt), rtol=1e-4, atol=1e-5)
+            g.case("up_%s_a%d" % (name(dt), ac), key, T(r(1, 2, 3, 4, dtype=dt)), IL([7, 9]),
+                   B(ac), NONE, NONE, out=Out(dt), rtol=1e-4, atol=1e-5)
+    g.case("scales", key, T(r(1, 2, 9, 9)), IL([3, 4]), B(False), F(1 / 3), F(0.45), out=Out(f32),
+           rtol=1e-4, atol=1e-5)
+    g.case("large_shrink", key, T(r(1, 1, 64, 40)), IL([2, 3]), B(False), NONE, NONE, out=Out(f32),
+           rtol=1e-4, atol=1e-5)
+    g.case("channels_last", key, T(r(1, 3, 6, 6), CHANNELS_LAST), IL([4, 4]), B(False), NONE, NONE,
+           out=Out(f32, dim_order=CHANNELS_LAST), rtol=1e-4, atol=1e-5)
+    g.case("int", key, T(r(1, 1, 4, 4, dtype=i32)), IL([2, 2]), B(False), NONE, NONE,
+           out=Out(i32, shape=[1, 1, 2, 2]), error="InvalidArgument")
+    g.case("shrink_too_far", key, T(r(1, 1, 1, 400)), IL([1, 2]), B(False), NONE, NONE,
+           out=Out(f32, shape=[1, 1, 1, 2]), error="InvalidArgument")

@@ -1,7 +1,8 @@
 /*
- * upsample_nearest2d.vec and upsample_bilinear2d.vec: resize the last two
- * dims of an NCHW input (contiguous or channels-last) to output_size, or to
- * floor(size * scale) when scale_factors are given instead. Source
+ * upsample_nearest2d.vec, upsample_bilinear2d.vec and the antialiased
+ * _upsample_bilinear2d_aa: resize the last two dims of an NCHW input
+ * (contiguous or channels-last) to output_size, or to floor(size * scale)
+ * when scale_factors are given instead. Source
  * coordinates follow PyTorch: nearest takes floor(dst * scale) with
  * scale = 1 / scale_factor (or in / out); bilinear maps pixel centres
  * (or corners with align_corners) and blends the two neighbours per axis.
@@ -24,8 +25,12 @@ using namespace ::executorch::kernels::detail;
 // The operators this file registers; log messages use log_name(<name>).
 ET_DEFINE_OPERATOR_NAME(upsample_nearest2d_vec_out_name, "aten::upsample_nearest2d.vec_out");
 ET_DEFINE_OPERATOR_NAME(upsample_bilinear2d_vec_out_name, "aten::upsample_bilinear2d.vec_out");
+ET_DEFINE_OPERATOR_NAME(upsample_bilinear2d_aa_out_name, "aten::_upsample_bilinear2d_aa.out");
 
 using std::optional;
+
+// Input taps per output along one axis for the antialiased resize (2 * downscale + 2).
+constexpr int64_t kMaxAaTaps = 130;
 
 /*
  * Validates input, out and exactly one of output_size / scale_factors;
@@ -175,7 +180,92 @@ Tensor& upsample_bilinear2d_vec_out(KernelRuntimeContext& ctx, const Tensor& in,
   return out;
 }
 
+/*
+ * One axis of antialiased bilinear resampling: the input range [lo, lo + n)
+ * that output index i averages, with the triangle filter stretched by the
+ * downscale factor (so every input pixel contributes), weights normalized to
+ * sum to 1 (PyTorch's separable antialias kernel).
+ */
+struct AaTaps {
+  int64_t lo = 0;
+  int64_t n = 0;
+  double w[kMaxAaTaps];
+};
+
+bool aa_taps(double scale, int64_t i, int64_t in_size, AaTaps* t) {
+  const double support = scale >= 1.0 ? scale : 1.0;
+  const double invscale = scale >= 1.0 ? 1.0 / scale : 1.0;
+  const double center = scale * (static_cast<double>(i) + 0.5);
+  t->lo = std::max<int64_t>(static_cast<int64_t>(center - support + 0.5), 0);
+  const int64_t hi = std::min<int64_t>(static_cast<int64_t>(center + support + 0.5), in_size);
+  t->n = std::max<int64_t>(hi - t->lo, 0);
+  if (t->n > kMaxAaTaps) {
+    return false;
+  }
+  double total = 0;
+  for (int64_t k = 0; k < t->n; ++k) {
+    const double x = std::fabs((static_cast<double>(t->lo + k) - center + 0.5) * invscale);
+    t->w[k] = x < 1.0 ? 1.0 - x : 0.0;
+    total += t->w[k];
+  }
+  for (int64_t k = 0; k < t->n && total != 0; ++k) {
+    t->w[k] /= total;
+  }
+  return true;
+}
+
+/*
+ * _upsample_bilinear2d_aa.out(self, output_size, align_corners, scales_h?,
+ * scales_w?): bilinear resize that averages over the whole footprint when
+ * shrinking. Floating dtypes; weights and sums in double.
+ */
+Tensor& upsample_bilinear2d_aa_out(KernelRuntimeContext& ctx, const Tensor& in,
+                                   ArrayRef<int64_t> output_size, bool align_corners,
+                                   optional<double> scales_h, optional<double> scales_w,
+                                   Tensor& out) {
+  const char* op = log_name(upsample_bilinear2d_aa_out_name);
+  if (!check_dtype_in(ctx, op, "self", in, dtypes::kFloatHBF16)) {
+    return out;
+  }
+  double given[2];
+  if (!plan_upsample(ctx, op, in, optional<ArrayRef<int64_t>>(output_size), std::nullopt, out,
+                     given)) {
+    return out;
+  }
+  const int64_t ih = in.sizes()[2], iw = in.sizes()[3];
+  const double sh = axis_scale<double>(ih, out.sizes()[2], scales_h.value_or(0), align_corners);
+  const double sw = axis_scale<double>(iw, out.sizes()[3], scales_w.value_or(0), align_corners);
+  // A footprint wider than the tap buffer would need a shrink by more than kMaxAaTaps / 2.
+  ET_KERNEL_CHECK_MSG(ctx, sh * 2 + 2 <= kMaxAaTaps && sw * 2 + 2 <= kMaxAaTaps, InvalidArgument,
+                      out, "%s: downscaling by more than %d is not supported", op,
+                      static_cast<int>(kMaxAaTaps / 2 - 1));
+  const LoadFn<double> ld = load_fn<double>(in.scalar_type());
+  const StoreFn<double> st = store_fn<double>(out.scalar_type());
+  const int64_t es = in.element_size();
+  const char* src = static_cast<const char*>(in.const_data_ptr());
+  char* dst = static_cast<char*>(out.mutable_data_ptr());
+  AaTaps ty, tx;
+  for_each_output(in, out, [&](int64_t y, int64_t x, int64_t plane, int64_t ooff) {
+    if (!aa_taps(sh, y, ih, &ty) || !aa_taps(sw, x, iw, &tx)) {
+      return;  // excluded by the check above
+    }
+    double v = 0;
+    for (int64_t a = 0; a < ty.n; ++a) {
+      double row = 0;
+      for (int64_t b = 0; b < tx.n; ++b) {
+        row +=
+            tx.w[b] *
+            ld(src + (plane + (ty.lo + a) * in.strides()[2] + (tx.lo + b) * in.strides()[3]) * es);
+      }
+      v += ty.w[a] * row;
+    }
+    st(v, dst + ooff * es);
+  });
+  return out;
+}
+
 ETK_REGISTER_KERNEL(upsample_nearest2d_vec_out_name, upsample_nearest2d_vec_out);
+ETK_REGISTER_KERNEL(upsample_bilinear2d_aa_out_name, upsample_bilinear2d_aa_out);
 ETK_REGISTER_KERNEL(upsample_bilinear2d_vec_out_name, upsample_bilinear2d_vec_out);
 
 }  // namespace
