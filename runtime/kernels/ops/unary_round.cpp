@@ -125,19 +125,19 @@ Tensor& logit_out(KernelRuntimeContext& ctx, const Tensor& in, std::optional<dou
   }
   const bool wide =
       in.scalar_type() == ScalarType::Double || out.scalar_type() == ScalarType::Double;
-  dispatch_dtype<dtypes::kFloat>(ctx, op, wide ? ScalarType::Double : ScalarType::Float,
-                                 [&](auto tag) {
-                                   using CT = typename decltype(tag)::type;
-                                   const bool clamp = eps.has_value() && *eps >= 0;  // PyTorch ignores a negative eps
-                                   const CT lo = clamp ? static_cast<CT>(*eps) : CT(0);
-                                   const CT hi = CT(1) - lo;
-                                   apply_unary<CT>(ctx, op, in, out, [clamp, lo, hi](CT x) -> CT {
-                                     if (clamp) {
-                                       x = x < lo ? lo : (x > hi ? hi : x);
-                                     }
-                                     return std::log(x / (CT(1) - x));
-                                   });
-                                 });
+  dispatch_dtype<dtypes::kFloat>(
+      ctx, op, wide ? ScalarType::Double : ScalarType::Float, [&](auto tag) {
+        using CT = typename decltype(tag)::type;
+        const bool clamp = eps.has_value() && *eps >= 0;  // PyTorch ignores a negative eps
+        const CT lo = clamp ? static_cast<CT>(*eps) : CT(0);
+        const CT hi = CT(1) - lo;
+        apply_unary<CT>(ctx, op, in, out, [clamp, lo, hi](CT x) -> CT {
+          if (clamp) {
+            x = x < lo ? lo : (x > hi ? hi : x);
+          }
+          return std::log(x / (CT(1) - x));
+        });
+      });
   return out;
 }
 
