@@ -29,7 +29,7 @@ endef
 include mk/format.mk mk/test-bundled.mk mk/test-compat.mk mk/test-compute.mk mk/test-deps.mk mk/test-etdump.mk \
         mk/test-kernels.mk mk/test-backend-xnnpack.mk mk/test-module.mk \
         mk/test-program.mk mk/test-python.mk mk/test-registry.mk mk/test-sanitize.mk mk/test-tools.mk \
-        mk/test-tsan.mk
+        mk/test-tsan.mk mk/op-coverage.mk
 $(foreach g,$(UNIT_GROUPS),$(eval $(call unit_group,$(g))))
 
 # The export list: any added or removed export of libexecutorch shows as a diff.

@@ -40,16 +40,3 @@ check-kernels-as-needed: $(KERNELS_ASNEEDED_BAD) $(KERNELS_ASNEEDED_GOOD)
 	@$(RUN_CHECK) kernels-as-needed sh test/kernels/check_as_needed.sh \
 	  $(KERNELS_ASNEEDED_BAD) $(KERNELS_ASNEEDED_GOOD)
 endif
-
-# Golden directories besides test/fixtures/kernels (test/fixtures/kernels_<family>), each
-# run through the kernels_elementwise goldens runner with ET_KERNEL_GOLDENS_DIR.
-KERNELS_EXTRA_GOLDENS := kernels_quantized kernels_llama
-KERNELS_GOLDENS_BIN := $(O)/test/unit/kernels_elementwise/test_kernels_elementwise
-define kernels_goldens_dir
-CHECKS += goldens-$(1)
-.PHONY: check-goldens-$(1)
-check-goldens-$(1): $(KERNELS_GOLDENS_BIN) $$(KERNELS_LIBS)
-	@ET_KERNEL_GOLDENS_DIR=test/fixtures/$(1) $$(RUN_CHECK) goldens-$(1) $(KERNELS_GOLDENS_BIN) \
-	  --gtest_filter='*KernelGoldens*'
-endef
-$(foreach d,$(KERNELS_EXTRA_GOLDENS),$(eval $(call kernels_goldens_dir,$(d))))

@@ -20,6 +20,8 @@ ET_DEFINE_OPERATOR_NAME(zeros_out_name, "aten::zeros.out");
 ET_DEFINE_OPERATOR_NAME(ones_out_name, "aten::ones.out");
 ET_DEFINE_OPERATOR_NAME(fill_scalar_out_name, "aten::fill.Scalar_out");
 ET_DEFINE_OPERATOR_NAME(empty_dim_order_out_name, "dim_order_ops::_empty_dim_order.out");
+ET_DEFINE_OPERATOR_NAME(fill_tensor_out_name, "aten::fill.Tensor_out");
+ET_DEFINE_OPERATOR_NAME(empty_out_name, "aten::empty.out");
 
 using std::optional;
 
@@ -131,6 +133,45 @@ Tensor& empty_dim_order_out(KernelRuntimeContext& ctx, ArrayRef<int64_t> size,
   return out;
 }
 
+// fill.Tensor_out: fill.Scalar_out with the value of a 0-dim tensor.
+Tensor& fill_tensor_out(KernelRuntimeContext& ctx, const Tensor& in, const Tensor& value,
+                        Tensor& out) {
+  const char* op = log_name(fill_tensor_out_name);
+  ET_KERNEL_CHECK_MSG(ctx, value.dim() == 0, InvalidArgument, out,
+                      "%s: argument 'value' must be a 0-dim tensor, got rank %zd", op,
+                      static_cast<ssize_t>(value.dim()));
+  if (!check_dtype_in(ctx, op, "value", value, dtypes::kRealHBBF16) ||
+      !check_same_dtype(ctx, op, "self", in, "out", out) || !resize_out_like(ctx, op, out, in)) {
+    return out;
+  }
+  const ScalarType vt = value.scalar_type();
+  const void* v = value.const_data_ptr();
+  Scalar s(false);
+  if (vt == ScalarType::Bool) {
+    s = Scalar(load_fn<bool>(vt)(v));
+  } else if (::executorch::runtime::isIntegralType(vt, false)) {
+    s = Scalar(load_fn<int64_t>(vt)(v));
+  } else {
+    s = Scalar(load_fn<double>(vt)(v));
+  }
+  fill_with(ctx, op, out, s);
+  return out;
+}
+
+// empty.out: out resized to `size`; its values are left as they are.
+Tensor& empty_out(KernelRuntimeContext& ctx, ArrayRef<int64_t> size,
+                  optional<::executorch::aten::MemoryFormat> memory_format, Tensor& out) {
+  const char* op = log_name(empty_out_name);
+  ET_KERNEL_CHECK_MSG(
+      ctx,
+      !memory_format.has_value() || *memory_format == ::executorch::aten::MemoryFormat::Contiguous,
+      InvalidArgument, out, "%s: argument 'memory_format' must be None or contiguous", op);
+  (void)resize_out(ctx, op, out, size);
+  return out;
+}
+
+ETK_REGISTER_KERNEL(fill_tensor_out_name, fill_tensor_out);
+ETK_REGISTER_KERNEL(empty_out_name, empty_out);
 ETK_REGISTER_KERNEL(scalar_tensor_out_name, scalar_tensor_out);
 ETK_REGISTER_KERNEL(full_out_name, full_out);
 ETK_REGISTER_KERNEL(full_like_out_name, full_like_out);

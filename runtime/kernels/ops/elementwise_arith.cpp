@@ -1,6 +1,6 @@
 /*
- * add, sub, mul, div (Tensor and Scalar overloads, alpha, rounding modes)
- * and rsub.Scalar: broadcasting, type promotion with the out dtype
+ * add, sub, mul, div (Tensor and Scalar overloads, alpha, rounding modes),
+ * floor_divide and rsub.Scalar: broadcasting, type promotion with the out dtype
  * authoritative, any dim order.
  */
 #include <cmath>
@@ -25,6 +25,7 @@ ET_DEFINE_OPERATOR_NAME(div_out_name, "aten::div.out");
 ET_DEFINE_OPERATOR_NAME(div_out_mode_name, "aten::div.out_mode");
 ET_DEFINE_OPERATOR_NAME(div_scalar_out_name, "aten::div.Scalar_out");
 ET_DEFINE_OPERATOR_NAME(div_scalar_mode_out_name, "aten::div.Scalar_mode_out");
+ET_DEFINE_OPERATOR_NAME(floor_divide_out_name, "aten::floor_divide.out");
 
 using std::optional;
 using std::string_view;
@@ -367,6 +368,11 @@ Tensor& div_scalar_mode_out(KernelRuntimeContext& ctx, const Tensor& a, const Sc
   return div_scalar_impl(log_name(div_scalar_mode_out_name), ctx, a, b, mode, out);
 }
 
+// floor_divide is div with rounding_mode="floor".
+Tensor& floor_divide_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, Tensor& out) {
+  return div_impl(log_name(floor_divide_out_name), ctx, a, b, string_view("floor"), out);
+}
+
 ETK_REGISTER_KERNEL(add_out_name, add_out);
 ETK_REGISTER_KERNEL(add_scalar_out_name, add_scalar_out);
 ETK_REGISTER_KERNEL(sub_out_name, sub_out);
@@ -378,6 +384,7 @@ ETK_REGISTER_KERNEL(div_out_name, div_out);
 ETK_REGISTER_KERNEL(div_out_mode_name, div_out_mode);
 ETK_REGISTER_KERNEL(div_scalar_out_name, div_scalar_out);
 ETK_REGISTER_KERNEL(div_scalar_mode_out_name, div_scalar_mode_out);
+ETK_REGISTER_KERNEL(floor_divide_out_name, floor_divide_out);
 
 }  // namespace
 }  // namespace kernels

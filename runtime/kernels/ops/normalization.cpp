@@ -1,6 +1,7 @@
 /*
- * _native_batch_norm_legit_no_training.out and native_layer_norm.out, each
- * with three outs (packed as a tensor list by the emitter). float32,
+ * _native_batch_norm_legit_no_training.out, _native_batch_norm_legit (.out
+ * and .no_stats_out, training mode), native_layer_norm.out and
+ * native_group_norm.out, each with three outs (packed as a tensor list by the emitter). float32,
  * float64, float16 and bfloat16 (computed in float / double). Batch norm
  * takes contiguous or channels-last input; layer norm normalizes over the
  * trailing dims of a contiguous input.
@@ -22,6 +23,10 @@ using namespace ::executorch::kernels::detail;
 ET_DEFINE_OPERATOR_NAME(batch_norm_no_training_out_name,
                         "aten::_native_batch_norm_legit_no_training.out");
 ET_DEFINE_OPERATOR_NAME(native_layer_norm_out_name, "aten::native_layer_norm.out");
+ET_DEFINE_OPERATOR_NAME(native_group_norm_out_name, "aten::native_group_norm.out");
+ET_DEFINE_OPERATOR_NAME(batch_norm_legit_out_name, "aten::_native_batch_norm_legit.out");
+ET_DEFINE_OPERATOR_NAME(batch_norm_legit_no_stats_out_name,
+                        "aten::_native_batch_norm_legit.no_stats_out");
 
 using std::optional;
 
@@ -248,9 +253,227 @@ Ret3 native_layer_norm_out(KernelRuntimeContext& ctx, const Tensor& input,
   return ret;
 }
 
+/*
+ * Group norm: each of the N samples' C channels fall in `group` groups of
+ * C / group channels; every group (its channels' HxW elements) is
+ * normalized with its own mean and biased variance, then scaled and shifted
+ * per channel. Statistics accumulate in double.
+ */
+template <class T>
+void group_norm_impl(const Tensor& in, const optional<Tensor>& weight, const optional<Tensor>& bias,
+                     int64_t n, int64_t c, int64_t hxw, int64_t group, double eps,
+                     const Tensor& out, const Tensor& mean_out, const Tensor& rstd_out) {
+  using C = ComputeOf<T>;
+  const T* x = in.const_data_ptr<T>();
+  T* y = out.mutable_data_ptr<T>();
+  const T* w = weight.has_value() ? weight->const_data_ptr<T>() : nullptr;
+  const T* b = bias.has_value() ? bias->const_data_ptr<T>() : nullptr;
+  T* mo = mean_out.mutable_data_ptr<T>();
+  T* ro = rstd_out.mutable_data_ptr<T>();
+  const int64_t per_group = c / group;
+  const int64_t count = per_group * hxw;
+  for (int64_t s = 0; s < n; ++s) {
+    for (int64_t g = 0; g < group; ++g) {
+      const int64_t base = (s * c + g * per_group) * hxw;
+      double sum = 0;
+      for (int64_t i = 0; i < count; ++i) {
+        sum += static_cast<double>(x[base + i]);
+      }
+      const double mean = count > 0 ? sum / static_cast<double>(count) : 0.0;
+      double sq = 0;
+      for (int64_t i = 0; i < count; ++i) {
+        const double d = static_cast<double>(x[base + i]) - mean;
+        sq += d * d;
+      }
+      const double var = count > 0 ? sq / static_cast<double>(count) : 0.0;
+      const C rstd = static_cast<C>(1.0 / std::sqrt(var + eps));
+      const C m = static_cast<C>(mean);
+      for (int64_t ch = 0; ch < per_group; ++ch) {
+        const int64_t channel = g * per_group + ch;
+        const C scale = w != nullptr ? static_cast<C>(w[channel]) : C(1);
+        const C shift = b != nullptr ? static_cast<C>(b[channel]) : C(0);
+        const int64_t off = base + ch * hxw;
+        for (int64_t i = 0; i < hxw; ++i) {
+          y[off + i] = static_cast<T>((static_cast<C>(x[off + i]) - m) * rstd * scale + shift);
+        }
+      }
+      mo[s * group + g] = static_cast<T>(m);
+      ro[s * group + g] = static_cast<T>(rstd);
+    }
+  }
+}
+
+Ret3 native_group_norm_out(KernelRuntimeContext& ctx, const Tensor& input,
+                           const optional<Tensor>& weight, const optional<Tensor>& bias, int64_t n,
+                           int64_t c, int64_t hxw, int64_t group, double eps, Tensor& out,
+                           Tensor& mean_out, Tensor& rstd_out) {
+  const char* op = log_name(native_group_norm_out_name);
+  Ret3 ret(out, mean_out, rstd_out);
+  if (!check_dtype_in(ctx, op, "input", input, dtypes::kFloatHBF16) ||
+      !check_same_dtype(ctx, op, "input", input, "out", out) ||
+      !check_same_dtype(ctx, op, "input", input, "mean", mean_out) ||
+      !check_same_dtype(ctx, op, "input", input, "rstd", rstd_out) ||
+      !check_contiguous(ctx, op, "input", input) || !check_contiguous(ctx, op, "out", out)) {
+    return ret;
+  }
+  ET_KERNEL_CHECK_MSG(ctx, input.dim() >= 2, InvalidArgument, ret,
+                      "%s: argument 'input' must have rank 2 or more, got %zd", op,
+                      static_cast<ssize_t>(input.dim()));
+  int64_t numel = 0;
+  ET_KERNEL_CHECK_MSG(
+      ctx,
+      n == input.size(0) && c == input.size(1) && hxw >= 0 && checked_mul(n, c, &numel) &&
+          checked_mul(numel, hxw, &numel) && numel == input.numel(),
+      InvalidArgument, ret, "%s: arguments N=%lld, C=%lld, HxW=%lld do not match the input's shape",
+      op, static_cast<long long>(n), static_cast<long long>(c), static_cast<long long>(hxw));
+  ET_KERNEL_CHECK_MSG(ctx, group > 0 && c % group == 0, InvalidArgument, ret,
+                      "%s: argument 'group' (%lld) must be positive and divide C (%lld)", op,
+                      static_cast<long long>(group), static_cast<long long>(c));
+  if (!check_param(ctx, op, "weight", weight, input, c) ||
+      !check_param(ctx, op, "bias", bias, input, c) || !resize_out_like(ctx, op, out, input)) {
+    return ret;
+  }
+  const int64_t stat[2] = {n, group};
+  if (!resize_out(ctx, op, mean_out, ArrayRef<int64_t>(stat, 2)) ||
+      !resize_out(ctx, op, rstd_out, ArrayRef<int64_t>(stat, 2))) {
+    return ret;
+  }
+  dispatch_dtype<dtypes::kFloatHBF16>(ctx, op, input.scalar_type(), [&](auto tag) {
+    using CTYPE = typename decltype(tag)::type;
+    group_norm_impl<CTYPE>(input, weight, bias, n, c, hxw, group, eps, out, mean_out, rstd_out);
+  });
+  return ret;
+}
+
+/*
+ * Batch norm in training mode: each channel normalized with the batch's
+ * mean and biased variance (statistics in double over N and the spatial
+ * dims, any dim order); save_mean / save_invstd get them ([C]); the running
+ * statistics, when given, move by `momentum` towards the batch's mean and
+ * unbiased variance.
+ */
+Ret3 batch_norm_training(const char* op, KernelRuntimeContext& ctx, const Tensor& input,
+                         const optional<Tensor>& weight, const optional<Tensor>& bias,
+                         Tensor* running_mean, Tensor* running_var, double momentum, double eps,
+                         Tensor& out, Tensor& save_mean, Tensor& save_invstd) {
+  Ret3 ret(out, save_mean, save_invstd);
+  ET_KERNEL_CHECK_MSG(ctx, input.dim() >= 2, InvalidArgument, ret,
+                      "%s: argument 'input' must have rank >= 2, got %zd", op, input.dim());
+  if (!check_dtype_in(ctx, op, "input", input, dtypes::kFloatHBF16) ||
+      !check_same_dtype(ctx, op, "input", input, "out", out) ||
+      !check_same_dtype(ctx, op, "input", input, "save_mean", save_mean) ||
+      !check_same_dtype(ctx, op, "input", input, "save_invstd", save_invstd)) {
+    return ret;
+  }
+  const int64_t c = input.size(1);
+  const optional<Tensor> rm =
+      running_mean != nullptr ? optional<Tensor>(*running_mean) : std::nullopt;
+  const optional<Tensor> rv =
+      running_var != nullptr ? optional<Tensor>(*running_var) : std::nullopt;
+  if (!check_param(ctx, op, "weight", weight, input, c) ||
+      !check_param(ctx, op, "bias", bias, input, c) ||
+      !check_param(ctx, op, "running_mean", rm, input, c) ||
+      !check_param(ctx, op, "running_var", rv, input, c)) {
+    return ret;
+  }
+  ET_KERNEL_CHECK_MSG(ctx, eps >= 0, InvalidArgument, ret, "%s: argument 'eps' must be >= 0", op);
+  const int64_t stat[1] = {c};
+  if (!resize_out_like(ctx, op, out, input) ||
+      !resize_out(ctx, op, save_mean, ArrayRef<int64_t>(stat, 1)) ||
+      !resize_out(ctx, op, save_invstd, ArrayRef<int64_t>(stat, 1))) {
+    return ret;
+  }
+  const int64_t n = input.numel();
+  const int64_t count = c > 0 ? n / c : 0;
+  ET_KERNEL_CHECK_MSG(ctx, count > 0 || c == 0, InvalidArgument, ret,
+                      "%s: training needs at least one value per channel", op);
+  int64_t inner = 1;
+  for (ssize_t d = 2; d < input.dim(); ++d) {
+    inner *= input.sizes()[d];
+  }
+  std::vector<double> sum(static_cast<size_t>(c), 0.0), sq(static_cast<size_t>(c), 0.0);
+  const LoadFn<double> ld = load_fn<double>(input.scalar_type());
+  const StoreFn<double> st = store_fn<double>(out.scalar_type());
+  const int64_t es = input.element_size();
+  const char* x = static_cast<const char*>(input.const_data_ptr());
+  auto channel_of = [&](int64_t i) { return static_cast<size_t>((i / inner) % c); };
+  for (int64_t i = 0; i < n; ++i) {
+    sum[channel_of(i)] += ld(x + logical_to_offset(input, i) * es);
+  }
+  for (size_t ch = 0; ch < sum.size(); ++ch) {
+    sum[ch] /= static_cast<double>(count);  // now the mean
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    const double dv = ld(x + logical_to_offset(input, i) * es) - sum[channel_of(i)];
+    sq[channel_of(i)] += dv * dv;
+  }
+  char* y = static_cast<char*>(out.mutable_data_ptr());
+  for (int64_t i = 0; i < n; ++i) {
+    const size_t ch = channel_of(i);
+    const double invstd = 1.0 / std::sqrt(sq[ch] / static_cast<double>(count) + eps);
+    double v = (ld(x + logical_to_offset(input, i) * es) - sum[ch]) * invstd;
+    if (weight.has_value()) {
+      v *= ld(static_cast<const char*>(weight->const_data_ptr()) +
+              logical_to_offset(*weight, static_cast<int64_t>(ch)) * es);
+    }
+    if (bias.has_value()) {
+      v += ld(static_cast<const char*>(bias->const_data_ptr()) +
+              logical_to_offset(*bias, static_cast<int64_t>(ch)) * es);
+    }
+    st(v, y + logical_to_offset(out, i) * es);
+  }
+  for (size_t ch = 0; ch < sum.size(); ++ch) {
+    const int64_t k = static_cast<int64_t>(ch);
+    const double var = sq[ch] / static_cast<double>(count);
+    st(sum[ch],
+       static_cast<char*>(save_mean.mutable_data_ptr()) + logical_to_offset(save_mean, k) * es);
+    st(1.0 / std::sqrt(var + eps),
+       static_cast<char*>(save_invstd.mutable_data_ptr()) + logical_to_offset(save_invstd, k) * es);
+    if (running_mean != nullptr && running_var != nullptr) {
+      char* pm = static_cast<char*>(running_mean->mutable_data_ptr()) +
+                 logical_to_offset(*running_mean, k) * es;
+      char* pv = static_cast<char*>(running_var->mutable_data_ptr()) +
+                 logical_to_offset(*running_var, k) * es;
+      const double unbiased = count > 1 ? sq[ch] / static_cast<double>(count - 1) : var;
+      st((1 - momentum) * ld(pm) + momentum * sum[ch], pm);
+      st((1 - momentum) * ld(pv) + momentum * unbiased, pv);
+    }
+  }
+  return ret;
+}
+
+// Training: batch statistics (and running ones updated); otherwise the running statistics.
+Ret3 batch_norm_legit_out(KernelRuntimeContext& ctx, const Tensor& input,
+                          const optional<Tensor>& weight, const optional<Tensor>& bias,
+                          Tensor& running_mean, Tensor& running_var, bool training, double momentum,
+                          double eps, Tensor& out, Tensor& save_mean, Tensor& save_invstd) {
+  if (!training) {
+    return batch_norm_no_training_out(ctx, input, weight, bias, running_mean, running_var, momentum,
+                                      eps, out, save_mean, save_invstd);
+  }
+  return batch_norm_training(log_name(batch_norm_legit_out_name), ctx, input, weight, bias,
+                             &running_mean, &running_var, momentum, eps, out, save_mean,
+                             save_invstd);
+}
+
+// No running statistics: only training mode has any statistics to use.
+Ret3 batch_norm_legit_no_stats_out(KernelRuntimeContext& ctx, const Tensor& input,
+                                   const optional<Tensor>& weight, const optional<Tensor>& bias,
+                                   bool training, double momentum, double eps, Tensor& out,
+                                   Tensor& save_mean, Tensor& save_invstd) {
+  const char* op = log_name(batch_norm_legit_no_stats_out_name);
+  ET_KERNEL_CHECK_MSG(ctx, training, InvalidArgument, Ret3(out, save_mean, save_invstd),
+                      "%s: argument 'training' must be true without running statistics", op);
+  return batch_norm_training(op, ctx, input, weight, bias, nullptr, nullptr, momentum, eps, out,
+                             save_mean, save_invstd);
+}
+
 }  // namespace
 
+ETK_REGISTER_KERNEL(batch_norm_legit_out_name, batch_norm_legit_out);
+ETK_REGISTER_KERNEL(batch_norm_legit_no_stats_out_name, batch_norm_legit_no_stats_out);
 ETK_REGISTER_KERNEL(batch_norm_no_training_out_name, batch_norm_no_training_out);
+ETK_REGISTER_KERNEL(native_group_norm_out_name, native_group_norm_out);
 ETK_REGISTER_KERNEL(native_layer_norm_out_name, native_layer_norm_out);
 
 }  // namespace kernels

@@ -1,13 +1,15 @@
 /*
  * Reductions over a dim list (none or empty = all dims, negative dims,
  * keepdim): sum.IntList_out, mean.out, mean.dtype_out, amax.out, amin.out,
- * argmax.out, argmin.out, var.correction_out; and the scan cumsum.out.
+ * argmax.out, argmin.out, var.correction_out, var.out, var_mean, prod,
+ * max/min (dim and unary); and the scan cumsum.out.
  * Any input dim order (addressed by strides); the out dtype is
  * authoritative (sum of bool/int -> int64, float accumulation in double).
  */
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <tuple>
 #include <type_traits>
 
 #include <executorch/runtime/kernels/compute/parallel.h>
@@ -29,6 +31,14 @@ ET_DEFINE_OPERATOR_NAME(argmax_out_name, "aten::argmax.out");
 ET_DEFINE_OPERATOR_NAME(argmin_out_name, "aten::argmin.out");
 ET_DEFINE_OPERATOR_NAME(var_correction_out_name, "aten::var.correction_out");
 ET_DEFINE_OPERATOR_NAME(cumsum_out_name, "aten::cumsum.out");
+ET_DEFINE_OPERATOR_NAME(var_out_name, "aten::var.out");
+ET_DEFINE_OPERATOR_NAME(var_mean_correction_out_name, "aten::var_mean.correction_out");
+ET_DEFINE_OPERATOR_NAME(prod_out_name, "aten::prod.out");
+ET_DEFINE_OPERATOR_NAME(prod_int_out_name, "aten::prod.int_out");
+ET_DEFINE_OPERATOR_NAME(max_dim_max_name, "aten::max.dim_max");
+ET_DEFINE_OPERATOR_NAME(min_dim_min_name, "aten::min.dim_min");
+ET_DEFINE_OPERATOR_NAME(max_unary_out_name, "aten::max.unary_out");
+ET_DEFINE_OPERATOR_NAME(min_unary_out_name, "aten::min.unary_out");
 
 using std::optional;
 
@@ -244,7 +254,9 @@ Tensor& sum_mean(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
     using A = typename decltype(tag)::type;
     const LoadFn<A> ld = load_fn<A>(in.scalar_type());
     const StoreFn<A> st = store_fn<A>(out.scalar_type());
-    const bool fast = in.scalar_type() == ScalarType::Float;
+    // Float partial sums are accurate enough for a float result, not for a Double one.
+    const bool fast =
+        in.scalar_type() == ScalarType::Float && out.scalar_type() != ScalarType::Double;
     for_each_output(p, [&](int64_t ioff, int64_t ooff) {
       A acc = 0;
       for_each_reduced_run(p, ioff, [&](int64_t off, int64_t n, int64_t s) {
@@ -366,6 +378,34 @@ Tensor& amin_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<int64_t
   return amax_amin<false>(log_name(amin_out_name), ctx, self, dim, keepdim, out);
 }
 
+/*
+ * The index of the first largest (kMax) or smallest of get(0..n-1), n > 0,
+ * and that value in *best; the first NaN wins, as in PyTorch.
+ */
+template <bool kMax, class C, class Get>
+int64_t extreme_index(Get&& get, int64_t n, C* best) {
+  int64_t bi = 0;
+  *best = get(0);
+  for (int64_t i = 1; i < n; ++i) {
+    const C v = get(i);
+    if constexpr (std::is_floating_point<C>::value) {
+      if (std::isnan(*best)) {
+        break;
+      }
+      if (std::isnan(v)) {
+        *best = v;
+        bi = i;
+        break;
+      }
+    }
+    if (kMax ? v > *best : v < *best) {
+      *best = v;
+      bi = i;
+    }
+  }
+  return bi;
+}
+
 // argmax / argmin over one dim (or the flattened tensor when dim is None).
 template <bool kMax>
 Tensor& arg_reduce(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
@@ -414,27 +454,9 @@ Tensor& arg_reduce(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
                            float, CTYPE>;
     const CTYPE* x = in.const_data_ptr<CTYPE>();
     int64_t* y = out.mutable_data_ptr<int64_t>();
-    auto reduce_one = [&](auto&& get, int64_t n) {
-      int64_t bi = 0;
-      C best = get(0);
-      for (int64_t i = 1; i < n; ++i) {
-        const C v = get(i);
-        if constexpr (std::is_floating_point<C>::value) {
-          if (std::isnan(best)) {
-            break;
-          }
-          if (std::isnan(v)) {
-            best = v;
-            bi = i;
-            break;
-          }
-        }
-        if (kMax ? v > best : v < best) {
-          best = v;
-          bi = i;
-        }
-      }
-      return bi;
+    auto reduce_one = [](auto&& get, int64_t n) {
+      C best;
+      return extreme_index<kMax, C>(get, n, &best);
     };
     if (!dim.has_value()) {
       y[0] = reduce_one([&](int64_t i) { return static_cast<C>(x[logical_to_offset(in, i)]); },
@@ -461,27 +483,32 @@ Tensor& argmin_out(KernelRuntimeContext& ctx, const Tensor& self, optional<int64
   return arg_reduce<false>(log_name(argmin_out_name), ctx, self, dim, keepdim, out);
 }
 
-// var.correction_out(self, dim?, correction?, keepdim, out): two-pass in double.
-Tensor& var_correction_out(KernelRuntimeContext& ctx, const Tensor& in,
-                           optional<ArrayRef<int64_t>> dims, const optional<Scalar>& correction,
-                           bool keepdim, Tensor& out) {
-  const char* op = log_name(var_correction_out_name);
+/*
+ * The variance (two passes in double) over dims with the given correction,
+ * into out; with mean_out, the mean too (var_mean).
+ */
+Tensor& variance(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
+                 const optional<ArrayRef<int64_t>>& dims, double corr, bool keepdim, Tensor& out,
+                 Tensor* mean_out) {
   if (!check_dtype_in(ctx, op, "self", in, dtypes::kFloatHBF16) ||
-      !check_same_dtype(ctx, op, "self", in, "out", out)) {
+      !check_dtype_in(ctx, op, "out", out, dtypes::kFloatHBF16)) {
     return out;
   }
-  double corr = 1.0;
-  if (correction.has_value()) {
-    corr = correction->isFloatingPoint() ? correction->to<double>()
-                                         : static_cast<double>(correction->to<int64_t>());
+  if (mean_out != nullptr && !check_dtype_in(ctx, op, "out1", *mean_out, dtypes::kFloatHBF16)) {
+    return out;
   }
   bool mask[kMaxDim];
   ReducePlan p;
   if (!reduce_mask(ctx, op, in, dims, mask) || !plan_reduce(ctx, op, in, mask, keepdim, out, &p)) {
     return out;
   }
+  if (mean_out != nullptr && !resize_out_like(ctx, op, *mean_out, out)) {
+    return out;
+  }
   const LoadFn<double> ld = load_fn<double>(in.scalar_type());
   const StoreFn<double> st = store_fn<double>(out.scalar_type());
+  const StoreFn<double> st_mean =
+      mean_out != nullptr ? store_fn<double>(mean_out->scalar_type()) : nullptr;
   const char* x = static_cast<const char*>(in.const_data_ptr());
   char* y = static_cast<char*>(out.mutable_data_ptr());
   const int64_t ei = in.element_size(), eo = out.element_size();
@@ -502,8 +529,174 @@ Tensor& var_correction_out(KernelRuntimeContext& ctx, const Tensor& in,
     });
     const double denom = static_cast<double>(p.count) - corr;
     st(denom > 0 ? sq / denom : std::numeric_limits<double>::quiet_NaN(), y + ooff * eo);
+    if (mean_out != nullptr) {
+      // mean_out has out's shape; its offset follows from out's index.
+      st_mean(mean,
+              static_cast<char*>(mean_out->mutable_data_ptr()) + ooff * mean_out->element_size());
+    }
   });
   return out;
+}
+
+double correction_value(const optional<Scalar>& correction) {
+  if (!correction.has_value()) {
+    return 1.0;
+  }
+  return correction->isFloatingPoint() ? correction->to<double>()
+                                       : static_cast<double>(correction->to<int64_t>());
+}
+
+// var.correction_out(self, dim?, correction?, keepdim, out).
+Tensor& var_correction_out(KernelRuntimeContext& ctx, const Tensor& in,
+                           optional<ArrayRef<int64_t>> dims, const optional<Scalar>& correction,
+                           bool keepdim, Tensor& out) {
+  return variance(log_name(var_correction_out_name), ctx, in, dims, correction_value(correction),
+                  keepdim, out, nullptr);
+}
+
+// var.out(self, dim?, unbiased, keepdim, out): correction 1 when unbiased.
+Tensor& var_out(KernelRuntimeContext& ctx, const Tensor& in, optional<ArrayRef<int64_t>> dims,
+                bool unbiased, bool keepdim, Tensor& out) {
+  return variance(log_name(var_out_name), ctx, in, dims, unbiased ? 1.0 : 0.0, keepdim, out,
+                  nullptr);
+}
+
+// var_mean.correction_out(self, dim?, correction?, keepdim, out0 (var), out1 (mean)).
+std::tuple<Tensor&, Tensor&> var_mean_correction_out(KernelRuntimeContext& ctx, const Tensor& in,
+                                                     optional<ArrayRef<int64_t>> dims,
+                                                     const optional<Scalar>& correction,
+                                                     bool keepdim, Tensor& out0, Tensor& out1) {
+  const char* op = log_name(var_mean_correction_out_name);
+  std::tuple<Tensor&, Tensor&> ret(out0, out1);
+  ET_KERNEL_CHECK_MSG(ctx, same_dim_order(out0, out1), InvalidArgument, ret,
+                      "%s: arguments 'out0' and 'out1' must have the same dim order", op);
+  variance(op, ctx, in, dims, correction_value(correction), keepdim, out0, &out1);
+  return ret;
+}
+
+// prod over dims (every dim for prod.out): double for floating, wrapping int64 otherwise.
+Tensor& product(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
+                const optional<ArrayRef<int64_t>>& dims, bool keepdim, optional<ScalarType> dtype,
+                Tensor& out) {
+  if (dtype.has_value()) {
+    ET_KERNEL_CHECK_MSG(ctx, *dtype == out.scalar_type(), InvalidArgument, out,
+                        "%s: argument 'dtype' (%s) must match the dtype of 'out' (%s)", op,
+                        dtype_name(*dtype), dtype_name(out.scalar_type()));
+  }
+  if (!check_dtype_in(ctx, op, "self", in, dtypes::kRealHBBF16) ||
+      !check_dtype_in(ctx, op, "out", out, dtypes::kRealHBBF16)) {
+    return out;
+  }
+  bool mask[kMaxDim];
+  ReducePlan p;
+  if (!reduce_mask(ctx, op, in, dims, mask) || !plan_reduce(ctx, op, in, mask, keepdim, out, &p)) {
+    return out;
+  }
+  const bool floating = ::executorch::runtime::isFloatingType(out.scalar_type()) ||
+                        ::executorch::runtime::isFloatingType(in.scalar_type());
+  const char* x = static_cast<const char*>(in.const_data_ptr());
+  char* y = static_cast<char*>(out.mutable_data_ptr());
+  const int64_t ei = in.element_size(), eo = out.element_size();
+  dispatch_dtype<kWideAccumulators>(
+      ctx, op, floating ? ScalarType::Double : ScalarType::Long, [&](auto tag) {
+        using A = typename decltype(tag)::type;
+        const LoadFn<A> ld = load_fn<A>(in.scalar_type());
+        const StoreFn<A> st = store_fn<A>(out.scalar_type());
+        for_each_output(p, [&](int64_t ioff, int64_t ooff) {
+          A acc = 1;
+          for_each_reduced_run(p, ioff, [&](int64_t off, int64_t n, int64_t s) {
+            for (int64_t i = 0; i < n; ++i) {
+              acc = wrap_mul(acc, ld(x + (off + i * s) * ei));
+            }
+          });
+          st(acc, y + ooff * eo);
+        });
+      });
+  return out;
+}
+
+Tensor& prod_out(KernelRuntimeContext& ctx, const Tensor& in, optional<ScalarType> dtype,
+                 Tensor& out) {
+  return product(log_name(prod_out_name), ctx, in, std::nullopt, false, dtype, out);
+}
+
+Tensor& prod_int_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim, bool keepdim,
+                     optional<ScalarType> dtype, Tensor& out) {
+  const int64_t one[1] = {dim};
+  return product(log_name(prod_int_out_name), ctx, in, ArrayRef<int64_t>(one, 1), keepdim, dtype,
+                 out);
+}
+
+/*
+ * max.dim / min.dim: the extreme values along one dim and the index of the
+ * first occurrence; a NaN wins (its first index), as in PyTorch.
+ */
+template <bool kMax>
+std::tuple<Tensor&, Tensor&> extreme_along_dim(const char* op, KernelRuntimeContext& ctx,
+                                               const Tensor& in, int64_t dim, bool keepdim,
+                                               Tensor& values, Tensor& indices) {
+  std::tuple<Tensor&, Tensor&> ret(values, indices);
+  int64_t d;
+  if (!check_dtype_in(ctx, op, "self", in, dtypes::kRealHBBF16) ||
+      !check_same_dtype(ctx, op, "self", in, "max", values) ||
+      !check_dtype(ctx, op, "indices", indices, ScalarType::Long) ||
+      !normalize_dim(ctx, op, "dim", dim, in.dim(), &d)) {
+    return ret;
+  }
+  ET_KERNEL_CHECK_MSG(ctx, same_dim_order(values, indices), InvalidArgument, ret,
+                      "%s: the two outs must have the same dim order", op);
+  bool mask[kMaxDim] = {false};
+  mask[d] = true;
+  ReducePlan p;
+  if (!plan_reduce(ctx, op, in, mask, keepdim, values, &p) ||
+      !resize_out_like(ctx, op, indices, values)) {
+    return ret;
+  }
+  if (values.numel() == 0) {
+    return ret;
+  }
+  ET_KERNEL_CHECK_MSG(ctx, p.count > 0, InvalidArgument, ret,
+                      "%s: cannot reduce over an empty dim of argument 'self'", op);
+  const int64_t n = in.dim() == 0 ? 1 : in.sizes()[d];
+  const int64_t s = in.dim() == 0 ? 1 : in.strides()[d];
+  dispatch_dtype<dtypes::kRealHBBF16>(ctx, op, in.scalar_type(), [&](auto tag) {
+    using CTYPE = typename decltype(tag)::type;
+    using C =
+        std::conditional_t<std::is_same<CTYPE, Half>::value || std::is_same<CTYPE, BFloat16>::value,
+                           float, CTYPE>;
+    const CTYPE* x = in.const_data_ptr<CTYPE>();
+    CTYPE* vo = values.mutable_data_ptr<CTYPE>();
+    int64_t* io = indices.mutable_data_ptr<int64_t>();
+    for_each_output(p, [&](int64_t ioff, int64_t ooff) {
+      C best;
+      const int64_t bi = extreme_index<kMax, C>(
+          [&](int64_t i) { return static_cast<C>(x[ioff + i * s]); }, n, &best);
+      vo[ooff] = static_cast<CTYPE>(best);
+      io[ooff] = bi;  // values and indices share shape and dim order: same offset
+    });
+  });
+  return ret;
+}
+
+std::tuple<Tensor&, Tensor&> max_dim_max(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim,
+                                         bool keepdim, Tensor& max, Tensor& max_values) {
+  return extreme_along_dim<true>(log_name(max_dim_max_name), ctx, in, dim, keepdim, max,
+                                 max_values);
+}
+
+std::tuple<Tensor&, Tensor&> min_dim_min(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim,
+                                         bool keepdim, Tensor& min, Tensor& min_indices) {
+  return extreme_along_dim<false>(log_name(min_dim_min_name), ctx, in, dim, keepdim, min,
+                                  min_indices);
+}
+
+// max.unary_out / min.unary_out: amax / amin over every dim, into a 0-dim out.
+Tensor& max_unary_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out) {
+  return amax_amin<true>(log_name(max_unary_out_name), ctx, in, {}, false, out);
+}
+
+Tensor& min_unary_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out) {
+  return amax_amin<false>(log_name(min_unary_out_name), ctx, in, {}, false, out);
 }
 
 // cumsum.out(self, dim, dtype?, out): out dtype authoritative (bool -> int64).
@@ -574,6 +767,14 @@ ETK_REGISTER_KERNEL(argmax_out_name, argmax_out);
 ETK_REGISTER_KERNEL(argmin_out_name, argmin_out);
 ETK_REGISTER_KERNEL(var_correction_out_name, var_correction_out);
 ETK_REGISTER_KERNEL(cumsum_out_name, cumsum_out);
+ETK_REGISTER_KERNEL(var_out_name, var_out);
+ETK_REGISTER_KERNEL(var_mean_correction_out_name, var_mean_correction_out);
+ETK_REGISTER_KERNEL(prod_out_name, prod_out);
+ETK_REGISTER_KERNEL(prod_int_out_name, prod_int_out);
+ETK_REGISTER_KERNEL(max_dim_max_name, max_dim_max);
+ETK_REGISTER_KERNEL(min_dim_min_name, min_dim_min);
+ETK_REGISTER_KERNEL(max_unary_out_name, max_unary_out);
+ETK_REGISTER_KERNEL(min_unary_out_name, min_unary_out);
 
 }  // namespace kernels
 }  // namespace executorch

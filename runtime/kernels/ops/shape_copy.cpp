@@ -461,9 +461,11 @@ Tensor& cat_out(KernelRuntimeContext& ctx, TensorList tensors, int64_t dim, Tens
     if (cat_skip(t, ref->dim())) {
       continue;
     }
-    ET_KERNEL_CHECK_MSG(ctx, t.scalar_type() == out.scalar_type(), InvalidArgument, out,
-                        "%s: argument 'tensors'[%zu] has dtype %s, out has %s", op, k,
-                        dtype_name(t.scalar_type()), dtype_name(out.scalar_type()));
+    // Inputs of other dtypes are converted, as PyTorch promotes them to out's dtype.
+    ET_KERNEL_CHECK_MSG(
+        ctx, ::executorch::runtime::canCast(t.scalar_type(), out.scalar_type()), InvalidArgument,
+        out, "%s: argument 'tensors'[%zu] has dtype %s, which cannot be cast to out's %s", op, k,
+        dtype_name(t.scalar_type()), dtype_name(out.scalar_type()));
     ET_KERNEL_CHECK_MSG(ctx, t.dim() == ref->dim(), InvalidArgument, out,
                         "%s: argument 'tensors'[%zu] has rank %zd, expected %zd", op, k, t.dim(),
                         ref->dim());
@@ -488,12 +490,28 @@ Tensor& cat_out(KernelRuntimeContext& ctx, TensorList tensors, int64_t dim, Tens
     if (cat_skip(t, ref->dim())) {
       continue;
     }
-    int64_t sizes[kMaxDim], ss[kMaxDim];
-    sizes64(t, sizes);
-    strides64(t, ss);
-    strided_copy(static_cast<int>(t.dim()), sizes, out.dim_order().data(),
-                 static_cast<char*>(out.mutable_data_ptr()) + at * ds[d] * es, ds,
-                 t.const_data_ptr(), ss, static_cast<size_t>(es));
+    char* dst = static_cast<char*>(out.mutable_data_ptr()) + at * ds[d] * es;
+    if (t.scalar_type() != out.scalar_type()) {
+      // The out's slice for t as a tensor of its own (t's sizes, out's strides).
+      SizesType sizes[kMaxDim];
+      DimOrderType order[kMaxDim];
+      StridesType strides[kMaxDim];
+      for (ssize_t i = 0; i < t.dim(); ++i) {
+        sizes[i] = t.sizes()[i];
+        order[i] = out.dim_order()[i];
+        strides[i] = out.strides()[i];
+      }
+      ::executorch::aten::TensorImpl slice(out.scalar_type(), t.dim(), sizes, dst, order, strides);
+      if (!copy_convert(ctx, op, t, Tensor(&slice))) {
+        return out;
+      }
+    } else {
+      int64_t sizes[kMaxDim], ss[kMaxDim];
+      sizes64(t, sizes);
+      strides64(t, ss);
+      strided_copy(static_cast<int>(t.dim()), sizes, out.dim_order().data(), dst, ds,
+                   t.const_data_ptr(), ss, static_cast<size_t>(es));
+    }
     at += t.sizes()[d];
   }
   return out;

@@ -1,7 +1,8 @@
 /*
  * Unary math: the floating ufuncs (exp, log, sqrt, rsqrt, sin, cos, tanh,
- * sigmoid, reciprocal, ...; integer or bool inputs give a floating out),
- * and the dtype-preserving neg and abs.
+ * sigmoid, reciprocal, the inverse and hyperbolic trig functions, ...;
+ * integer or bool inputs give a floating out), and the dtype-preserving neg
+ * and abs.
  */
 #include <cmath>
 
@@ -77,6 +78,14 @@ ETK_FLOAT_UFUNC(tan, std::tan(x))
 ETK_FLOAT_UFUNC(tanh, std::tanh(x))
 ETK_FLOAT_UFUNC(erf, std::erf(x))
 ETK_FLOAT_UFUNC(sigmoid, T(1) / (T(1) + exp_any(-x)))
+ETK_FLOAT_UFUNC(asin, std::asin(x))
+ETK_FLOAT_UFUNC(acos, std::acos(x))
+ETK_FLOAT_UFUNC(atan, std::atan(x))
+ETK_FLOAT_UFUNC(sinh, std::sinh(x))
+ETK_FLOAT_UFUNC(cosh, std::cosh(x))
+ETK_FLOAT_UFUNC(asinh, std::asinh(x))
+ETK_FLOAT_UFUNC(acosh, std::acosh(x))
+ETK_FLOAT_UFUNC(atanh, std::atanh(x))
 
 #undef ETK_FLOAT_UFUNC
 
