@@ -1,9 +1,11 @@
 # libexecutorch.so.1 (SHARED=1, default) or libexecutorch.a (SHARED=0): the runtime, the one
 # process-wide kernel and backend registry, and the extensions (Module, tensors, loaders).
 
-# Everything under runtime/ except the kernel library, the tools and the schema sources.
+# Everything under runtime/ except the kernel library, the backend libraries (runtime/backends,
+# mk/backend-*.mk), the tools and the schema sources.
 RT_SRCS := $(sort $(shell find runtime -name '*.cpp' \
-             -not -path 'runtime/kernels/*' -not -path 'runtime/tools/*' -not -path 'runtime/schema/*'))
+             -not -path 'runtime/kernels/*' -not -path 'runtime/tools/*' -not -path 'runtime/schema/*' \
+             -not -path 'runtime/backends/*'))
 RT_OBJS := $(RT_SRCS:%.cpp=$(O)/%.o)
 
 # FlatBuffers readers generated from our schema (runtime/schema/*.fbs) land in $(O)/gen.

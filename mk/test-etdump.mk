@@ -1,7 +1,8 @@
-# The etdump unit group runs zoo models, so it links the kernel library (like kernels_*).
-UNIT_etdump_EXTRA_LIBS = $(KERNELS_LINK)
-UNIT_etdump_EXTRA_DEPS = $(KERNELS_LIBS)
-$(O)/test/unit/etdump/test_etdump: $(KERNELS_LIBS)
+# The etdump unit group runs zoo models, so it links the kernel library (like kernels_*), and
+# the XNNPACK backend for the delegate's per-node events.
+UNIT_etdump_EXTRA_LIBS = $(XNNPACK_LINK) $(KERNELS_LINK)
+UNIT_etdump_EXTRA_DEPS = $(XNNPACK_LIBS) $(KERNELS_LIBS)
+$(O)/test/unit/etdump/test_etdump: $(XNNPACK_LIBS) $(KERNELS_LIBS)
 
 # check-tools-etdump: et_run --etdump writes a file that verifies (test/tools-tests/
 # et_run_etdump.sh, with etdump_verify reading it through our schema copy).

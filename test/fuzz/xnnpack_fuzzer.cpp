@@ -13,7 +13,7 @@
 #include <executorch/runtime/backend/interface.h>
 #include <executorch/runtime/core/exec_aten/exec_aten.h>
 
-#include "../../backends/xnnpack/runtime/graph.h"
+#include "../../runtime/backends/xnnpack/runtime/graph.h"
 #include "fuzz_common.h"
 
 using executorch::aten::ScalarType;

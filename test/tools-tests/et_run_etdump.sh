@@ -45,6 +45,17 @@ for model in mlp cnn; do
   fi
 done
 
+# An XNNPACK-delegated program: the dump still verifies and holds the backend's per-node events.
+if "$et_run" "$zoo/cnn_xnnpack.pte" --etdump "$work/xnn.etdp" --iterations 2 --warmup 0 >"$work/out" 2>&1 &&
+   "$verify" "$work/xnn.etdp" >"$work/xnn.summary" 2>"$work/out"; then
+  ok "cnn_xnnpack: et_run --etdump writes a file that verifies"
+  grep -q "^delegate XNNConv2d [1-9]" "$work/xnn.summary" &&
+    ok "cnn_xnnpack: per-node XnnpackBackend events" ||
+    { cp "$work/xnn.summary" "$work/out"; bad "cnn_xnnpack: no per-node XnnpackBackend events"; }
+else
+  bad "cnn_xnnpack: et_run --etdump"
+fi
+
 # The verifier rejects a truncated file (so a pass above means something).
 head -c 100 "$work/mlp.etdp" >"$work/truncated.etdp"
 if "$verify" "$work/truncated.etdp" >"$work/out" 2>&1; then

@@ -3,6 +3,7 @@
 //   runs N
 //   op NAME COUNT        (operator events inside instructions, summed over the runs)
 //   method NAME COUNT    (events outside any instruction)
+//   delegate NAME COUNT  (events a backend logged by name, e.g. XnnpackBackend per node)
 //   debug N              (logged values)
 // Exit status 1 (with a message) when the file does not verify.
 #include <cstdio>
@@ -30,7 +31,7 @@ int main(int argc, char** argv) {
   const etdump::ETDump* root = etdump::GetSizePrefixedETDump(bytes.data());
   const auto* runs = root->run_data();
   std::printf("runs %u\n", runs != nullptr ? runs->size() : 0u);
-  std::map<std::string, int> ops, method;
+  std::map<std::string, int> ops, method, delegate;
   int debug = 0;
   for (const etdump::RunData* run : *runs) {
     if (run->events() == nullptr) {
@@ -41,6 +42,9 @@ int main(int argc, char** argv) {
         ++debug;
       }
       const etdump::ProfileEvent* p = e->profile_event();
+      if (p != nullptr && p->delegate_debug_id_str() != nullptr) {
+        delegate[p->delegate_debug_id_str()->str()] += 1;
+      }
       if (p == nullptr || p->name() == nullptr) {
         continue;
       }
@@ -52,6 +56,9 @@ int main(int argc, char** argv) {
   }
   for (const auto& kv : method) {
     std::printf("method %s %d\n", kv.first.c_str(), kv.second);
+  }
+  for (const auto& kv : delegate) {
+    std::printf("delegate %s %d\n", kv.first.c_str(), kv.second);
   }
   std::printf("debug %d\n", debug);
   return 0;

@@ -12,6 +12,8 @@
 #include <executorch/devtools/etdump/etdump_flatcc.h>
 #include <executorch/extension/module/module.h>
 
+#include <xnnpack_schema/schema_generated.h>
+
 #include "../common/zoo_fixture.h"
 #include "etdump_reader.h"
 
@@ -192,6 +194,80 @@ TEST(EtdumpTest, FullDebugBufferDropsValuesButNotTheRun) {
     const ::etdump::Tensor* t = e->debug_entry()->tensor();
     ASSERT_NE(t, nullptr);
     EXPECT_LT(t->offset(), 300);
+  }
+}
+
+// The XNNPACK node types of a delegate payload (the "XH00" layout the upstream exporter writes:
+// the flatbuffer's offset is the 4 bytes at 10), in node order.
+std::vector<std::string> xnnpack_node_types(const std::vector<uint8_t>& payload) {
+  std::vector<std::string> out;
+  if (payload.size() < 30 || std::memcmp(payload.data() + 4, "XH00", 4) != 0) {
+    ADD_FAILURE() << "not an XNNPACK payload";
+    return out;
+  }
+  uint32_t fb_offset = 0;
+  for (int i = 3; i >= 0; --i) {
+    fb_offset = (fb_offset << 8) | payload[10 + i];
+  }
+  const auto* graph = ::xnnpack_schema::GetXNNGraph(payload.data() + fb_offset);
+  for (const auto* node : *graph->xnodes()) {
+    out.push_back(::xnnpack_schema::EnumNameXNodeUnion(node->xnode_union_type()));
+  }
+  return out;
+}
+
+// XnnpackBackend reports one delegate event per payload node, named by its XNode type, with the
+// node index as metadata, inside the DelegateCall's instruction and the run's Method::execute.
+TEST(EtdumpTest, XnnpackDelegateLogsOneEventPerNode) {
+  // The payload of cnn_xnnpack's only delegate, as the fuzz seeds keep it.
+  const std::vector<std::string> expected =
+      xnnpack_node_types(test::read_file("test/fuzz/seeds/xnnpack/cnn_xnnpack.delegate0.bin"));
+  ASSERT_GT(expected.size(), 1u);
+
+  Module module(zoo_file("cnn_xnnpack"), Module::LoadMode::File, std::make_unique<ETDumpGen>());
+  ZooInputs in = zoo_inputs("cnn_xnnpack");
+  ASSERT_FALSE(in.values.empty());
+  ASSERT_TRUE(module.forward(in.values).ok());
+  auto* etdump = static_cast<ETDumpGen*>(module.event_tracer());
+  test::Dump dump = test::take_dump(etdump->get_etdump_data());
+  const ::etdump::ETDump* root = dump.root();
+  ASSERT_NE(root, nullptr) << "the ETDump does not verify against the schema";
+  ASSERT_EQ(root->run_data()->size(), 1u);
+  const ::etdump::RunData* run = root->run_data()->Get(0);
+
+  const ::etdump::ProfileEvent* method = nullptr;
+  std::vector<const ::etdump::ProfileEvent*> delegate_events;
+  for (const auto* e : *run->events()) {
+    const ::etdump::ProfileEvent* p = e->profile_event();
+    if (p == nullptr) {
+      continue;
+    }
+    if (p->delegate_debug_id_str() != nullptr) {
+      delegate_events.push_back(p);
+    } else if (p->name() != nullptr && p->name()->str() == "Method::execute") {
+      method = p;
+    }
+  }
+  ASSERT_NE(method, nullptr);
+  ASSERT_EQ(delegate_events.size(), expected.size());
+  for (size_t i = 0; i < expected.size(); ++i) {
+    const ::etdump::ProfileEvent* p = delegate_events[i];
+    EXPECT_EQ(p->delegate_debug_id_str()->str(), expected[i]) << i;
+    EXPECT_EQ(p->delegate_debug_id_int(), -1) << i;
+    EXPECT_EQ(p->name(), nullptr) << i;
+    EXPECT_GE(p->chain_index(), 0) << i;
+    EXPECT_GE(p->instruction_id(), 0) << i;
+    ASSERT_NE(p->delegate_debug_metadata(), nullptr) << i;
+    ASSERT_EQ(p->delegate_debug_metadata()->size(), sizeof(uint32_t)) << i;
+    uint32_t node_index = 0;
+    std::memcpy(&node_index, p->delegate_debug_metadata()->data(), sizeof(node_index));
+    EXPECT_EQ(node_index, i);
+    EXPECT_LE(p->start_time(), p->end_time()) << i;
+    EXPECT_GE(p->start_time(), method->start_time()) << i;
+    EXPECT_LE(p->end_time(), method->end_time()) << i;
+    if (i > 0) {
+      EXPECT_GE(p->start_time(), delegate_events[i - 1]->end_time()) << i;
+    }
   }
 }
 

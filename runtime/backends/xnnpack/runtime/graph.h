@@ -65,6 +65,12 @@ class Step {
  public:
   virtual ~Step() = default;
   virtual void run(Graph& graph) = 0;
+
+  // Set on the first step of each payload node (the node's XNode type name, static storage, and
+  // its index in xnodes), left null on the steps that finish the same node (quantization
+  // rounding): execute() reports one profiling event per node to the Method's EventTracer.
+  const char* node_type_name = nullptr;
+  uint32_t node_index = 0;
 };
 
 class Graph {

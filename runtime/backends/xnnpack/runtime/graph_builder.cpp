@@ -467,6 +467,11 @@ Error NodeContext::accept(std::unique_ptr<Step> step) {
     }
     written_[id] = 1;
   }
+  if (!first_step_accepted_) {
+    step->node_type_name = type_name();
+    step->node_index = index_;
+    first_step_accepted_ = true;
+  }
   graph_.steps.push_back(std::move(step));
   // A quantized output is rounded onto its grid right after it is computed.
   for (uint32_t id : outputs_) {

@@ -69,6 +69,7 @@ class NodeContext {
   std::vector<uint8_t>& written_;
   uint32_t index_;
   const fb::XNode* node_;
+  bool first_step_accepted_ = false;
   std::vector<uint32_t> outputs_;
 };
 

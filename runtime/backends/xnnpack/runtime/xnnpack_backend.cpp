@@ -4,6 +4,7 @@
 #include <new>
 
 #include <executorch/runtime/backend/interface.h>
+#include <executorch/runtime/core/event_tracer_hooks_delegate.h>
 #include <executorch/runtime/core/exec_aten/util/tensor_util.h>
 #include <executorch/runtime/platform/log.h>
 
@@ -23,6 +24,8 @@ using runtime::CompileSpec;
 using runtime::DelegateHandle;
 using runtime::Error;
 using runtime::EValue;
+using runtime::EventTracer;
+using runtime::EventTracerEntry;
 using runtime::FreeableBuffer;
 using runtime::Result;
 using runtime::Span;
@@ -111,6 +114,33 @@ Error bind_argument(Graph& g, uint32_t id, EValue* arg, bool is_output) {
   return Error::Ok;
 }
 
+// Runs the steps with one profiling event per payload node, named by its XNode type (as upstream's
+// XNNPACK profiler names one event per operator), with the node's index in xnodes as the event's
+// metadata (4 bytes, native order). The steps that finish a node (quantization rounding) are
+// timed inside that node's event.
+void run_steps_traced(Graph& g, EventTracer* tracer) {
+  EventTracerEntry entry{};
+  uint32_t node_index = 0;
+  bool open = false;
+  for (auto& step : g.steps) {
+    if (step->node_type_name != nullptr) {
+      if (open) {
+        runtime::event_tracer_end_profiling_delegate(
+            tracer, entry, &node_index, sizeof(node_index));
+      }
+      node_index = step->node_index;
+      entry = runtime::event_tracer_start_profiling_delegate(
+          tracer, step->node_type_name, runtime::kUnsetDelegateDebugIntId);
+      open = true;
+    }
+    step->run(g);
+  }
+  if (open) {
+    runtime::event_tracer_end_profiling_delegate(
+        tracer, entry, &node_index, sizeof(node_index));
+  }
+}
+
 class XnnpackBackend final : public BackendInterface {
  public:
   bool is_available() const override {
@@ -139,7 +169,6 @@ class XnnpackBackend final : public BackendInterface {
       BackendExecutionContext& context,
       DelegateHandle* handle,
       Span<EValue*> args) const override {
-    (void)context;
     if (handle == nullptr) {
       return Error::DelegateInvalidHandle;
     }
@@ -161,6 +190,11 @@ class XnnpackBackend final : public BackendInterface {
       Error err = bind_argument(g, id, args[g.values[id].external_id], true);
       if (err != Error::Ok)
         return err;
+    }
+    EventTracer* tracer = context.event_tracer();
+    if (tracer != nullptr) {
+      run_steps_traced(g, tracer);
+      return Error::Ok;
     }
     for (auto& step : g.steps) {
       step->run(g);
