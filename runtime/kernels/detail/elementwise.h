@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include <executorch/runtime/kernels/detail/broadcast.h>
@@ -46,6 +47,20 @@ inline bool bad_dtype(KernelRuntimeContext& ctx, const char* op, const char* arg
 
 }  // namespace internal
 
+// Reads one element of a typed buffer. A Bool element is read as its byte (nonzero is true):
+// planned memory another tensor wrote, or a mutated file, may hold bytes other than 0 and 1
+// there, and loading such a byte as a C++ bool is undefined behaviour.
+template <class T>
+inline T read_elem(const T* p) {
+  return *p;
+}
+template <>
+inline bool read_elem<bool>(const bool* p) {
+  uint8_t byte;
+  std::memcpy(&byte, p, 1);
+  return byte != 0;
+}
+
 template <class CT, class F>
 bool apply_unary(KernelRuntimeContext& ctx, const char* op, const Tensor& in, const Tensor& out,
                  F fn) {
@@ -66,16 +81,16 @@ bool apply_unary(KernelRuntimeContext& ctx, const char* op, const Tensor& in, co
       const CT* pa = a + off[1];
       if (s[0] == 1 && s[1] == 1) {
         for (int64_t i = 0; i < n; ++i) {
-          po[i] = fn(pa[i]);
+          po[i] = fn(read_elem(pa + i));
         }
       } else if (s[0] == 1 && s[1] == 0) {
-        const R v = fn(pa[0]);
+        const R v = fn(read_elem(pa + 0));
         for (int64_t i = 0; i < n; ++i) {
           po[i] = v;
         }
       } else {
         for (int64_t i = 0; i < n; ++i) {
-          po[i * s[0]] = fn(pa[i * s[1]]);
+          po[i * s[0]] = fn(read_elem(pa + i * s[1]));
         }
       }
     });
@@ -125,21 +140,21 @@ bool apply_binary(KernelRuntimeContext& ctx, const char* op, const Tensor& in_a,
       const CT* pb = b + off[2];
       if (s[0] == 1 && s[1] == 1 && s[2] == 1) {
         for (int64_t i = 0; i < n; ++i) {
-          po[i] = fn(pa[i], pb[i]);
+          po[i] = fn(read_elem(pa + i), read_elem(pb + i));
         }
       } else if (s[0] == 1 && s[1] == 1 && s[2] == 0) {
-        const CT vb = pb[0];
+        const CT vb = read_elem(pb + 0);
         for (int64_t i = 0; i < n; ++i) {
-          po[i] = fn(pa[i], vb);
+          po[i] = fn(read_elem(pa + i), vb);
         }
       } else if (s[0] == 1 && s[1] == 0 && s[2] == 1) {
-        const CT va = pa[0];
+        const CT va = read_elem(pa + 0);
         for (int64_t i = 0; i < n; ++i) {
-          po[i] = fn(va, pb[i]);
+          po[i] = fn(va, read_elem(pb + i));
         }
       } else {
         for (int64_t i = 0; i < n; ++i) {
-          po[i * s[0]] = fn(pa[i * s[1]], pb[i * s[2]]);
+          po[i * s[0]] = fn(read_elem(pa + i * s[1]), read_elem(pb + i * s[2]));
         }
       }
     });
@@ -197,11 +212,12 @@ bool apply_ternary(KernelRuntimeContext& ctx, const char* op, const Tensor& in_a
       const T3* pc = c + off[3];
       if (s[0] == 1 && s[1] == 1 && s[2] == 1 && s[3] == 1) {
         for (int64_t i = 0; i < n; ++i) {
-          po[i] = fn(pa[i], pb[i], pc[i]);
+          po[i] = fn(read_elem(pa + i), read_elem(pb + i), read_elem(pc + i));
         }
       } else {
         for (int64_t i = 0; i < n; ++i) {
-          po[i * s[0]] = fn(pa[i * s[1]], pb[i * s[2]], pc[i * s[3]]);
+          po[i * s[0]] =
+              fn(read_elem(pa + i * s[1]), read_elem(pb + i * s[2]), read_elem(pc + i * s[3]));
         }
       }
     });
