@@ -16,7 +16,9 @@ and manifest.json listing them with their tolerances. The files are build output
 Tolerances are normwise relative errors: a runtime's output may differ from the golden by
 `rel * max|golden|` (given to the harness as atol, with rtol = rel): fp32 programs against eager
 torch, the int8 ones, looser, against the converted PT2E module (the int8 kernels round
-differently from its quantize/dequantize emulation, and a one-step difference early on spreads).
+differently from its quantize/dequantize emulation, and a one-step difference early on spreads:
+upstream's XNNPACK output for MobileNetV2 is 0.15 of the peak away from the converted module's,
+which is itself 0.29 away from fp32 with these random weights; a wrong program is off by ~1).
 
 Caching: each model's entry carries a hash of models.py, the export functions here and the
 torch/executorch versions (config_hash); a model whose hash and files are unchanged is not exported again.
@@ -35,7 +37,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 FP32_REL_TOL = 1e-3
-Q8_REL_TOL = 0.1
+Q8_REL_TOL = 0.25
 
 
 def executorch_version() -> str:
@@ -45,8 +47,8 @@ def executorch_version() -> str:
 
 
 def config_hash() -> str:
-    """What decides the exported files: the models, the functions below that export them, the
-    tolerances and the torch/executorch versions (not this file's other text, so a comment edit
+    """What decides the exported files: the models, the functions below that export them and the
+    torch/executorch versions (the tolerances are refreshed without re-exporting, refresh_tolerances) (not this file's other text, so a comment edit
     does not re-export)."""
     import inspect
 
@@ -56,7 +58,6 @@ def config_hash() -> str:
     for fn in (save_outputs, tolerance, lower, export_model):
         h.update(inspect.getsource(fn).encode())
     h.update(f"torch={torch.__version__} executorch={executorch_version()}".encode())
-    h.update(f"fp32={FP32_REL_TOL} q8={Q8_REL_TOL}".encode())
     return h.hexdigest()[:16]
 
 
@@ -132,6 +133,14 @@ def export_model(name: str, out_dir: Path, chash: str):
     return entry
 
 
+def refresh_tolerances(entry, out_dir: Path) -> None:
+    """The tolerances of the current constants, also for a cached entry."""
+    import numpy as np
+
+    for name, v in entry["variants"].items():
+        v.update(tolerance(v["goldens"], out_dir, Q8_REL_TOL if name.endswith("_q8") else FP32_REL_TOL, np))
+
+
 def up_to_date(entry, out_dir: Path, chash: str) -> bool:
     if not entry or entry.get("hash") != chash:
         return False
@@ -159,6 +168,7 @@ def main() -> int:
     manifest["versions"] = {"torch": torch.__version__, "executorch": executorch_version()}
     for name in a.only or list(M.MODELS):
         if up_to_date(models.get(name), out_dir, chash):
+            refresh_tolerances(models[name], out_dir)
             print(f"realsize export: {name}: up to date ({chash})", flush=True)
             continue
         print(f"realsize export: {name} ...", flush=True)
