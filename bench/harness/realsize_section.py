@@ -186,6 +186,12 @@ def row(data, model: str, threads: int, key: str, columns) -> str:
     return f"| {model} | " + " | ".join(cells) + " |"
 
 
+def rel_tol(manifest: Dict[str, Any], int8: bool) -> str:
+    rels = {v["rel"] for m in manifest["models"].values() for k, v in m["variants"].items()
+            if k.endswith("_q8") == int8 and "rel" in v}
+    return " / ".join(f"{r:g}" for r in sorted(rels)) or "-"
+
+
 def render(data: Dict[str, Any], a) -> List[str]:
     man = data["manifest"]
     L = [BEGIN, "## Real-size models", "",
@@ -197,7 +203,7 @@ def render(data: Dict[str, Any], a) -> List[str]:
          + man["versions"]["executorch"] + ") into `build/bench/realsize/`, never committed. Each row: one "
          f"set, {CFG['rounds']} interleaved rounds after a warm-up, per-process workers (bench.py's `measure()`); "
          "every runtime's first output is checked against the golden (fp32: eager torch, normwise relative "
-         "error 1e-3; int8: the converted PT2E module, 0.1). At 2 threads our runtime is given "
+         f"error {rel_tol(man, False)}; int8: the converted PT2E module, {rel_tol(man, True)}). At 2 threads our runtime is given "
          "`ET_NUM_THREADS=2`: a runtime that does not read it runs one thread.", "",
          "| model | params | portable .pte | XNNPACK .pte | int8 XNNPACK .pte |", "|---|---|---|---|---|"]
     for name, m in man["models"].items():
