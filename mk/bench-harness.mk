@@ -4,7 +4,9 @@
 #   make bench        full run: every zoo program on our C++ runtime (bench/harness/et_bench),
 #                     our Python bindings, upstream's Python runtime and eager PyTorch (the last
 #                     two in the zoo venv, created by `make zoo-venv` if missing), micro-benchmarks;
-#                     writes bench/RESULTS.md, bench/latency.png and $(O)/bench/results.json.
+#                     writes bench/RESULTS.md, bench/latency.png and $(O)/bench/results.json;
+#                     then the real-size section (see bench-realsize below).
+#   make bench-realsize  only the real-size models (exported at bench time, never committed).
 #   make bench-quick  tiny iteration counts on a subset, no chart, output under $(O)/bench/quick/;
 #                     runs in `make check`. Never creates the zoo venv: upstream/eager run only
 #                     when $(BENCH_VENV) exists, else they print "skipped: no zoo venv".
@@ -15,7 +17,8 @@ BENCH_HARNESS_BIN := $(O)/bench/harness/et_bench
 BENCH_HARNESS_OBJS := $(O)/bench/harness/et_bench.o
 BENCH_VENV ?= $(O)/zoo-venv
 BENCH_PY := bench/harness/bench.py
-BENCH_HARNESS_FILES := $(BENCH_PY) bench/harness/worker.py bench/harness/plot.py
+BENCH_HARNESS_FILES := $(BENCH_PY) bench/harness/worker.py bench/harness/plot.py \
+                       bench/harness/realsize_section.py
 ALL_OBJS += $(BENCH_HARNESS_OBJS)
 
 $(BENCH_HARNESS_OBJS): mk/bench-harness.mk
@@ -50,7 +53,14 @@ $(BENCH_PLOT_STAMP): bench/harness/requirements.txt | $(BENCH_VENV_DEP)
 bench-harness: $(BENCH_HARNESS_BIN)
 
 bench: $(BENCH_OURS) $(BENCH_PLOT_STAMP)
-	$(PYTHON) $(BENCH_PY) --build $(O) --venv $(BENCH_VENV) $(BENCH_ARGS)
+	$(PYTHON) $(BENCH_PY) --build $(O) --venv $(BENCH_VENV) --realsize $(BENCH_ARGS)
+
+# The real-size section alone (bench/harness/realsize_section.py): exports the real-size models
+# (bench/realsize/, cached under $(O)/bench/realsize/) and splices its tables into
+# bench/RESULTS.md. BENCH_ARGS="--realsize-models resnet18 vit_tiny" narrows it.
+.PHONY: bench-realsize
+bench-realsize: $(BENCH_OURS) | $(BENCH_VENV_DEP)
+	$(PYTHON) $(BENCH_PY) --realsize-only --build $(O) --venv $(BENCH_VENV) $(BENCH_ARGS)
 
 bench-quick: $(BENCH_OURS)
 	$(PYTHON) $(BENCH_PY) --quick --build $(O) --venv $(BENCH_VENV) $(BENCH_ARGS)

@@ -44,6 +44,8 @@ import time
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
+import realsize_section  # noqa: E402  (next to this file; the real-size section)
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 ZOO = REPO / "test" / "fixtures" / "zoo"
@@ -89,7 +91,8 @@ class Worker:
         self.timeout = timeout
         logpath.parent.mkdir(parents=True, exist_ok=True)
         self.errf = open(logpath, "ab")
-        pre = (lambda: os.sched_setaffinity(0, {cpu})) if cpu is not None else None
+        cpus = set(cpu) if isinstance(cpu, (list, tuple, set)) else {cpu}  # several for multi-thread rows
+        pre = (lambda: os.sched_setaffinity(0, cpus)) if cpu is not None else None
         self.p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.errf,
                                   env=env, cwd=str(REPO), preexec_fn=pre)
         self.buf = b""
@@ -180,6 +183,10 @@ class Env:
 
     def argv_env(self, rt: str, spec: Dict[str, Any]):
         env = dict(self.base_env)
+        threads = int(spec.get("threads", 1))
+        if threads != 1:  # multi-thread rows (bench/harness/realsize_section.py); worker.py reads spec
+            env.update({k: str(threads) for k in THREAD_ENV if k.endswith("_THREADS")})
+        env["ET_NUM_THREADS"] = str(threads)  # our runtime's kernel thread count
         if rt == "ours-cpp":
             argv = [str(self.et_bench), "--pte", spec["pte"], "--method", spec["method"],
                     "--atol", repr(spec["atol"]), "--rtol", repr(spec["rtol"])]
@@ -202,7 +209,7 @@ class Env:
 
     def start(self, rt: str, spec: Dict[str, Any], tag: str) -> Worker:
         argv, env = self.argv_env(rt, spec)
-        return Worker(argv, env, self.logdir / f"{tag}.{rt}.log", self.cpu, self.timeout)
+        return Worker(argv, env, self.logdir / f"{tag}.{rt}.log", spec.get("cpus") or self.cpu, self.timeout)
 
 
 def value_arg(d: Dict[str, Any]) -> str:
@@ -966,6 +973,12 @@ def main() -> int:
     ap.add_argument("--rerender", action="store_true",
                     help="re-write RESULTS.md (and the chart) from the last run's JSON, re-reading the "
                          "SGEMM output and running the torch reference if it is missing; measures nothing else")
+    ap.add_argument("--realsize", action="store_true",
+                    help="also run the real-size section (bench/harness/realsize_section.py)")
+    ap.add_argument("--realsize-only", action="store_true",
+                    help="run only the real-size section and splice it into RESULTS.md")
+    ap.add_argument("--realsize-models", nargs="*", help="only these real-size models")
+    ap.add_argument("--realsize-threads", nargs="*", type=int, help="only these thread counts (1, 2)")
     a = ap.parse_args()
     a.venv = a.venv or str(Path(a.build) / "zoo-venv")
     if a.cpu is None:
@@ -988,6 +1001,13 @@ def main() -> int:
     for rt in RUNTIMES:
         why = envr.available(rt)
         log(f"  {LABELS[rt]:16s} {'available' if why is None else why}")
+
+    if a.realsize_only:
+        problems = realsize_section.run(envr, a, out, measure, log)
+        for p in problems:
+            log(f"  FAILED  {p}")
+        log(f"bench: real-size section, {len(problems)} failed")
+        return 1 if problems else 0
 
     if a.rerender:
         data = json.loads(jpath.read_text())
@@ -1115,6 +1135,9 @@ def main() -> int:
         # make bench builds the runtime benchmarks with the rest of ours: when ours is there, they must run.
         required = envr.has_ours_cpp and name in RUNTIME_BENCH_FIGURES
         expect(v["status"] == "ok" or (v["status"] == "not available" and not required), f"{name}: {v.get('why')}")
+    if a.realsize:
+        for p in realsize_section.run(envr, a, out, measure, log):
+            expect(False, p)
     for p in problems:
         log(f"  FAILED  {p}")
     log(f"bench: {passed} passed, {failed} failed")

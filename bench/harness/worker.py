@@ -12,7 +12,8 @@ it answers `run N`, `rss` and `quit`, one JSON line each.
 
 Single thread: the harness sets OMP/MKL/OpenBLAS thread counts to 1 and pins the process to one
 core; here torch gets set_num_threads(1) and set_num_interop_threads(1) and runs under
-inference_mode, and upstream's kernel threadpool is reset to 1 thread.
+inference_mode, and upstream's kernel threadpool is reset to 1 thread. A spec with "threads": N
+(the real-size section's multi-thread rows) sets N instead.
 """
 
 from __future__ import annotations
@@ -102,6 +103,11 @@ def make_eager(spec, torch):
         import make_chain  # noqa: E402
 
         module, args = make_chain.build(int(name))
+    elif kind == "realsize":
+        sys.path.insert(0, str(REPO / "bench" / "realsize"))
+        import models as realsize_models  # noqa: E402  (the exporter's builder: same seeded weights)
+
+        module, args = realsize_models.build(name)
     else:
         raise ValueError(f"unknown eager spec {spec['eager']}")
     build_s = time.perf_counter() - t0
@@ -150,7 +156,8 @@ def main() -> int:
         else:
             import torch
 
-            torch.set_num_threads(1)
+            threads = int(spec.get("threads", 1))  # 1 unless a multi-thread row
+            torch.set_num_threads(threads)
             try:
                 torch.set_num_interop_threads(1)
             except RuntimeError:
@@ -160,7 +167,7 @@ def main() -> int:
                 from executorch.extension.pybindings import portable_lib
                 from executorch.runtime import Runtime, Verification
 
-                portable_lib._unsafe_reset_threadpool(1)
+                portable_lib._unsafe_reset_threadpool(threads)
                 extra["upstream_threadpool"] = portable_lib._threadpool_get_thread_count()
                 runtime = Runtime.get()
                 rss0 = status_kb("VmRSS")
