@@ -17,7 +17,6 @@ import executorch.extension.llm.custom_ops.custom_ops  # noqa: F401 - registers 
 
 from gen_goldens import B, F, I, NONE, Out, T
 
-FIXTURE_DIR = "kernels_llama"
 
 f32, f16, bf16, i8 = torch.float32, torch.float16, torch.bfloat16, torch.int8
 NAME = {f32: "f32", f16: "f16", bf16: "bf16", i8: "i8"}

@@ -17,7 +17,6 @@ import executorch.kernels.quantized  # noqa: F401 - registers the .out variants
 
 from gen_goldens import DT, EAGER_OVERRIDES, F, I, NONE, Out, T
 
-FIXTURE_DIR = "kernels_quantized"
 
 f32, f64, f16, bf16 = torch.float32, torch.float64, torch.float16, torch.bfloat16
 u8, i8, i16, i32, i64 = torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64

@@ -17,9 +17,14 @@ GoogleTest runner test/unit/kernels_elementwise/goldens_test.cpp through the
 kernel registry. `make check` never needs torch.
 
 Case files: cases_*.py next to this script; each defines cases(g) and calls
-g.case(...) (one out) or g.case_multi(...) (several outs, or an out list)
-with the argument helpers below (T, TL, Out, OutList, I, F, B, NONE, IL, FL,
-BL, STR, DT).
+g.case(...) (one compared result) or g.case_multi(...) (several outs, or an
+out list, all compared) with the argument helpers below (T, TL, Out, OutList,
+I, F, B, NONE, IL, FL, BL, STR, DT). g.case(..., result_arg=k) compares
+argument k after the call (an argument the op mutates, e.g. a KV cache);
+g.case(..., out=[Out, Out], ret=k) compares only out k. For ops the executorch
+package registers without a CPU eager kernel, a case file puts a reference
+into EAGER_OVERRIDES; Out(eager_shape=...) preallocates the eager out for
+kernels that do not resize it.
 
 Each family of case files has its own fixture directory, so that case files
 added in parallel never renumber each other's tensors:
@@ -27,10 +32,10 @@ added in parallel never renumber each other's tensors:
     build/zoo-venv/bin/python test/kernels/gen_goldens.py --only <family> \
         --out test/fixtures/kernels_<family>
 
-(cases_<family>.py -> test/fixtures/kernels_<family>/); the goldens test runs
-every test/fixtures/kernels*/index.json. Without --only, every case file goes
-to one directory (the original test/fixtures/kernels holds cases_elementwise
-and cases_nn).
+(cases_<family>.py -> test/fixtures/kernels_<family>/, also the default --out
+with --only); the goldens test runs every test/fixtures/kernels*/index.json.
+Without --only, cases_elementwise and cases_nn go to the original directory
+test/fixtures/kernels.
 """
 import argparse
 import glob
@@ -65,6 +70,11 @@ DTYPE_NAMES = {
 
 CHANNELS_LAST = (0, 2, 3, 1)
 
+# Registry key -> a callable with the op's `_schema` that computes the eager
+# result, for out variants the executorch package registers without a CPU
+# kernel (a case file fills it in).
+EAGER_OVERRIDES = {}
+
 
 # ---------------------------------------------------------------------------
 # Argument helpers used by the case files
@@ -85,11 +95,20 @@ class Out:
     kernel must resize it to the result's shape.
     """
 
-    def __init__(self, dtype=torch.float32, dim_order=None, shape=None, dynamic=False):
+    def __init__(self, dtype=torch.float32, dim_order=None, shape=None, dynamic=False,
+                 eager_shape=None):
         self.dtype = dtype
         self.dim_order = dim_order
         self.shape = shape
         self.dynamic = dynamic
+        # The shape of the out the eager call gets (default: empty, resized by
+        # the op). Kernels built in ExecuTorch's ATen mode (the executorch
+        # package's custom-op libraries) need it allocated at the result's shape.
+        self.eager_shape = eager_shape
+
+    def eager(self):
+        return torch.empty(self.eager_shape if self.eager_shape is not None else 0,
+                           dtype=self.dtype)
 
 
 class _Val:
@@ -133,6 +152,7 @@ def STR(s):
 SCALAR_TYPE_CODES = {
     torch.uint8: 0, torch.int8: 1, torch.int16: 2, torch.int32: 3, torch.int64: 4,
     torch.float16: 5, torch.float32: 6, torch.float64: 7, torch.bool: 11, torch.bfloat16: 15,
+    torch.uint16: 27,
 }
 
 
@@ -253,7 +273,7 @@ class Gen:
                 enc["shape"] = list(o.shape)
                 enc["capacity"] = _numel(o.shape)
             return entry
-        out_tensors = [torch.empty(0, dtype=o.dtype) for o in outs_seq]
+        out_tensors = [o.eager() for o in outs_seq]
         out_schema = schema_args[n_in:]
         if reference is not None:
             if values:
@@ -300,19 +320,30 @@ class Gen:
 
     @staticmethod
     def _torch_op(op):
+        if op in EAGER_OVERRIDES:
+            return EAGER_OVERRIDES[op]
         ns, rest = op.split("::")
         name, _, overload = rest.partition(".")
         packet = getattr(getattr(torch.ops, ns), name)
         return getattr(packet, overload or "default")
 
-    def case(self, label, op, *args, out=None, error=None, rtol=None, atol=None, ret=None):
+    def case(self, label, op, *args, out=None, error=None, rtol=None, atol=None, ret=None,
+             result_arg=None):
         """Adds one case.
 
         op: the registry key, e.g. "aten::add.out". args: the schema
         arguments before the out (T / scalar helpers); out: an Out (None for
-        an in-place op, whose result is argument `ret`, default 0).
+        an in-place op, whose result is argument `ret`, default 0), or a list
+        of Outs of which only out[ret] (default 0) is compared (case_multi
+        compares them all).
+        result_arg: compare argument `result_arg` after the call (an argument
+        the op mutates, e.g. a KV cache) instead of the out.
         error: expected failure ("InvalidArgument", ...); no torch call then.
         """
+        if isinstance(out, (list, tuple)) or result_arg is not None:
+            outs = list(out) if isinstance(out, (list, tuple)) else [out]
+            return self._case_outs(label, op, args, outs, error, rtol, atol, ret or 0,
+                                   result_arg)
         name = "%s/%s" % (op, label)
         if name in self.names:
             raise ValueError("duplicate case " + name)
@@ -363,7 +394,7 @@ class Gen:
             fn = self._torch_op(op)
             pos, kw = _schema_call_args(fn, torch_args)
             if out is not None:
-                o = torch.empty(0, dtype=out.dtype)
+                o = out.eager()
                 fn(*pos, **kw, out=o)
                 result = o
             else:
@@ -390,6 +421,41 @@ class Gen:
                 entry["args"][-1]["capacity"] = _numel(out.shape)
         entry["source"] = self.current_file
         self.cases.append(entry)
+        return entry
+
+
+    def _case_outs(self, label, op, args, outs, error, rtol, atol, ret, result_arg):
+        """case() with a list of outs or a compared mutated argument: one compared result."""
+        name = "%s/%s" % (op, label)
+        entry = self.case(label, op, *args, out=None, error="_defer", ret=0)
+        entry.pop("error")
+        torch_args = self._last_torch_args
+        first = len(entry["args"])
+        entry["args"].extend(self._enc_out(o) for o in outs)
+        entry["ret"] = first + ret
+        if error is not None:
+            entry["error"] = error
+            for enc, o in zip(entry["args"][first:], outs):
+                if o.shape is None:
+                    raise ValueError("error case %s needs Out(shape=...)" % name)
+                enc["shape"] = list(o.shape)
+                enc["capacity"] = _numel(o.shape)
+            return entry
+        fn = self._torch_op(op)
+        pos, kw = _schema_call_args(fn, torch_args)
+        out_tensors = [o.eager() for o in outs]
+        for sa, t in zip(fn._schema.arguments[first:], out_tensors):
+            kw[sa.name] = t
+        fn(*pos, **kw)
+        for enc, o, t in zip(entry["args"][first:], outs, out_tensors):
+            self._size_out(name, enc, o, t)
+        if result_arg is not None:
+            entry["result_arg"] = result_arg
+            result = torch_args[result_arg]
+        else:
+            result = out_tensors[ret]
+        entry["expect"] = self._expect(result)
+        entry["rtol"], entry["atol"] = _default_tol(result.dtype, rtol, atol)
         return entry
 
 
@@ -425,10 +491,12 @@ def main():
     # Case files `import gen_goldens`: make that this very module.
     sys.modules.setdefault("gen_goldens", sys.modules[__name__])
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--out", default=os.path.join(HERE, "..", "fixtures", "kernels"))
+    ap.add_argument("--out", help="the fixture directory (default: test/fixtures/kernels, "
+                    "or test/fixtures/kernels_<ONLY> with --only)")
     ap.add_argument("--only", help="run only cases_<ONLY>.py")
     args = ap.parse_args()
-    outdir = os.path.abspath(args.out)
+    family_dir = "kernels_" + args.only if args.only else "kernels"
+    outdir = os.path.abspath(args.out or os.path.join(HERE, "..", "fixtures", family_dir))
     if os.path.isdir(outdir):
         shutil.rmtree(outdir)
     os.makedirs(outdir)
