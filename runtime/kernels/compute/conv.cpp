@@ -16,15 +16,7 @@ namespace compute {
 namespace {
 
 const ConvKernels& conv_kernels() {
-  switch (active_isa()) {  // active_isa() never exceeds detected_isa()
-    case Isa::kAvx512:
-      return kConvAvx512;
-    case Isa::kAvx2:
-      return kConvAvx2;
-    case Isa::kBaseline:
-      break;
-  }
-  return kConvBaseline;
+  return variant_for(active_isa(), kConvBaseline, kConvAvx2, kConvAvx512);
 }
 
 inline int64_t min64(int64_t a, int64_t b) {

@@ -25,20 +25,8 @@ namespace compute {
 namespace {
 
 const SgemmUkernel& kernel_for(Isa isa) {
-  // Clamp again: an explicit request above what the CPU reports must never reach an ISA TU.
-  int level = static_cast<int>(isa);
-  int best = static_cast<int>(detected_isa());
-  if (level > best)
-    level = best;
-  switch (static_cast<Isa>(level)) {
-    case Isa::kAvx512:
-      return kSgemmAvx512;
-    case Isa::kAvx2:
-      return kSgemmAvx2;
-    case Isa::kBaseline:
-      break;
-  }
-  return kSgemmBaseline;
+  // variant_for clamps: an explicit request above what the CPU reports never reaches an ISA TU.
+  return variant_for(isa, kSgemmBaseline, kSgemmAvx2, kSgemmAvx512);
 }
 
 inline int64_t min64(int64_t a, int64_t b) {

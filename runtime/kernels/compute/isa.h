@@ -25,6 +25,25 @@ Isa active_isa();
 Isa set_isa_override(Isa isa);
 void clear_isa_override();
 
+// The variant for `isa` (clamped to detected_isa()) out of one table per level: the one place
+// that maps levels to per-ISA variants, so a variant is never chosen for a CPU without it.
+template <class T>
+const T& variant_for(Isa isa, const T& baseline, const T& avx2, const T& avx512) {
+  int level = static_cast<int>(isa);
+  const int best = static_cast<int>(detected_isa());
+  if (level > best)
+    level = best;
+  switch (static_cast<Isa>(level)) {
+    case Isa::kAvx512:
+      return avx512;
+    case Isa::kAvx2:
+      return avx2;
+    case Isa::kBaseline:
+      break;
+  }
+  return baseline;
+}
+
 const char* isa_name(Isa isa);
 // Parses "baseline"/"sse2", "avx2", "avx512"; returns false for anything else.
 bool parse_isa(const char* s, Isa* out);
