@@ -194,6 +194,9 @@ Error Method::execute_instruction() {
       }
       break;
     }
+    case Instruction::Kind::Prepared:
+      // Its output was computed at load and is a constant now.
+      break;
     case Instruction::Kind::Free:
       // Validation allows FreeCall only on planned intermediates. Planned
       // memory belongs to the MemoryManager and outlives every instruction,

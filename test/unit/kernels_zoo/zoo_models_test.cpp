@@ -9,7 +9,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +41,7 @@ using executorch::runtime::EValue;
 using executorch::runtime::HierarchicalAllocator;
 using executorch::runtime::MemoryManager;
 using executorch::runtime::Method;
+using executorch::runtime::MethodLoadConfig;
 using executorch::runtime::Program;
 using executorch::runtime::Span;
 
@@ -161,6 +164,84 @@ double compare(const EValue& got, const test::Json& want, double atol, double rt
   return 0;
 }
 
+// A method of a zoo program loaded with its own planned memory, allocators and storage for
+// unplanned tensor outputs.
+struct LoadedMethod {
+  std::vector<std::vector<uint8_t>> buffers;
+  std::vector<Span<uint8_t>> spans;
+  std::unique_ptr<HierarchicalAllocator> planned;
+  MallocMemoryAllocator method_alloc;
+  MallocMemoryAllocator temp_alloc;
+  std::unique_ptr<MemoryManager> mm;
+  std::vector<std::vector<uint8_t>> out_buffers;
+  std::optional<Method> method;
+};
+
+void load_zoo_method(const Program& program, const std::string& mname,
+                     const executorch::runtime::NamedDataMap* data_map,
+                     const MethodLoadConfig& config, std::unique_ptr<LoadedMethod>* out) {
+  auto lm = std::make_unique<LoadedMethod>();
+  auto meta = program.method_meta(mname.c_str());
+  ASSERT_TRUE(meta.ok()) << mname;
+  for (size_t i = 0; i < meta->num_memory_planned_buffers(); ++i) {
+    lm->buffers.emplace_back(static_cast<size_t>(meta->memory_planned_buffer_size(i).get()));
+  }
+  for (auto& b : lm->buffers) {
+    lm->spans.emplace_back(b.data(), b.size());
+  }
+  lm->planned = std::make_unique<HierarchicalAllocator>(
+      Span<Span<uint8_t>>(lm->spans.data(), lm->spans.size()));
+  lm->mm = std::make_unique<MemoryManager>(&lm->method_alloc, lm->planned.get(), &lm->temp_alloc);
+  auto method = program.load_method(mname.c_str(), lm->mm.get(), config, nullptr, data_map);
+  ASSERT_TRUE(method.ok()) << mname << ": load_method error 0x" << std::hex
+                           << static_cast<int>(method.error());
+  lm->method.emplace(std::move(method.get()));
+  for (size_t o = 0; o < meta->num_outputs(); ++o) {
+    auto tag = meta->output_tag(o);
+    if (!tag.ok() || tag.get() != executorch::runtime::Tag::Tensor) {
+      continue;
+    }
+    auto info = meta->output_tensor_meta(o);
+    if (info.ok() && !info->is_memory_planned()) {
+      lm->out_buffers.emplace_back(info->nbytes() + 64);
+      ASSERT_EQ(lm->method->set_output_data_ptr(lm->out_buffers.back().data(),
+                                                lm->out_buffers.back().size(), o),
+                Error::Ok)
+          << mname << " output " << o;
+    }
+  }
+  *out = std::move(lm);
+}
+
+// A zoo program file and its external data (if any), loaded.
+struct LoadedProgram {
+  std::optional<FileDataLoader> loader;
+  std::optional<Program> program;
+  std::unique_ptr<FileDataLoader> ptd_loader;
+  std::unique_ptr<FlatTensorDataMap> data_map;
+};
+
+void load_zoo_program(const test::Json& prog, std::unique_ptr<LoadedProgram>* out) {
+  auto lp = std::make_unique<LoadedProgram>();
+  const std::string name = prog["name"].str;
+  auto loader = FileDataLoader::from((test::zoo_dir() + "/" + prog["file"].str).c_str());
+  ASSERT_TRUE(loader.ok()) << name;
+  lp->loader.emplace(std::move(loader.get()));
+  auto program = Program::load(&*lp->loader);
+  ASSERT_TRUE(program.ok()) << name << ": Program::load error "
+                            << static_cast<int>(program.error());
+  lp->program.emplace(std::move(program.get()));
+  if (prog["data_files"].size() > 0) {
+    auto l = FileDataLoader::from((test::zoo_dir() + "/" + prog["data_files"][0].str).c_str());
+    ASSERT_TRUE(l.ok());
+    lp->ptd_loader = std::make_unique<FileDataLoader>(std::move(l.get()));
+    auto m = FlatTensorDataMap::load(lp->ptd_loader.get());
+    ASSERT_TRUE(m.ok());
+    lp->data_map = std::make_unique<FlatTensorDataMap>(std::move(m.get()));
+  }
+  *out = std::move(lp);
+}
+
 class KernelsZoo : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(KernelsZoo, AllMethodsMatchGoldens) {
@@ -169,59 +250,25 @@ TEST_P(KernelsZoo, AllMethodsMatchGoldens) {
     GTEST_SKIP() << "no zoo manifest at " << test::zoo_dir();
   }
   const std::string name = (*prog)["name"].str;
-  auto loader = FileDataLoader::from((test::zoo_dir() + "/" + (*prog)["file"].str).c_str());
-  ASSERT_TRUE(loader.ok()) << name;
-  auto program = Program::load(&loader.get());
-  ASSERT_TRUE(program.ok()) << name << ": Program::load error "
-                            << static_cast<int>(program.error());
-  std::unique_ptr<FileDataLoader> ptd_loader;
-  std::unique_ptr<FlatTensorDataMap> data_map;
-  if ((*prog)["data_files"].size() > 0) {
-    auto l = FileDataLoader::from((test::zoo_dir() + "/" + (*prog)["data_files"][0].str).c_str());
-    ASSERT_TRUE(l.ok());
-    ptd_loader = std::make_unique<FileDataLoader>(std::move(l.get()));
-    auto m = FlatTensorDataMap::load(ptd_loader.get());
-    ASSERT_TRUE(m.ok());
-    data_map = std::make_unique<FlatTensorDataMap>(std::move(m.get()));
+  std::unique_ptr<LoadedProgram> lp;
+  load_zoo_program(*prog, &lp);
+  if (HasFatalFailure()) {
+    return;
   }
+  const Program* program = &*lp->program;
+  const FlatTensorDataMap* data_map = lp->data_map.get();
   const double atol = (*prog)["tolerance"]["atol"].num;
   const double rtol = (*prog)["tolerance"]["rtol"].num;
   double prog_max = 0;
   for (const auto& meth : (*prog)["methods"].arr) {
     const std::string mname = meth["name"].str;
     const std::string where0 = name + "." + mname;
-    auto meta = program->method_meta(mname.c_str());
-    ASSERT_TRUE(meta.ok()) << where0;
-    std::vector<std::vector<uint8_t>> buffers;
-    std::vector<Span<uint8_t>> spans;
-    for (size_t i = 0; i < meta->num_memory_planned_buffers(); ++i) {
-      buffers.emplace_back(static_cast<size_t>(meta->memory_planned_buffer_size(i).get()));
+    std::unique_ptr<LoadedMethod> loaded;
+    load_zoo_method(*program, mname, data_map, MethodLoadConfig{}, &loaded);
+    if (HasFatalFailure()) {
+      return;
     }
-    for (auto& b : buffers) {
-      spans.emplace_back(b.data(), b.size());
-    }
-    HierarchicalAllocator planned({spans.data(), spans.size()});
-    MallocMemoryAllocator method_alloc;
-    MallocMemoryAllocator temp_alloc;
-    MemoryManager mm(&method_alloc, &planned, &temp_alloc);
-    auto method = program->load_method(mname.c_str(), &mm, nullptr, data_map.get());
-    ASSERT_TRUE(method.ok()) << where0 << ": load_method error 0x" << std::hex
-                             << static_cast<int>(method.error());
-    std::vector<std::vector<uint8_t>> out_buffers;
-    for (size_t o = 0; o < meta->num_outputs(); ++o) {
-      auto tag = meta->output_tag(o);
-      if (!tag.ok() || tag.get() != executorch::runtime::Tag::Tensor) {
-        continue;
-      }
-      auto info = meta->output_tensor_meta(o);
-      if (info.ok() && !info->is_memory_planned()) {
-        out_buffers.emplace_back(info->nbytes() + 64);
-        ASSERT_EQ(
-            method->set_output_data_ptr(out_buffers.back().data(), out_buffers.back().size(), o),
-            Error::Ok)
-            << where0 << " output " << o;
-      }
-    }
+    Method* method = &*loaded->method;
     const auto& calls = meth["calls"].arr;
     for (size_t c = 0; c < calls.size(); ++c) {
       const std::string where = where0 + " call " + std::to_string(c);
@@ -248,6 +295,75 @@ TEST_P(KernelsZoo, AllMethodsMatchGoldens) {
   }
   std::printf("[ zoo      ] %-22s max abs error %.3g (atol %g, rtol %g)\n", name.c_str(), prog_max,
               atol, rtol);
+}
+
+// Load-time preparation only moves data that execute() would have moved: with it on and off
+// every output of every call must be bit-identical (and it must have folded something in the
+// programs whose weights are permuted, so the comparison is not vacuous).
+TEST_P(KernelsZoo, PrepareOnAndOffAreBitIdentical) {
+  const test::Json* prog = find_program(GetParam());
+  if (prog == nullptr) {
+    GTEST_SKIP() << "no zoo manifest at " << test::zoo_dir();
+  }
+  const std::string name = (*prog)["name"].str;
+  std::unique_ptr<LoadedProgram> lp;
+  load_zoo_program(*prog, &lp);
+  if (HasFatalFailure()) {
+    return;
+  }
+  const Program* program = &*lp->program;
+  const FlatTensorDataMap* data_map = lp->data_map.get();
+  size_t folded = 0;
+  for (const auto& meth : (*prog)["methods"].arr) {
+    const std::string mname = name + "." + meth["name"].str;
+    std::unique_ptr<LoadedMethod> on, off;
+    MethodLoadConfig no_prepare;
+    no_prepare.prepare_constants = false;
+    load_zoo_method(*program, meth["name"].str, data_map, MethodLoadConfig{}, &on);
+    load_zoo_method(*program, meth["name"].str, data_map, no_prepare, &off);
+    if (HasFatalFailure()) {
+      return;
+    }
+    EXPECT_EQ(off->method->prepared_instruction_count(), 0u);
+    EXPECT_EQ(off->method->prepared_constant_bytes(), 0u);
+    folded += on->method->prepared_instruction_count();
+    const auto& calls = meth["calls"].arr;
+    for (size_t c = 0; c < calls.size(); ++c) {
+      const std::string where = mname + " call " + std::to_string(c);
+      const auto& ins = calls[c]["inputs"].arr;
+      std::vector<test::ZooValue> inputs(ins.size());
+      for (size_t i = 0; i < ins.size(); ++i) {
+        std::string err;
+        ASSERT_TRUE(test::make_zoo_value(ins[i], &inputs[i], &err)) << where << ": " << err;
+        ASSERT_EQ(on->method->set_input(inputs[i].value, i), Error::Ok) << where;
+        ASSERT_EQ(off->method->set_input(inputs[i].value, i), Error::Ok) << where;
+      }
+      ASSERT_EQ(on->method->execute(), Error::Ok) << where;
+      ASSERT_EQ(off->method->execute(), Error::Ok) << where;
+      ASSERT_EQ(on->method->outputs_size(), off->method->outputs_size()) << where;
+      for (size_t o = 0; o < on->method->outputs_size(); ++o) {
+        const EValue& a = on->method->get_output(o);
+        const EValue& b = off->method->get_output(o);
+        ASSERT_EQ(a.isTensor(), b.isTensor()) << where << " output " << o;
+        if (!a.isTensor()) {
+          continue;
+        }
+        const Tensor& ta = a.toTensor();
+        const Tensor& tb = b.toTensor();
+        ASSERT_EQ(ta.nbytes(), tb.nbytes()) << where << " output " << o;
+        EXPECT_EQ(std::memcmp(ta.const_data_ptr(), tb.const_data_ptr(), ta.nbytes()), 0)
+            << where << " output " << o << " differs with preparation on";
+      }
+    }
+  }
+  bool permutes_weights = false;
+  for (const auto& op : (*prog)["operators"].arr) {
+    permutes_weights = permutes_weights || op.str == "aten::permute_copy.out";
+  }
+  if (permutes_weights && !(*prog)["delegated"].b) {
+    EXPECT_GT(folded, 0u) << name << ": no permute_copy of a weight was prepared";
+    std::printf("[ zoo      ] %-22s %zu instructions prepared at load\n", name.c_str(), folded);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Zoo, KernelsZoo, ::testing::ValuesIn(program_names()),

@@ -1,0 +1,257 @@
+/*
+ * Load-time folding of constant-only data movement (see prepare.h).
+ */
+#include <executorch/runtime/executor/detail/prepare.h>
+
+#include <cstdlib>
+#include <cstring>
+
+#include <executorch/runtime/executor/detail/plan_validation.h>
+#include <executorch/runtime/kernel/kernel_runtime_context.h>
+#include <executorch/runtime/platform/log.h>
+
+#include <executorch_schema/program_generated.h>
+
+namespace executorch {
+namespace runtime {
+namespace internal {
+
+namespace fb = ::executorch_flatbuffer;
+
+namespace {
+
+/// Operators (name without overload) whose output depends only on their
+/// arguments' values and that compute nothing but moved or converted copies:
+/// folding them gives the bytes execute() would have produced.
+constexpr const char* kFoldableOps[] = {
+    "aten::permute_copy",
+    "aten::t_copy",
+    "aten::transpose_copy",
+    "aten::view_copy",
+    "aten::expand_copy",
+    "aten::_to_copy",
+    "dim_order_ops::_to_dim_order_copy",
+    "aten::clone",
+    "dim_order_ops::_clone_dim_order",
+    "aten::alias_copy",
+    "aten::unsqueeze_copy",
+    "aten::squeeze_copy",
+    "aten::slice_copy",
+    "aten::select_copy",
+};
+
+bool is_foldable_op(const fb::Operator* op) {
+  if (op == nullptr || op->name() == nullptr) {
+    return false;
+  }
+  for (const char* name : kFoldableOps) {
+    if (std::strcmp(op->name()->c_str(), name) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/// An operator that may write any of its arguments (in-place variants end in
+/// '_', e.g. aten::copy_ or aten::index_put_).
+bool mutates_arguments(const fb::Operator* op) {
+  if (op == nullptr || op->name() == nullptr || op->name()->size() == 0) {
+    return true;
+  }
+  const auto* name = op->name();
+  return name->c_str()[name->size() - 1] == '_';
+}
+
+/// Per value: how many places may write it during execute().
+struct Writes {
+  std::vector<uint32_t> count;
+  void add(int64_t v) {
+    if (v >= 0 && static_cast<size_t>(v) < count.size()) {
+      ++count[static_cast<size_t>(v)];
+    }
+  }
+  uint32_t of(int64_t v) const {
+    return v >= 0 && static_cast<size_t>(v) < count.size()
+               ? count[static_cast<size_t>(v)]
+               : 1;
+  }
+};
+
+Writes count_writes(const fb::ExecutionPlan* plan, size_t n_values) {
+  Writes w;
+  w.count.assign(n_values, 0);
+  for (const int32_t v : *plan->inputs()) {
+    w.add(v);
+  }
+  for (const fb::Chain* chain : *plan->chains()) {
+    for (const fb::Instruction* ins : *chain->instructions()) {
+      if (const auto* k = ins->instr_args_as_KernelCall()) {
+        const auto* args = k->args();
+        const fb::Operator* op = plan->operators()->Get(
+            static_cast<flatbuffers::uoffset_t>(k->op_index()));
+        if (mutates_arguments(op)) {
+          for (const int32_t a : *args) {
+            w.add(a);
+          }
+        } else if (args->size() > 0) {
+          w.add(args->Get(args->size() - 1));
+        }
+      } else if (const auto* d = ins->instr_args_as_DelegateCall()) {
+        for (const int32_t a : *d->args()) {
+          w.add(a);
+        }
+      } else if (const auto* m = ins->instr_args_as_MoveCall()) {
+        w.add(m->move_to());
+      }
+    }
+  }
+  return w;
+}
+
+/// A non-tensor argument whose value is fixed in the program: nothing writes
+/// it, nor (for an int list) any of the Int values it is made of.
+bool is_fixed_scalar_arg(
+    const fb::ExecutionPlan* plan, const Writes& w, int32_t v) {
+  if (w.of(v) != 0) {
+    return false;
+  }
+  const fb::EValue* ev =
+      plan->values()->Get(static_cast<flatbuffers::uoffset_t>(v));
+  switch (ev->val_type()) {
+    case fb::KernelTypes::Null:
+    case fb::KernelTypes::Int:
+    case fb::KernelTypes::Bool:
+    case fb::KernelTypes::Double:
+    case fb::KernelTypes::String:
+    case fb::KernelTypes::DoubleList:
+    case fb::KernelTypes::BoolList:
+      return true;
+    case fb::KernelTypes::IntList: {
+      const auto* items = ev->val_as_IntList()->items();
+      if (items != nullptr) {
+        for (const int64_t item : *items) {
+          if (w.of(item) != 0) {
+            return false;
+          }
+        }
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+bool is_plan_output(const fb::ExecutionPlan* plan, int32_t v) {
+  for (const int32_t o : *plan->outputs()) {
+    if (o == v) {
+      return true;
+    }
+  }
+  return false;
+}
+
+void* allocate_folded(size_t bytes) {
+  // 64-byte aligned like planned memory, so kernels see the same alignment.
+  void* p = nullptr;
+  const size_t size = bytes == 0 ? 64 : (bytes + 63) / 64 * 64;
+  return posix_memalign(&p, 64, size) == 0 ? p : nullptr;
+}
+
+}  // namespace
+
+PreparedState::~PreparedState() {
+  for (void* p : buffers) {
+    std::free(p);
+  }
+}
+
+Error prepare_constants(
+    const fb::ExecutionPlan* plan,
+    Chain* chains,
+    size_t n_chains,
+    EValue* values,
+    size_t n_values,
+    MemoryAllocator* temp_allocator,
+    PreparedState* state) {
+  const Writes writes = count_writes(plan, n_values);
+  // Constants of the program, plus outputs folded so far.
+  std::vector<uint8_t> constant(n_values, 0);
+  for (size_t v = 0; v < n_values; ++v) {
+    constant[v] = detail::is_constant_tensor(
+        plan->values()->Get(static_cast<flatbuffers::uoffset_t>(v)));
+  }
+  const auto* s_chains = plan->chains();
+  for (size_t c = 0; c < n_chains && c < s_chains->size(); ++c) {
+    const auto* s_ins =
+        s_chains->Get(static_cast<flatbuffers::uoffset_t>(c))->instructions();
+    Chain& chain = chains[c];
+    for (size_t i = 0; i < chain.n_instructions && i < s_ins->size(); ++i) {
+      Instruction& ins = chain.instructions[i];
+      const auto* call = s_ins->Get(static_cast<flatbuffers::uoffset_t>(i))
+                             ->instr_args_as_KernelCall();
+      if (ins.kind != Instruction::Kind::Kernel || call == nullptr ||
+          ins.kernel == nullptr) {
+        continue;
+      }
+      // A later instruction reading a folded value sees it as read-only, as
+      // it sees the program's constants.
+      const auto* args = call->args();
+      for (flatbuffers::uoffset_t k = 0; k < args->size(); ++k) {
+        if (constant[static_cast<size_t>(args->Get(k))]) {
+          ins.read_only_args |= uint64_t{1} << (k < 63 ? k : 63);
+        }
+      }
+      const fb::Operator* op = plan->operators()->Get(
+          static_cast<flatbuffers::uoffset_t>(call->op_index()));
+      if (!is_foldable_op(op) || args->size() < 2) {
+        continue;
+      }
+      const int32_t self = args->Get(0);
+      const int32_t out = args->Get(args->size() - 1);
+      bool foldable = constant[static_cast<size_t>(self)] &&
+                      values[out].isTensor() && writes.of(out) == 1 &&
+                      !is_plan_output(plan, out) &&
+                      !constant[static_cast<size_t>(out)];
+      // The out argument also comes last as the call's return value.
+      for (flatbuffers::uoffset_t k = 1; foldable && k + 1 < args->size();
+           ++k) {
+        foldable = args->Get(k) == out ||
+                   is_fixed_scalar_arg(plan, writes, args->Get(k));
+      }
+      if (!foldable) {
+        continue;
+      }
+      executorch::aten::Tensor& t = values[out].toTensor();
+      void* const planned = t.mutable_data_ptr();
+      const size_t bytes = t.nbytes();
+      void* buf = allocate_folded(bytes);
+      if (buf == nullptr) {
+        ET_LOG(
+            Error, "prepare: no memory for a %zu-byte folded constant", bytes);
+        return Error::MemoryAllocationFailed;
+      }
+      t.unsafeGetTensorImpl()->set_data(buf);
+      KernelRuntimeContext context(nullptr, temp_allocator);
+      context.internal_set_read_only_args(ins.read_only_args);
+      ins.kernel(context, ins.args);
+      temp_allocator->reset();
+      if (context.failure_state() != Error::Ok) {
+        // Left to execute(), which reports the error where it happens.
+        t.unsafeGetTensorImpl()->set_data(planned);
+        std::free(buf);
+        continue;
+      }
+      state->buffers.push_back(buf);
+      state->bytes += bytes;
+      ++state->n_folded;
+      constant[static_cast<size_t>(out)] = 1;
+      ins.kind = Instruction::Kind::Prepared;
+    }
+  }
+  return Error::Ok;
+}
+
+}  // namespace internal
+}  // namespace runtime
+}  // namespace executorch
