@@ -18,6 +18,7 @@
 
 #include "gemm_kernels.h"
 #include "scratch.h"
+#include "vmath.h"
 
 namespace executorch {
 namespace kernels {
@@ -186,9 +187,26 @@ __attribute__((noinline)) void run_dots(const SgemmUkernel& kern, int64_t m, int
   }
 }
 
-void run(const SgemmUkernel& kern, Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, float alpha,
-         const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c,
-         int64_t ldc, void* workspace, size_t workspace_bytes) {
+// A few rows of A times a row-major B (bcs == 1): each C row is built from k axpys over B's
+// rows, so B streams through once per row, contiguously, and nothing is packed. This is the
+// one-row linear / addmm whose weight was transposed ahead of time (k x n, row-major), where
+// one dot product per output would gather every B column with a stride of n.
+constexpr int64_t kAxpyMaxRows = 4;
+
+void run_axpys(const VmathKernels& vm, int64_t m, int64_t n, int64_t k, float alpha, const float* a,
+               int64_t ars, int64_t acs, const float* b, int64_t brs, float beta, float* c,
+               int64_t ldc) {
+  for (int64_t i = 0; i < m; ++i) {
+    float* row = c + i * ldc;
+    scale_c(1, n, beta, row, ldc);
+    for (int64_t p = 0; p < k; ++p)
+      vm.axpy(n, alpha * a[i * ars + p * acs], b + p * brs, row);
+  }
+}
+
+void run(const SgemmUkernel& kern, const VmathKernels& vm, Trans ta, Trans tb, int64_t m, int64_t n,
+         int64_t k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb,
+         float beta, float* c, int64_t ldc, void* workspace, size_t workspace_bytes) {
   if (m <= 0 || n <= 0)
     return;
   if (k <= 0 || alpha == 0.0f) {
@@ -200,6 +218,10 @@ void run(const SgemmUkernel& kern, Trans ta, Trans tb, int64_t m, int64_t n, int
   const int64_t acs = ta == Trans::kNo ? 1 : lda;
   const int64_t brs = tb == Trans::kNo ? ldb : 1;
   const int64_t bcs = tb == Trans::kNo ? 1 : ldb;
+  if (bcs == 1 && m <= kAxpyMaxRows) {
+    run_axpys(vm, m, n, k, alpha, a, ars, acs, b, brs, beta, c, ldc);
+    return;
+  }
   if (acs == 1 && dots_pay(kern, m, n, k, brs == 1)) {
     run_dots(kern, m, n, k, alpha, a, ars, b, brs, bcs, beta, c, ldc);
     return;
@@ -282,15 +304,16 @@ size_t sgemm_workspace_size(int64_t m, int64_t n, int64_t k) {
 void sgemm(Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64_t k, float alpha,
            const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c,
            int64_t ldc, void* workspace, size_t workspace_bytes) {
-  run(kernel_for(active_isa()), trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
-      workspace, workspace_bytes);
+  const Isa isa = active_isa();
+  run(kernel_for(isa), vmath_for(isa), trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c,
+      ldc, workspace, workspace_bytes);
 }
 
 void sgemm_isa(Isa isa, Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64_t k, float alpha,
                const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c,
                int64_t ldc, void* workspace, size_t workspace_bytes) {
-  run(kernel_for(isa), trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, workspace,
-      workspace_bytes);
+  run(kernel_for(isa), vmath_for(isa), trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c,
+      ldc, workspace, workspace_bytes);
 }
 
 }  // namespace compute

@@ -47,6 +47,8 @@ struct VmathKernels {
   void (*exp_sub)(const float* x, const float* shift, float* y, int64_t n);
   // y[i] *= s.
   void (*scale)(float* y, int64_t n, float s);
+  // y[i] += a * x[i] (SGEMM's path for a few rows times a row-major B).
+  void (*axpy)(int64_t n, float a, const float* x, float* y);
   const char* name;
 };
 
