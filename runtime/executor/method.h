@@ -62,7 +62,7 @@ class BackendDelegate;
 struct Chain;
 struct ExternalConstant;
 class MergedDataMap;
-struct PreparedState;
+class PreparedState;
 }  // namespace internal
 
 /// The argument list of one instruction: pointers into the value table.

@@ -3,6 +3,7 @@
  */
 #include <executorch/runtime/executor/detail/prepare.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -151,19 +152,95 @@ bool is_plan_output(const fb::ExecutionPlan* plan, int32_t v) {
   return false;
 }
 
-void* allocate_folded(size_t bytes) {
-  // 64-byte aligned like planned memory, so kernels see the same alignment.
-  void* p = nullptr;
-  const size_t size = bytes == 0 ? 64 : (bytes + 63) / 64 * 64;
-  return posix_memalign(&p, 64, size) == 0 ? p : nullptr;
+/// Calls the registered preparer (if any) of every remaining kernel
+/// instruction that has a constant tensor argument.
+void run_preparers(
+    const fb::ExecutionPlan* plan,
+    Chain* chains,
+    size_t n_chains,
+    MemoryAllocator* temp_allocator,
+    PreparedState* state) {
+  const auto* s_chains = plan->chains();
+  char name[128];
+  for (size_t c = 0; c < n_chains && c < s_chains->size(); ++c) {
+    const auto* s_ins =
+        s_chains->Get(static_cast<flatbuffers::uoffset_t>(c))->instructions();
+    for (size_t i = 0; i < chains[c].n_instructions && i < s_ins->size(); ++i) {
+      Instruction& ins = chains[c].instructions[i];
+      const auto* call = s_ins->Get(static_cast<flatbuffers::uoffset_t>(i))
+                             ->instr_args_as_KernelCall();
+      if (ins.kind != Instruction::Kind::Kernel || call == nullptr ||
+          ins.read_only_args == 0) {
+        continue;
+      }
+      const fb::Operator* op = plan->operators()->Get(
+          static_cast<flatbuffers::uoffset_t>(call->op_index()));
+      if (op == nullptr || op->name() == nullptr) {
+        continue;
+      }
+      const bool overload =
+          op->overload() != nullptr && op->overload()->size() > 0;
+      const int len = std::snprintf(
+          name,
+          sizeof name,
+          "%s%s%s",
+          op->name()->c_str(),
+          overload ? "." : "",
+          overload ? op->overload()->c_str() : "");
+      if (len < 0 || static_cast<size_t>(len) >= sizeof name) {
+        continue;
+      }
+      const ConstantPreparer fn = find_constant_preparer(name);
+      if (fn == nullptr) {
+        continue;
+      }
+      KernelRuntimeContext context(nullptr, temp_allocator);
+      context.internal_set_read_only_args(ins.read_only_args);
+      context.internal_set_prepared_constants(state);
+      fn(context, ins.args, *state);
+      temp_allocator->reset();
+    }
+  }
 }
 
 }  // namespace
 
 PreparedState::~PreparedState() {
-  for (void* p : buffers) {
+  for (void* p : buffers_) {
     std::free(p);
   }
+}
+
+void* PreparedState::allocate(size_t bytes) {
+  // 64-byte aligned like planned memory, so kernels see the same alignment.
+  void* p = nullptr;
+  const size_t size = bytes == 0 ? 64 : (bytes + 63) / 64 * 64;
+  if (size < bytes || posix_memalign(&p, 64, size) != 0) {
+    return nullptr;
+  }
+  buffers_.push_back(p);
+  this->bytes += bytes;
+  return p;
+}
+
+const void* PreparedState::find(const void* key, uint32_t tag) const {
+  for (const Blob& b : blobs_) {
+    if (b.key == key && b.tag == tag) {
+      return b.data;
+    }
+  }
+  return nullptr;
+}
+
+void* PreparedState::add(const void* key, uint32_t tag, size_t bytes) {
+  if (find(key, tag) != nullptr) {
+    return nullptr;
+  }
+  void* p = allocate(bytes);
+  if (p != nullptr) {
+    blobs_.push_back(Blob{key, tag, p});
+  }
+  return p;
 }
 
 Error prepare_constants(
@@ -225,7 +302,7 @@ Error prepare_constants(
       executorch::aten::Tensor& t = values[out].toTensor();
       void* const planned = t.mutable_data_ptr();
       const size_t bytes = t.nbytes();
-      void* buf = allocate_folded(bytes);
+      void* buf = state->allocate(bytes);
       if (buf == nullptr) {
         ET_LOG(
             Error, "prepare: no memory for a %zu-byte folded constant", bytes);
@@ -238,17 +315,16 @@ Error prepare_constants(
       temp_allocator->reset();
       if (context.failure_state() != Error::Ok) {
         // Left to execute(), which reports the error where it happens.
+        // (Its buffer stays allocated and counted until the Method goes.)
         t.unsafeGetTensorImpl()->set_data(planned);
-        std::free(buf);
         continue;
       }
-      state->buffers.push_back(buf);
-      state->bytes += bytes;
       ++state->n_folded;
       constant[static_cast<size_t>(out)] = 1;
       ins.kind = Instruction::Kind::Prepared;
     }
   }
+  run_preparers(plan, chains, n_chains, temp_allocator, state);
   return Error::Ok;
 }
 

@@ -10,8 +10,14 @@
  * ones the method resolved, on the same inputs, so the outputs are
  * bit-identical to running them at every execute().
  *
+ * Then every instruction with a constant tensor argument whose operator has a
+ * registered ConstantPreparer (runtime/kernel/prepared_constants.h) gets to
+ * add derived blobs (e.g. packed GEMM weights), which its kernel finds at
+ * execute through KernelRuntimeContext::prepared_constants().
+ *
  * Constants nobody transforms keep their zero-copy (mmap) storage; the extra
- * memory is exactly the folded outputs, counted in PreparedState::bytes.
+ * memory is exactly the folded outputs and the blobs, counted in
+ * PreparedState::bytes.
  */
 #pragma once
 
@@ -21,17 +27,37 @@
 #include <executorch/runtime/core/error.h>
 #include <executorch/runtime/core/memory_allocator.h>
 #include <executorch/runtime/executor/detail/method_internal.h>
+#include <executorch/runtime/kernel/prepared_constants.h>
 
 namespace executorch {
 namespace runtime {
 namespace internal {
 
 /// What preparation made; owned by the Method, freed with it.
-struct PreparedState {
-  std::vector<void*> buffers;  // the folded outputs' storage (malloc)
-  size_t bytes = 0;            // sum of their sizes
-  size_t n_folded = 0;         // instructions evaluated at load
+class PreparedState final : public PreparedConstants {
+ public:
+  PreparedState() = default;
+  PreparedState(const PreparedState&) = delete;
+  PreparedState& operator=(const PreparedState&) = delete;
   ~PreparedState();
+
+  const void* find(const void* key, uint32_t tag) const override;
+  void* add(const void* key, uint32_t tag, size_t bytes) override;
+
+  /// 64-byte aligned storage owned by this state, counted in bytes.
+  void* allocate(size_t bytes);
+
+  size_t bytes = 0;     // everything allocated: folded outputs and blobs
+  size_t n_folded = 0;  // instructions evaluated at load
+
+ private:
+  struct Blob {
+    const void* key;
+    uint32_t tag;
+    void* data;
+  };
+  std::vector<void*> buffers_;  // malloc'd, freed by the destructor
+  std::vector<Blob> blobs_;
 };
 
 /// Folds the constant-only data movement instructions of `plan` (decoded in

@@ -204,9 +204,33 @@ void run_axpys(const VmathKernels& vm, int64_t m, int64_t n, int64_t k, float al
   }
 }
 
+enum class Path { kAxpys, kDots, kTiled };
+
+// The one place that picks how a product runs (sgemm_packs_b must agree with run()).
+Path choose_path(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, int64_t acs,
+                 int64_t brs, int64_t bcs) {
+  if (bcs == 1 && m <= kAxpyMaxRows)
+    return Path::kAxpys;
+  if (acs == 1 && dots_pay(kern, m, n, k, brs == 1))
+    return Path::kDots;
+  return Path::kTiled;
+}
+
+// What a packed B starts with; the panels follow at kPackedBHeaderBytes.
+struct PackedBHeader {
+  int32_t isa;
+  int32_t trans_b;
+  int64_t k, n, ldb;
+};
+constexpr size_t kPackedBHeaderBytes = 64;
+static_assert(sizeof(PackedBHeader) <= kPackedBHeaderBytes, "header fits its slot");
+
+// prepacked_b: every B block of the tiled path as pack_b writes it, jc blocks in order, each
+// holding its pc blocks in order (see sgemm_pack_b); or null to pack on the fly.
 void run(const SgemmUkernel& kern, const VmathKernels& vm, Trans ta, Trans tb, int64_t m, int64_t n,
          int64_t k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb,
-         float beta, float* c, int64_t ldc, void* workspace, size_t workspace_bytes) {
+         float beta, float* c, int64_t ldc, void* workspace, size_t workspace_bytes,
+         const float* prepacked_b = nullptr) {
   if (m <= 0 || n <= 0)
     return;
   if (k <= 0 || alpha == 0.0f) {
@@ -218,13 +242,15 @@ void run(const SgemmUkernel& kern, const VmathKernels& vm, Trans ta, Trans tb, i
   const int64_t acs = ta == Trans::kNo ? 1 : lda;
   const int64_t brs = tb == Trans::kNo ? ldb : 1;
   const int64_t bcs = tb == Trans::kNo ? 1 : ldb;
-  if (bcs == 1 && m <= kAxpyMaxRows) {
-    run_axpys(vm, m, n, k, alpha, a, ars, acs, b, brs, beta, c, ldc);
-    return;
-  }
-  if (acs == 1 && dots_pay(kern, m, n, k, brs == 1)) {
-    run_dots(kern, m, n, k, alpha, a, ars, b, brs, bcs, beta, c, ldc);
-    return;
+  switch (choose_path(kern, m, n, k, acs, brs, bcs)) {
+    case Path::kAxpys:
+      run_axpys(vm, m, n, k, alpha, a, ars, acs, b, brs, beta, c, ldc);
+      return;
+    case Path::kDots:
+      run_dots(kern, m, n, k, alpha, a, ars, b, brs, bcs, beta, c, ldc);
+      return;
+    case Path::kTiled:
+      break;
   }
 
   int64_t a_floats, b_floats;
@@ -244,18 +270,26 @@ void run(const SgemmUkernel& kern, const VmathKernels& vm, Trans ta, Trans tb, i
   const int mr = kern.mr, nr = kern.nr;
   alignas(64) float tile[kSgemmMaxTile];
 
-  for (int64_t jc = 0; jc < n; jc += kern.nc) {
+  const float* jc_packed = prepacked_b;  // this jc block's packed panels (prepacked only)
+  for (int64_t jc = 0; jc < n;
+       jc_packed += prepacked_b != nullptr ? round_up(min64(kern.nc, n - jc), kern.nr) * k : 0,
+               jc += kern.nc) {
     const int64_t nc = min64(kern.nc, n - jc);
     for (int64_t pc = 0; pc < k; pc += kern.kc) {
       const int64_t kc = min64(kern.kc, k - pc);
       const float beta_blk = pc == 0 ? beta : 1.0f;
-      pack_b(b + pc * brs + jc * bcs, brs, bcs, kc, nc, nr, packed_b);
+      const float* b_block = packed_b;
+      if (prepacked_b != nullptr) {
+        b_block = jc_packed + round_up(nc, nr) * pc;
+      } else {
+        pack_b(b + pc * brs + jc * bcs, brs, bcs, kc, nc, nr, packed_b);
+      }
       for (int64_t ic = 0; ic < m; ic += kern.mc) {
         const int64_t mc = min64(kern.mc, m - ic);
         pack_a(a + ic * ars + pc * acs, ars, acs, mc, kc, mr, alpha, packed_a);
         for (int64_t jr = 0; jr < nc; jr += nr) {
           const int64_t cols = min64(nr, nc - jr);
-          const float* bp = packed_b + jr * kc;
+          const float* bp = b_block + jr * kc;
           for (int64_t ir = 0; ir < mc; ir += mr) {
             const int64_t rows = min64(mr, mc - ir);
             const float* ap = packed_a + ir * kc;
@@ -307,6 +341,63 @@ void sgemm(Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64_t k, float 
   const Isa isa = active_isa();
   run(kernel_for(isa), vmath_for(isa), trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c,
       ldc, workspace, workspace_bytes);
+}
+
+bool sgemm_packs_b(Isa isa, Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64_t k) {
+  if (m <= 0 || n <= 0 || k <= 0)
+    return false;
+  // Strides as run() derives them (the leading dimensions do not change the choice).
+  const int64_t acs = trans_a == Trans::kNo ? 1 : 2;
+  const int64_t brs = trans_b == Trans::kNo ? 2 : 1;
+  const int64_t bcs = trans_b == Trans::kNo ? 1 : 2;
+  return choose_path(kernel_for(isa), m, n, k, acs, brs, bcs) == Path::kTiled;
+}
+
+size_t sgemm_packed_b_size(Isa isa, int64_t k, int64_t n) {
+  const SgemmUkernel& kern = kernel_for(isa);
+  int64_t floats = 0;
+  for (int64_t jc = 0; jc < n; jc += kern.nc)
+    floats += round_up(min64(kern.nc, n - jc), kern.nr) * k;
+  return kPackedBHeaderBytes + static_cast<size_t>(floats) * sizeof(float);
+}
+
+void sgemm_pack_b(Isa isa, Trans trans_b, int64_t k, int64_t n, const float* b, int64_t ldb,
+                  void* dst) {
+  const SgemmUkernel& kern = kernel_for(isa);
+  // The level kernel_for() actually used (requests above the CPU's are clamped).
+  const Isa used = static_cast<int>(isa) > static_cast<int>(detected_isa()) ? detected_isa() : isa;
+  const PackedBHeader h{static_cast<int32_t>(used), static_cast<int32_t>(trans_b), k, n, ldb};
+  std::memcpy(dst, &h, sizeof h);
+  const int64_t brs = trans_b == Trans::kNo ? ldb : 1;
+  const int64_t bcs = trans_b == Trans::kNo ? 1 : ldb;
+  float* out = reinterpret_cast<float*>(static_cast<char*>(dst) + kPackedBHeaderBytes);
+  // The blocks in the order run() walks them; each exactly as run() would pack it.
+  for (int64_t jc = 0; jc < n; jc += kern.nc) {
+    const int64_t nc = min64(kern.nc, n - jc);
+    for (int64_t pc = 0; pc < k; pc += kern.kc) {
+      const int64_t kc = min64(kern.kc, k - pc);
+      pack_b(b + pc * brs + jc * bcs, brs, bcs, kc, nc, kern.nr, out);
+      out += round_up(nc, kern.nr) * kc;
+    }
+  }
+}
+
+void sgemm_with_packed_b(Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64_t k, float alpha,
+                         const float* a, int64_t lda, const float* b, int64_t ldb, float beta,
+                         float* c, int64_t ldc, const void* packed_b) {
+  const Isa isa = active_isa();
+  const float* panels = nullptr;
+  if (packed_b != nullptr) {
+    PackedBHeader h;
+    std::memcpy(&h, packed_b, sizeof h);
+    if (h.isa == static_cast<int32_t>(isa) && h.trans_b == static_cast<int32_t>(trans_b) &&
+        h.k == k && h.n == n && h.ldb == ldb) {
+      panels =
+          reinterpret_cast<const float*>(static_cast<const char*>(packed_b) + kPackedBHeaderBytes);
+    }
+  }
+  run(kernel_for(isa), vmath_for(isa), trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c,
+      ldc, nullptr, 0, panels);
 }
 
 void sgemm_isa(Isa isa, Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64_t k, float alpha,

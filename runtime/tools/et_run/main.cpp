@@ -618,7 +618,8 @@ int run(const et_run::Options& opt) {
     std::printf("\n");
     et_run::print_op_table(tracer.table(), opt.iterations, exec_total);
     std::printf(
-        "prepared at load: %zu instruction%s, %zu extra bytes%s\n",
+        "prepared at load: %zu instruction%s folded; %zu extra bytes "
+        "(folded constants and packed weights)%s\n",
         method.prepared_instruction_count(),
         method.prepared_instruction_count() == 1 ? "" : "s",
         method.prepared_constant_bytes(),
