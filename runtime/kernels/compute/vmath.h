@@ -49,6 +49,16 @@ struct VmathKernels {
   void (*scale)(float* y, int64_t n, float s);
   // y[i] += a * x[i] (SGEMM's path for a few rows times a row-major B).
   void (*axpy)(int64_t n, float a, const float* x, float* y);
+  // Normalization pieces. sum and sum_sq_dev accumulate in kLanes partial sums (a different
+  // order than one running sum, within a few ulp of it for the sizes norms see).
+  float (*sum)(const float* x, int64_t n);
+  // sum of (x[i] - mean)^2.
+  float (*sum_sq_dev)(const float* x, int64_t n, float mean);
+  // y[i] = x[i] * scale + shift.
+  void (*scale_shift)(const float* x, float* y, int64_t n, float scale, float shift);
+  // y[i] = (x[i] - mean) * rstd * w[i] + b[i]; w and/or b may be null (1 and 0).
+  void (*normalize)(const float* x, float* y, int64_t n, float mean, float rstd, const float* w,
+                    const float* b);
   const char* name;
 };
 

@@ -222,3 +222,36 @@ INSTANTIATE_TEST_SUITE_P(Isa, VmathTest, testing::ValuesIn(compute_test::support
                          compute_test::isa_param_name);
 
 }  // namespace
+
+namespace {
+
+// The normalization pieces against double references, on sizes around the vector width.
+TEST_P(VmathTest, NormalizationPieces) {
+  std::mt19937 rng(3);
+  for (int64_t n : {0, 1, 7, 16, 33, 200, 1000}) {
+    const size_t un = static_cast<size_t>(n);
+    const std::vector<float> x = compute_test::random_floats(un, rng, -4.0f, 6.0f);
+    const std::vector<float> w = compute_test::random_floats(un, rng);
+    const std::vector<float> b = compute_test::random_floats(un, rng);
+    double sum = 0, sq = 0;
+    for (float v : x)
+      sum += v;
+    const float mean = n > 0 ? static_cast<float>(sum / n) : 0.0f;
+    for (float v : x)
+      sq += (static_cast<double>(v) - mean) * (static_cast<double>(v) - mean);
+    EXPECT_NEAR(k().sum(x.data(), n), sum, 1e-6 * (std::fabs(sum) + n)) << n;
+    EXPECT_NEAR(k().sum_sq_dev(x.data(), n, mean), sq, 1e-6 * (sq + n)) << n;
+    std::vector<float> y(un), z(un), u(un);
+    k().scale_shift(x.data(), y.data(), n, 0.75f, -2.0f);
+    k().normalize(x.data(), z.data(), n, mean, 0.5f, w.data(), b.data());
+    k().normalize(x.data(), u.data(), n, mean, 0.5f, nullptr, nullptr);
+    for (size_t i = 0; i < un; ++i) {
+      EXPECT_NEAR(y[i], x[i] * 0.75 - 2.0, 1e-6 * (std::fabs(x[i]) + 2)) << i;
+      const double d = (static_cast<double>(x[i]) - mean) * 0.5;
+      EXPECT_NEAR(z[i], d * w[i] + b[i], 1e-6 * (std::fabs(d) + 1)) << i;
+      EXPECT_NEAR(u[i], d, 1e-6 * (std::fabs(d) + 1)) << i;
+    }
+  }
+}
+
+}  // namespace
