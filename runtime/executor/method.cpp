@@ -331,7 +331,9 @@ size_t Method::prepared_constant_bytes() const {
 }
 
 size_t Method::prepared_instruction_count() const {
-  return owned_.prepared != nullptr ? owned_.prepared->n_folded : 0;
+  return owned_.prepared != nullptr
+             ? owned_.prepared->n_folded + owned_.prepared->n_fused
+             : 0;
 }
 
 }  // namespace runtime

@@ -192,7 +192,8 @@ class ET_API Method final {
   /// prepared (MethodLoadConfig::prepare_constants); 0 when off.
   size_t prepared_constant_bytes() const;
 
-  /// EXPERIMENTAL: instructions evaluated at load and skipped by execute().
+  /// EXPERIMENTAL: instructions execute() skips: evaluated once at load, or
+  /// fused into the instruction before them (e.g. a relu after a convolution).
   size_t prepared_instruction_count() const;
 
   /// DEPRECATED: use MethodMeta and set_input().

@@ -61,5 +61,28 @@ register_constant_preparer(const char* op_name, ConstantPreparer fn);
 /// The preparer registered for `op_name`, or null.
 ET_API ConstantPreparer find_constant_preparer(const char* op_name);
 
+/**
+ * Fusion of two kernel instructions at load: `first` writes a value that
+ * only the instruction right after it, `second`, reads (as its argument 0).
+ * The fuser looks at both argument lists (as for a preparer, only constants
+ * and shapes hold data) and returns a kernel that does both, or null to
+ * leave them alone. The fused kernel is called with first's arguments (its
+ * output replaced by second's output) followed by all of second's
+ * arguments; second is then skipped. It must give what the two did.
+ */
+using FusedKernel =
+    void (*)(KernelRuntimeContext&, Span<EValue*>);  // an OpFunction
+using InstructionFuser =
+    FusedKernel (*)(Span<EValue*> first_args, Span<EValue*> second_args);
+
+/// Registers `fn` for the pair (first, second), names as for kernels and
+/// string literals. Errors as for register_constant_preparer().
+ET_NODISCARD ET_API Error register_instruction_fuser(
+    const char* first_op, const char* second_op, InstructionFuser fn);
+
+/// The fuser registered for (first, second), or null.
+ET_API InstructionFuser
+find_instruction_fuser(const char* first_op, const char* second_op);
+
 }  // namespace runtime
 }  // namespace executorch

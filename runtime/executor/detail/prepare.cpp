@@ -152,6 +152,186 @@ bool is_plan_output(const fb::ExecutionPlan* plan, int32_t v) {
   return false;
 }
 
+/// "name.overload" (or "name") of operator `op` into buf; false if it does
+/// not fit.
+bool full_op_name(const fb::Operator* op, char* buf, size_t size) {
+  if (op == nullptr || op->name() == nullptr) {
+    return false;
+  }
+  const bool overload = op->overload() != nullptr && op->overload()->size() > 0;
+  const int len = std::snprintf(
+      buf,
+      size,
+      "%s%s%s",
+      op->name()->c_str(),
+      overload ? "." : "",
+      overload ? op->overload()->c_str() : "");
+  return len >= 0 && static_cast<size_t>(len) < size;
+}
+
+/// Per value: how many places read or name it (instruction arguments, list
+/// items, moves, jump conditions, plan outputs).
+std::vector<uint32_t> count_uses(
+    const fb::ExecutionPlan* plan, size_t n_values) {
+  std::vector<uint32_t> uses(n_values, 0);
+  auto use = [&](int64_t v) {
+    if (v >= 0 && static_cast<size_t>(v) < n_values) {
+      ++uses[static_cast<size_t>(v)];
+    }
+  };
+  for (const int32_t v : *plan->outputs()) {
+    use(v);
+  }
+  for (const fb::EValue* ev : *plan->values()) {
+    if (const auto* l = ev->val_as_TensorList()) {
+      if (l->items() != nullptr) {
+        for (const int32_t v : *l->items()) {
+          use(v);
+        }
+      }
+    } else if (const auto* ol = ev->val_as_OptionalTensorList()) {
+      if (ol->items() != nullptr) {
+        for (const int32_t v : *ol->items()) {
+          use(v);
+        }
+      }
+    }
+  }
+  for (const fb::Chain* chain : *plan->chains()) {
+    for (const fb::Instruction* ins : *chain->instructions()) {
+      if (const auto* k = ins->instr_args_as_KernelCall()) {
+        for (const int32_t a : *k->args()) {
+          use(a);
+        }
+      } else if (const auto* d = ins->instr_args_as_DelegateCall()) {
+        for (const int32_t a : *d->args()) {
+          use(a);
+        }
+      } else if (const auto* m = ins->instr_args_as_MoveCall()) {
+        use(m->move_from());
+        use(m->move_to());
+      } else if (const auto* j = ins->instr_args_as_JumpFalseCall()) {
+        use(j->cond_value_index());
+      }
+    }
+  }
+  return uses;
+}
+
+bool overlaps(const EValue* a, const EValue* b) {
+  if (!a->isTensor() || !b->isTensor()) {
+    return false;
+  }
+  const auto& ta = a->toTensor();
+  const auto& tb = b->toTensor();
+  const char* pa = static_cast<const char*>(ta.const_data_ptr());
+  const char* pb = static_cast<const char*>(tb.const_data_ptr());
+  if (pa == nullptr || pb == nullptr) {
+    return true;  // storage bound later: assume the worst
+  }
+  return pa < pb + tb.nbytes() && pb < pa + ta.nbytes();
+}
+
+/// Runs registered fusers over pairs of consecutive kernel instructions where
+/// the second is the only reader of the first's output. The fused kernel
+/// writes the second's output directly, so that output must not share
+/// storage with anything the first reads (planned memory is reused once a
+/// value is dead).
+Error fuse_instructions(
+    const fb::ExecutionPlan* plan,
+    Chain* chains,
+    size_t n_chains,
+    EValue* values,
+    size_t n_values,
+    const Writes& writes,
+    PreparedState* state) {
+  const std::vector<uint32_t> uses = count_uses(plan, n_values);
+  const auto* s_chains = plan->chains();
+  char first_name[128], second_name[128];
+  for (size_t c = 0; c < n_chains && c < s_chains->size(); ++c) {
+    const auto* s_ins =
+        s_chains->Get(static_cast<flatbuffers::uoffset_t>(c))->instructions();
+    const size_t n = chains[c].n_instructions < s_ins->size()
+                         ? chains[c].n_instructions
+                         : s_ins->size();
+    // A jump may land on the second instruction without running the first.
+    std::vector<uint8_t> jump_target(n + 1, 0);
+    for (size_t i = 0; i < n; ++i) {
+      const auto* j = s_ins->Get(static_cast<flatbuffers::uoffset_t>(i))
+                          ->instr_args_as_JumpFalseCall();
+      if (j != nullptr && j->destination_instruction() >= 0 &&
+          static_cast<size_t>(j->destination_instruction()) <= n) {
+        jump_target[static_cast<size_t>(j->destination_instruction())] = 1;
+      }
+    }
+    for (size_t i = 0; i + 1 < n; ++i) {
+      Instruction& k1 = chains[c].instructions[i];
+      Instruction& k2 = chains[c].instructions[i + 1];
+      const auto* c1 = s_ins->Get(static_cast<flatbuffers::uoffset_t>(i))
+                           ->instr_args_as_KernelCall();
+      const auto* c2 = s_ins->Get(static_cast<flatbuffers::uoffset_t>(i + 1))
+                           ->instr_args_as_KernelCall();
+      if (k1.kind != Instruction::Kind::Kernel ||
+          k2.kind != Instruction::Kind::Kernel || c1 == nullptr ||
+          c2 == nullptr || jump_target[i + 1] || c1->args()->size() < 2 ||
+          c2->args()->size() < 2 || k1.args.size() + k2.args.size() > 63) {
+        continue;
+      }
+      // The first's output (its last two arguments: out and the returned
+      // out) is read by the second alone, as its argument 0.
+      const int32_t o1 = c1->args()->Get(c1->args()->size() - 1);
+      const int32_t o2 = c2->args()->Get(c2->args()->size() - 1);
+      if (c2->args()->Get(0) != o1 || o1 == o2 || writes.of(o1) != 1 ||
+          uses[static_cast<size_t>(o1)] != 3 ||
+          c1->args()->Get(c1->args()->size() - 2) != o1) {
+        continue;
+      }
+      bool clash = false;
+      for (size_t k = 0; k + 2 < k1.args.size(); ++k) {
+        // A list's tensors are not checked one by one: no fusion then.
+        clash = clash || k1.args[k] == &values[o2] ||
+                k1.args[k]->isTensorList() ||
+                k1.args[k]->isListOptionalTensor() ||
+                overlaps(k1.args[k], &values[o2]);
+      }
+      if (clash ||
+          !full_op_name(
+              plan->operators()->Get(
+                  static_cast<flatbuffers::uoffset_t>(c1->op_index())),
+              first_name,
+              sizeof first_name) ||
+          !full_op_name(
+              plan->operators()->Get(
+                  static_cast<flatbuffers::uoffset_t>(c2->op_index())),
+              second_name,
+              sizeof second_name)) {
+        continue;
+      }
+      const InstructionFuser fuser =
+          find_instruction_fuser(first_name, second_name);
+      const FusedKernel fused =
+          fuser != nullptr ? fuser(k1.args, k2.args) : nullptr;
+      if (fused == nullptr) {
+        continue;
+      }
+      const size_t n1 = k1.args.size(), n2 = k2.args.size();
+      EValue** args = state->make_args(n1 + n2);
+      for (size_t k = 0; k < n1; ++k) {
+        args[k] = k1.args[k] == &values[o1] ? &values[o2] : k1.args[k];
+      }
+      for (size_t k = 0; k < n2; ++k) {
+        args[n1 + k] = k2.args[k];
+      }
+      k1.args = InstructionArgs(args, n1 + n2);
+      k1.read_only_args |= k2.read_only_args << n1;
+      k1.kernel = fused;
+      k2.kind = Instruction::Kind::Prepared;
+      ++state->n_fused;
+    }
+  }
+  return Error::Ok;
+}
+
 /// Calls the registered preparer (if any) of every remaining kernel
 /// instruction that has a constant tensor argument.
 void run_preparers(
@@ -173,21 +353,11 @@ void run_preparers(
           ins.read_only_args == 0) {
         continue;
       }
-      const fb::Operator* op = plan->operators()->Get(
-          static_cast<flatbuffers::uoffset_t>(call->op_index()));
-      if (op == nullptr || op->name() == nullptr) {
-        continue;
-      }
-      const bool overload =
-          op->overload() != nullptr && op->overload()->size() > 0;
-      const int len = std::snprintf(
-          name,
-          sizeof name,
-          "%s%s%s",
-          op->name()->c_str(),
-          overload ? "." : "",
-          overload ? op->overload()->c_str() : "");
-      if (len < 0 || static_cast<size_t>(len) >= sizeof name) {
+      if (!full_op_name(
+              plan->operators()->Get(
+                  static_cast<flatbuffers::uoffset_t>(call->op_index())),
+              name,
+              sizeof name)) {
         continue;
       }
       const ConstantPreparer fn = find_constant_preparer(name);
@@ -221,6 +391,11 @@ void* PreparedState::allocate(size_t bytes) {
   buffers_.push_back(p);
   this->bytes += bytes;
   return p;
+}
+
+EValue** PreparedState::make_args(size_t n) {
+  fused_args_.emplace_back(n, nullptr);
+  return fused_args_.back().data();
 }
 
 const void* PreparedState::find(const void* key, uint32_t tag) const {
@@ -324,6 +499,8 @@ Error prepare_constants(
       ins.kind = Instruction::Kind::Prepared;
     }
   }
+  ET_CHECK_OK_OR_RETURN_ERROR(fuse_instructions(
+      plan, chains, n_chains, values, n_values, writes, state));
   run_preparers(plan, chains, n_chains, temp_allocator, state);
   return Error::Ok;
 }

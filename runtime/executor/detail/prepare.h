@@ -47,8 +47,12 @@ class PreparedState final : public PreparedConstants {
   /// 64-byte aligned storage owned by this state, counted in bytes.
   void* allocate(size_t bytes);
 
+  /// An argument array of n entries for a fused instruction, owned here.
+  EValue** make_args(size_t n);
+
   size_t bytes = 0;     // everything allocated: folded outputs and blobs
   size_t n_folded = 0;  // instructions evaluated at load
+  size_t n_fused = 0;   // instruction pairs run as one kernel
 
  private:
   struct Blob {
@@ -58,6 +62,7 @@ class PreparedState final : public PreparedConstants {
   };
   std::vector<void*> buffers_;  // malloc'd, freed by the destructor
   std::vector<Blob> blobs_;
+  std::vector<std::vector<EValue*>> fused_args_;
 };
 
 /// Folds the constant-only data movement instructions of `plan` (decoded in

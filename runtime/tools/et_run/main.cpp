@@ -618,7 +618,7 @@ int run(const et_run::Options& opt) {
     std::printf("\n");
     et_run::print_op_table(tracer.table(), opt.iterations, exec_total);
     std::printf(
-        "prepared at load: %zu instruction%s folded; %zu extra bytes "
+        "prepared at load: %zu instruction%s folded or fused; %zu extra bytes "
         "(folded constants and packed weights)%s\n",
         method.prepared_instruction_count(),
         method.prepared_instruction_count() == 1 ? "" : "s",
