@@ -94,7 +94,12 @@ class Program:
     def origin(self) -> str: ...
     def method_meta(self, name: str) -> MethodMeta: ...
     def load_method(
-        self, name: str = "forward", *, profile: bool = False, max_memory: Optional[int] = None
+        self,
+        name: str = "forward",
+        *,
+        profile: bool = False,
+        max_memory: Optional[int] = None,
+        prepare: bool = True,
     ) -> Method:
         """Loads a method with its own planned memory.
 
@@ -103,6 +108,10 @@ class Program:
         half of the machine's physical memory. A method over the cap raises
         ``Error`` with code ``ErrorCode.MemoryAllocationFailed``, naming the size and the
         limit, before anything is allocated.
+
+        ``prepare=False`` runs every instruction at every call instead of folding the
+        constant-only ones, packing constant weights and fusing activations once at load; the
+        results are the same.
         """
         ...
     def num_methods(self) -> int: ...
