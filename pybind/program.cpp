@@ -244,7 +244,7 @@ void* allocate_within(MethodState& st, ::executorch::extension::MemoryBudget& bu
 std::shared_ptr<MethodState> load_method(const std::shared_ptr<ProgramState>& p,
                                          const std::string& name, bool profile,
                                          const py::object& max_memory, bool etdump,
-                                         const py::object& debug_buffer_size) {
+                                         const py::object& debug_buffer_size, bool prepare) {
   rt::MethodMeta meta = get_meta(*p, name);
   uint64_t limit = ::executorch::extension::default_max_memory();
   if (!max_memory.is_none()) {
@@ -302,8 +302,10 @@ std::shared_ptr<MethodState> load_method(const std::shared_ptr<ProgramState>& p,
         rt::Span<rt::Span<uint8_t>>(st->planned_spans.data(), st->planned_spans.size()));
     st->memory_manager =
         std::make_unique<rt::MemoryManager>(&st->method_allocator, st->planned.get());
-    auto method =
-        p->program->load_method(name.c_str(), st->memory_manager.get(), tracer, p->data_map.get());
+    rt::MethodLoadConfig config;
+    config.prepare_constants = prepare;
+    auto method = p->program->load_method(name.c_str(), st->memory_manager.get(), config, tracer,
+                                          p->data_map.get());
     if (!method.ok()) {
       py::gil_scoped_acquire gil;
       fail(method.error(), "loading method '" + name + "'", &log);
@@ -516,11 +518,13 @@ void bind_program(py::module_& m) {
           py::arg("name"))
       .def("load_method", &load_method, py::arg("name") = "forward", py::kw_only(),
            py::arg("profile") = false, py::arg("max_memory") = py::none(),
-           py::arg("etdump") = false, py::arg("debug_buffer_size") = 0,
+           py::arg("etdump") = false, py::arg("debug_buffer_size") = 0, py::arg("prepare") = true,
            "load_method(name='forward', *, profile=False, max_memory=None, etdump=False, "
-           "debug_buffer_size=0) -> Method. "
+           "debug_buffer_size=0, prepare=True) -> Method. "
            "etdump records an ETDump (see Method.write_etdump); debug_buffer_size > 0 also "
            "logs every operator output into a buffer of that many bytes. "
+           "prepare=False runs every instruction at every call instead of folding "
+           "constant-only ones and packing constant weights once at load (same results). "
            "max_memory caps the bytes allocated from sizes the program declares (planned "
            "buffers plus storage for unplanned outputs); None means half of physical memory. "
            "A method over the cap raises Error(MemoryAllocationFailed) before allocating.")

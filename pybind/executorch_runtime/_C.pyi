@@ -106,6 +106,7 @@ class Program:
         max_memory: Optional[int] = None,
         etdump: bool = False,
         debug_buffer_size: int = 0,
+        prepare: bool = True,
     ) -> Method:
         """Loads a method with its own planned memory.
 
@@ -118,6 +119,10 @@ class Program:
         ``etdump=True`` records an ETDump (``Method.write_etdump``) for
         ``executorch.devtools.Inspector``; ``debug_buffer_size`` > 0 also logs every operator
         output into a debug buffer of that many bytes.
+
+        ``prepare=False`` runs every instruction at every call instead of folding the
+        constant-only ones, packing constant weights and fusing activations once at load; the
+        results are the same.
         """
         ...
     def num_methods(self) -> int: ...

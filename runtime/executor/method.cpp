@@ -14,6 +14,7 @@
 #include <executorch/runtime/executor/detail/instruction_builder.h>
 #include <executorch/runtime/executor/detail/malloc_temp_allocator.h>
 #include <executorch/runtime/executor/detail/merged_data_map.h>
+#include <executorch/runtime/executor/detail/prepare.h>
 #include <executorch/runtime/executor/detail/program_access.h>
 #include <executorch/runtime/executor/detail/method_internal.h>
 #include <executorch/runtime/executor/detail/tensor_parser.h>
@@ -194,6 +195,8 @@ void Method::release() {
   owned_.temp_allocator = nullptr;
   owned_.n_chains = 0;
   owned_.chains = nullptr;
+  delete owned_.prepared;  // frees the folded constants
+  owned_.prepared = nullptr;
   init_state_ = InitializationState::Uninitialized;
 }
 
@@ -204,7 +207,8 @@ Result<Method> Method::load(
     EventTracer* event_tracer,
     const NamedDataMap* named_data_map,
     const LoadBackendOptionsMap* backend_options,
-    Span<const Kernel> kernel_registry) {
+    Span<const Kernel> kernel_registry,
+    const MethodLoadConfig& config) {
   if (s_plan == nullptr || program == nullptr || memory_manager == nullptr ||
       memory_manager->method_allocator() == nullptr) {
     ET_LOG(Error, "Method::load: null plan, program or method allocator");
@@ -220,7 +224,7 @@ Result<Method> Method::load(
     temp = new (owned) internal::MallocTempAllocator();
   }
   Method method(program, memory_manager, event_tracer, temp, kernel_registry);
-  Error err = method.init(s_plan, named_data_map, backend_options);
+  Error err = method.init(s_plan, named_data_map, backend_options, config);
   if (err != Error::Ok) {
     // ~Method releases whatever was set up.
     return err;
@@ -231,7 +235,8 @@ Result<Method> Method::load(
 Error Method::init(
     fb::ExecutionPlan* s_plan,
     const NamedDataMap* named_data_map,
-    const LoadBackendOptionsMap* backend_options) {
+    const LoadBackendOptionsMap* backend_options,
+    const MethodLoadConfig& config) {
   env_.serialization_plan = s_plan;
   init_state_ = InitializationState::InitializationFailed;
   // Program::load_method validated the plan (program_validation.cpp) before
@@ -301,9 +306,34 @@ Error Method::init(
       &owned_.chains,
       &owned_.n_chains));
 
+  if (config.prepare_constants) {
+    owned_.prepared = new (std::nothrow) internal::PreparedState();
+    if (owned_.prepared == nullptr) {
+      return Error::MemoryAllocationFailed;
+    }
+    ET_CHECK_OK_OR_RETURN_ERROR(internal::prepare_constants(
+        s_plan,
+        owned_.chains,
+        owned_.n_chains,
+        owned_.values,
+        owned_.n_value,
+        owned_.temp_allocator,
+        owned_.prepared));
+  }
+
   step_state_ = {0, 0};
   init_state_ = InitializationState::Initialized;
   return Error::Ok;
+}
+
+size_t Method::prepared_constant_bytes() const {
+  return owned_.prepared != nullptr ? owned_.prepared->bytes : 0;
+}
+
+size_t Method::prepared_instruction_count() const {
+  return owned_.prepared != nullptr
+             ? owned_.prepared->n_folded + owned_.prepared->n_fused
+             : 0;
 }
 
 }  // namespace runtime

@@ -62,10 +62,20 @@ class BackendDelegate;
 struct Chain;
 struct ExternalConstant;
 class MergedDataMap;
+class PreparedState;
 }  // namespace internal
 
 /// The argument list of one instruction: pointers into the value table.
 using InstructionArgs = Span<EValue*>;
+
+/// EXPERIMENTAL: load options beyond upstream's (Program::load_method).
+struct MethodLoadConfig {
+  /// Evaluate at load, once, the instructions that only move or convert
+  /// constant data (e.g. a weight's permute_copy), and skip them at execute.
+  /// Outputs are bit-identical either way; the cost is the memory of the
+  /// folded constants (Method::prepared_constant_bytes()).
+  bool prepare_constants = true;
+};
 
 class ET_API Method final {
  public:
@@ -178,6 +188,14 @@ class ET_API Method final {
   /// The event tracer given at load, or null.
   EventTracer* get_event_tracer();
 
+  /// EXPERIMENTAL: bytes the Method allocated at load for constants it
+  /// prepared (MethodLoadConfig::prepare_constants); 0 when off.
+  size_t prepared_constant_bytes() const;
+
+  /// EXPERIMENTAL: instructions execute() skips: evaluated once at load, or
+  /// fused into the instruction before them (e.g. a relu after a convolution).
+  size_t prepared_instruction_count() const;
+
   /// DEPRECATED: use MethodMeta and set_input().
   ET_DEPRECATED const EValue& get_input(size_t i) const;
   /// DEPRECATED: use set_input(). Marks the input set.
@@ -221,12 +239,14 @@ class ET_API Method final {
       EventTracer* event_tracer,
       const NamedDataMap* named_data_map,
       const LoadBackendOptionsMap* backend_options = nullptr,
-      Span<const Kernel> kernel_registry = {});
+      Span<const Kernel> kernel_registry = {},
+      const MethodLoadConfig& config = {});
 
   ET_NODISCARD Error init(
       executorch_flatbuffer::ExecutionPlan* s_plan,
       const NamedDataMap* named_data_map,
-      const LoadBackendOptionsMap* backend_options);
+      const LoadBackendOptionsMap* backend_options,
+      const MethodLoadConfig& config);
 
   bool initialized() const {
     return init_state_ == InitializationState::Initialized;
@@ -270,6 +290,7 @@ class ET_API Method final {
     internal::MergedDataMap* merged_data_map = nullptr;
     internal::ExternalConstant* external_constants = nullptr;
     size_t n_external_constants = 0;
+    internal::PreparedState* prepared = nullptr;  // heap; null when off
   };
 
   StepState step_state_;

@@ -267,6 +267,24 @@ Result<Method> Program::load_method(
     const NamedDataMap* named_data_map,
     const LoadBackendOptionsMap* backend_options,
     Span<const Kernel> kernel_registry) const {
+  return load_method(
+      method_name,
+      memory_manager,
+      MethodLoadConfig{},
+      event_tracer,
+      named_data_map,
+      backend_options,
+      kernel_registry);
+}
+
+Result<Method> Program::load_method(
+    const char* method_name,
+    MemoryManager* memory_manager,
+    const MethodLoadConfig& config,
+    EventTracer* event_tracer,
+    const NamedDataMap* named_data_map,
+    const LoadBackendOptionsMap* backend_options,
+    Span<const Kernel> kernel_registry) const {
   EXECUTORCH_SCOPE_PROF("Program::load_method");
   const int64_t index = find_plan(internal_program_, method_name);
   ET_CHECK_OR_RETURN_ERROR(
@@ -291,7 +309,8 @@ Result<Method> Program::load_method(
       event_tracer,
       named_data_map,
       backend_options,
-      kernel_registry);
+      kernel_registry,
+      config);
 }
 
 Result<MethodMeta> Program::method_meta(const char* method_name) const {

@@ -103,6 +103,17 @@ class ET_API Program final {
       const LoadBackendOptionsMap* backend_options = nullptr,
       Span<const Kernel> kernel_registry = {}) const;
 
+  /// EXPERIMENTAL: load_method with load options (MethodLoadConfig), e.g.
+  /// prepare_constants = false to keep every instruction for execute().
+  Result<Method> load_method(
+      const char* method_name,
+      MemoryManager* memory_manager,
+      const MethodLoadConfig& config,
+      EventTracer* event_tracer = nullptr,
+      const NamedDataMap* named_data_map = nullptr,
+      const LoadBackendOptionsMap* backend_options = nullptr,
+      Span<const Kernel> kernel_registry = {}) const;
+
   /// Metadata of the named method; InvalidArgument for an unknown name.
   Result<MethodMeta> method_meta(const char* method_name) const;
 

@@ -12,6 +12,7 @@
 #include <executorch/runtime/core/event_tracer.h>
 #include <executorch/runtime/core/memory_allocator.h>
 #include <executorch/runtime/core/result.h>
+#include <executorch/runtime/kernel/prepared_constants.h>
 #include <executorch/runtime/platform/compiler.h>
 
 namespace executorch {
@@ -75,6 +76,18 @@ class KernelRuntimeContext {
   }
 
   /**
+   * The blobs the Method prepared at load for its constants
+   * (prepared_constants.h), or null (preparation off, or a caller outside a
+   * Method). Set by the executor before each kernel call.
+   */
+  const PreparedConstants* prepared_constants() const {
+    return prepared_constants_;
+  }
+  void internal_set_prepared_constants(const PreparedConstants* p) {
+    prepared_constants_ = p;
+  }
+
+  /**
    * Scratch memory that stays valid until the kernel returns.
    * @param size Number of bytes.
    * @param alignment A power of two.
@@ -99,6 +112,7 @@ class KernelRuntimeContext {
   Error failure_state_ = Error::Ok;
   uint64_t read_only_args_ = 0;
   const void* aliased_output_ = nullptr;
+  const PreparedConstants* prepared_constants_ = nullptr;
 };
 
 }  // namespace runtime

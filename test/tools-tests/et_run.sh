@@ -47,6 +47,28 @@ if run profile 0 "$zoo/multi_method.pte" --method scale --iterations 5 --profile
   has "profile row" "aten::mul.out"
 fi
 
+# --- load-time preparation: on by default (mlp's three permuted weights are folded), off with
+# --no-prepare, and the printed outputs are the same
+if run prepare 0 "$zoo/mlp.pte" --profile --output-dir "$work/prep_on"; then
+  has "prepare folds the permutes" "prepared at load: 3 instructions folded or fused"
+  if run no-prepare 0 "$zoo/mlp.pte" --profile --no-prepare --output-dir "$work/prep_off"; then
+    has "no-prepare folds nothing" "prepared at load: 0 instructions folded or fused; 0 extra bytes"
+  fi
+fi
+# --- a convolution's relu runs in its epilogue (cnn: its first conv -> relu pair fuses, besides
+# the folded weight permute)
+if run fuse 0 "$zoo/cnn.pte" --profile; then
+  has "relu fused into the convolution" "prepared at load: 2 instructions folded or fused"
+  if run no-fuse 0 "$zoo/cnn.pte" --profile --no-prepare; then
+    has "no-prepare runs both relus" "aten::relu.out                           2"
+    if cmp -s "$work/prep_on/output_0.npy" "$work/prep_off/output_0.npy"; then
+      ok "prepare on and off give identical outputs"
+    else
+      bad "prepare on and off give identical outputs"
+    fi
+  fi
+fi
+
 # --- errors: runtime error name and message, non-zero exit
 if run "missing file" 1 "$work/no-such-file.pte"; then
   has "missing file error" "Error::AccessFailed (0x22)"

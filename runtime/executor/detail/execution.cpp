@@ -8,6 +8,7 @@
 #include <executorch/runtime/core/event_tracer_hooks.h>
 #include <executorch/runtime/executor/detail/delegate.h>
 #include <executorch/runtime/executor/detail/method_internal.h>
+#include <executorch/runtime/executor/detail/prepare.h>
 #include <executorch/runtime/executor/detail/program_validation.h>
 #include <executorch/runtime/executor/detail/tensor_parser.h>
 #include <executorch/runtime/kernel/kernel_runtime_context.h>
@@ -142,6 +143,7 @@ Error Method::execute_instruction() {
     case Instruction::Kind::Kernel: {
       KernelRuntimeContext context(env_.event_tracer, owned_.temp_allocator);
       context.internal_set_read_only_args(ins.read_only_args);
+      context.internal_set_prepared_constants(owned_.prepared);
       {
         // ins.op_name is set at load whenever the method has a tracer.
         internal::EventTracerProfileOpScope scope(
@@ -208,6 +210,9 @@ Error Method::execute_instruction() {
       }
       break;
     }
+    case Instruction::Kind::Prepared:
+      // Its output was computed at load and is a constant now.
+      break;
     case Instruction::Kind::Free:
       // Validation allows FreeCall only on planned intermediates. Planned
       // memory belongs to the MemoryManager and outlives every instruction,

@@ -31,7 +31,16 @@ namespace internal {
 
 /// One decoded instruction.
 struct Instruction {
-  enum class Kind : uint8_t { Kernel, Delegate, Move, JumpFalse, Free };
+  /// Prepared: a kernel evaluated once at load (detail/prepare.h); execute()
+  /// skips it.
+  enum class Kind : uint8_t {
+    Kernel,
+    Delegate,
+    Move,
+    JumpFalse,
+    Free,
+    Prepared
+  };
   Kind kind;
   /// Kernel: the resolved function.
   OpFunction kernel;

@@ -567,9 +567,12 @@ Error Module::load_method(
   if (options == nullptr && backend_options_map_.size() > 0) {
     options = &backend_options_map_;
   }
+  runtime::MethodLoadConfig config;
+  config.prepare_constants = prepare_constants_;
   auto method = program_->load_method(
       method_name.c_str(),
       holder.memory_manager.get(),
+      config,
       event_tracer != nullptr ? event_tracer : event_tracer_.get(),
       merged_data_map_.get(),
       options,

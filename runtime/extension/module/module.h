@@ -208,6 +208,18 @@ class ET_API Module {
    * given) plus the storage of its unplanned tensor outputs. Applies to
    * methods loaded afterwards.
    */
+  /**
+   * EXPERIMENTAL: whether methods loaded from now on evaluate their
+   * constant-only instructions once at load (MethodLoadConfig; on by
+   * default). Outputs are the same either way.
+   */
+  inline void set_prepare_constants(bool on) {
+    prepare_constants_ = on;
+  }
+  inline bool prepare_constants() const {
+    return prepare_constants_;
+  }
+
   inline void set_max_memory(uint64_t bytes) {
     max_memory_ = bytes;
   }
@@ -411,6 +423,7 @@ class ET_API Module {
   std::string file_path_;
   std::vector<std::string> data_files_;
   LoadMode load_mode_{LoadMode::Mmap};
+  bool prepare_constants_ = true;
   std::shared_ptr<Program> program_;
   std::unique_ptr<runtime::DataLoader> data_loader_;
   std::unique_ptr<runtime::MemoryAllocator> memory_allocator_;

@@ -20,6 +20,7 @@
 #include "gemm_kernels.h"
 #include "parallel.h"
 #include "scratch.h"
+#include "vmath.h"
 
 namespace executorch {
 namespace kernels {
@@ -217,19 +218,61 @@ __attribute__((noinline)) void run_dots(const SgemmUkernel& kern, int64_t m, int
   }
 }
 
+// A few rows of A times a row-major B (bcs == 1): each C row is built from k axpys over B's
+// rows, so B streams through once per row, contiguously, and nothing is packed. This is the
+// one-row linear / addmm whose weight was transposed ahead of time (k x n, row-major), where
+// one dot product per output would gather every B column with a stride of n.
+constexpr int64_t kAxpyMaxRows = 4;
+
+void run_axpys(const VmathKernels& vm, int64_t m, int64_t n, int64_t k, float alpha, const float* a,
+               int64_t ars, int64_t acs, const float* b, int64_t brs, float beta, float* c,
+               int64_t ldc) {
+  for (int64_t i = 0; i < m; ++i) {
+    float* row = c + i * ldc;
+    scale_c(1, n, beta, row, ldc);
+    for (int64_t p = 0; p < k; ++p)
+      vm.axpy(n, alpha * a[i * ars + p * acs], b + p * brs, row);
+  }
+}
+
+enum class Path { kAxpys, kDots, kTiled };
+
+// The one place that picks how a product runs (sgemm_packs_b must agree with run()).
+Path choose_path(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, int64_t acs,
+                 int64_t brs, int64_t bcs) {
+  if (bcs == 1 && m <= kAxpyMaxRows)
+    return Path::kAxpys;
+  if (acs == 1 && dots_pay(kern, m, n, k, brs == 1))
+    return Path::kDots;
+  return Path::kTiled;
+}
+
+// What a packed B starts with; the panels follow at kPackedBHeaderBytes.
+struct PackedBHeader {
+  int32_t isa;
+  int32_t trans_b;
+  int64_t k, n, ldb;
+};
+constexpr size_t kPackedBHeaderBytes = 64;
+static_assert(sizeof(PackedBHeader) <= kPackedBHeaderBytes, "header fits its slot");
+
 void run_tiled(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float alpha,
                const float* a, int64_t ars, int64_t acs, const float* b, int64_t brs, int64_t bcs,
-               float beta, float* c, int64_t ldc, void* workspace, size_t workspace_bytes);
+               float beta, float* c, int64_t ldc, void* workspace, size_t workspace_bytes,
+               const float* prepacked_b);
 bool run_dots_parallel(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float alpha,
                        const float* a, int64_t ars, const float* b, int64_t brs, int64_t bcs,
                        float beta, float* c, int64_t ldc);
 bool run_tiled_parallel(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float alpha,
                         const float* a, int64_t ars, int64_t acs, const float* b, int64_t brs,
-                        int64_t bcs, float beta, float* c, int64_t ldc);
+                        int64_t bcs, float beta, float* c, int64_t ldc, const float* prepacked_b);
 
-void run(const SgemmUkernel& kern, Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, float alpha,
-         const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c,
-         int64_t ldc, void* workspace, size_t workspace_bytes) {
+// prepacked_b: every B block of the tiled path as pack_b writes it, jc blocks in order, each
+// holding its pc blocks in order (see sgemm_pack_b); or null to pack on the fly.
+void run(const SgemmUkernel& kern, const VmathKernels& vm, Trans ta, Trans tb, int64_t m, int64_t n,
+         int64_t k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb,
+         float beta, float* c, int64_t ldc, void* workspace, size_t workspace_bytes,
+         const float* prepacked_b = nullptr) {
   if (m <= 0 || n <= 0)
     return;
   if (k <= 0 || alpha == 0.0f) {
@@ -242,23 +285,31 @@ void run(const SgemmUkernel& kern, Trans ta, Trans tb, int64_t m, int64_t n, int
   const int64_t brs = tb == Trans::kNo ? ldb : 1;
   const int64_t bcs = tb == Trans::kNo ? 1 : ldb;
   // The path is chosen here, for the whole product, before any split across threads: the
-  // dots and the tiles round differently, so a split must never change which one runs.
-  if (acs == 1 && dots_pay(kern, m, n, k, brs == 1)) {
-    if (!run_dots_parallel(kern, m, n, k, alpha, a, ars, b, brs, bcs, beta, c, ldc))
-      run_dots(kern, m, n, k, alpha, a, ars, b, brs, bcs, beta, c, ldc);
-    return;
+  // paths round differently, so a split must never change which one runs.
+  switch (choose_path(kern, m, n, k, acs, brs, bcs)) {
+    case Path::kAxpys:
+      // At most kAxpyMaxRows rows: too little work to be worth waking the pool.
+      run_axpys(vm, m, n, k, alpha, a, ars, acs, b, brs, beta, c, ldc);
+      return;
+    case Path::kDots:
+      if (!run_dots_parallel(kern, m, n, k, alpha, a, ars, b, brs, bcs, beta, c, ldc))
+        run_dots(kern, m, n, k, alpha, a, ars, b, brs, bcs, beta, c, ldc);
+      return;
+    case Path::kTiled:
+      break;
   }
-  if (run_tiled_parallel(kern, m, n, k, alpha, a, ars, acs, b, brs, bcs, beta, c, ldc))
+  if (run_tiled_parallel(kern, m, n, k, alpha, a, ars, acs, b, brs, bcs, beta, c, ldc, prepacked_b))
     return;
   run_tiled(kern, m, n, k, alpha, a, ars, acs, b, brs, bcs, beta, c, ldc, workspace,
-            workspace_bytes);
+            workspace_bytes, prepacked_b);
 }
 
 // The blocked loops of the header comment over the whole m x n product (or, from
 // run_tiled_parallel, over one rectangle of it).
 void run_tiled(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float alpha,
                const float* a, int64_t ars, int64_t acs, const float* b, int64_t brs, int64_t bcs,
-               float beta, float* c, int64_t ldc, void* workspace, size_t workspace_bytes) {
+               float beta, float* c, int64_t ldc, void* workspace, size_t workspace_bytes,
+               const float* prepacked_b) {
   int64_t a_floats, b_floats;
   packed_sizes(kern, m, n, k, &a_floats, &b_floats);
   size_t need = workspace_for(kern, m, n, k);
@@ -276,18 +327,26 @@ void run_tiled(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float 
   const int mr = kern.mr, nr = kern.nr;
   alignas(64) float tile[kSgemmMaxTile];
 
-  for (int64_t jc = 0; jc < n; jc += kern.nc) {
+  const float* jc_packed = prepacked_b;  // this jc block's packed panels (prepacked only)
+  for (int64_t jc = 0; jc < n;
+       jc_packed += prepacked_b != nullptr ? round_up(min64(kern.nc, n - jc), kern.nr) * k : 0,
+               jc += kern.nc) {
     const int64_t nc = min64(kern.nc, n - jc);
     for (int64_t pc = 0; pc < k; pc += kern.kc) {
       const int64_t kc = min64(kern.kc, k - pc);
       const float beta_blk = pc == 0 ? beta : 1.0f;
-      pack_b(b + pc * brs + jc * bcs, brs, bcs, kc, nc, nr, packed_b);
+      const float* b_block = packed_b;
+      if (prepacked_b != nullptr) {
+        b_block = jc_packed + round_up(nc, nr) * pc;
+      } else {
+        pack_b(b + pc * brs + jc * bcs, brs, bcs, kc, nc, nr, packed_b);
+      }
       for (int64_t ic = 0; ic < m; ic += kern.mc) {
         const int64_t mc = min64(kern.mc, m - ic);
         pack_a(a + ic * ars + pc * acs, ars, acs, mc, kc, mr, alpha, packed_a);
         for (int64_t jr = 0; jr < nc; jr += nr) {
           const int64_t cols = min64(nr, nc - jr);
-          const float* bp = packed_b + jr * kc;
+          const float* bp = b_block + jr * kc;
           for (int64_t ir = 0; ir < mc; ir += mr) {
             const int64_t rows = min64(mr, mc - ir);
             const float* ap = packed_a + ir * kc;
@@ -363,22 +422,26 @@ bool run_dots_parallel(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k
 
 bool run_tiled_parallel(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float alpha,
                         const float* a, int64_t ars, int64_t acs, const float* b, int64_t brs,
-                        int64_t bcs, float beta, float* c, int64_t ldc) {
+                        int64_t bcs, float beta, float* c, int64_t ldc, const float* prepacked_b) {
   const int64_t threads = threads_for(m, n, k);
   if (threads <= 1)
     return false;
   // Start from the blocks the serial loops make anyway and cut the dimension with more
   // register tiles per block until there are two rectangles per thread (dynamic claiming then
-  // evens out a thread that starts late on a shared machine).
+  // evens out a thread that starts late on a shared machine). A prepacked B holds its panels
+  // in jc blocks of the whole width, so with one only the rows are cut: every rectangle then
+  // spans all columns and reads the same panels the unsplit loops would.
+  const bool may_cut_cols = prepacked_b == nullptr;
   const int64_t m_tiles = (m + kern.mr - 1) / kern.mr, n_tiles = (n + kern.nr - 1) / kern.nr;
-  int64_t row_blocks = (m + kern.mc - 1) / kern.mc, col_blocks = (n + kern.nc - 1) / kern.nc;
+  int64_t row_blocks = (m + kern.mc - 1) / kern.mc;
+  int64_t col_blocks = may_cut_cols ? (n + kern.nc - 1) / kern.nc : 1;
   while (row_blocks * col_blocks < 2 * threads) {
     const bool cut_cols = n_tiles / col_blocks >= m_tiles / row_blocks;
-    if (cut_cols && col_blocks < n_tiles)
+    if (may_cut_cols && cut_cols && col_blocks < n_tiles)
       ++col_blocks;
     else if (row_blocks < m_tiles)
       ++row_blocks;
-    else if (col_blocks < n_tiles)
+    else if (may_cut_cols && col_blocks < n_tiles)
       ++col_blocks;
     else
       break;
@@ -394,7 +457,8 @@ bool run_tiled_parallel(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t 
         const int64_t i0 = static_cast<int64_t>(task) / col_blocks * height;
         const int64_t j0 = static_cast<int64_t>(task) % col_blocks * width;
         run_tiled(kern, min64(height, m - i0), min64(width, n - j0), k, alpha, a + i0 * ars, ars,
-                  acs, b + j0 * bcs, brs, bcs, beta, c + i0 * ldc + j0, ldc, nullptr, 0);
+                  acs, b + j0 * bcs, brs, bcs, beta, c + i0 * ldc + j0, ldc, nullptr, 0,
+                  prepacked_b);
       },
       static_cast<size_t>(row_blocks * col_blocks));
 }
@@ -416,15 +480,73 @@ size_t sgemm_workspace_size(int64_t m, int64_t n, int64_t k) {
 void sgemm(Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64_t k, float alpha,
            const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c,
            int64_t ldc, void* workspace, size_t workspace_bytes) {
-  run(kernel_for(active_isa()), trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
-      workspace, workspace_bytes);
+  const Isa isa = active_isa();
+  run(kernel_for(isa), vmath_for(isa), trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c,
+      ldc, workspace, workspace_bytes);
+}
+
+bool sgemm_packs_b(Isa isa, Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64_t k) {
+  if (m <= 0 || n <= 0 || k <= 0)
+    return false;
+  // Strides as run() derives them (the leading dimensions do not change the choice).
+  const int64_t acs = trans_a == Trans::kNo ? 1 : 2;
+  const int64_t brs = trans_b == Trans::kNo ? 2 : 1;
+  const int64_t bcs = trans_b == Trans::kNo ? 1 : 2;
+  return choose_path(kernel_for(isa), m, n, k, acs, brs, bcs) == Path::kTiled;
+}
+
+size_t sgemm_packed_b_size(Isa isa, int64_t k, int64_t n) {
+  const SgemmUkernel& kern = kernel_for(isa);
+  int64_t floats = 0;
+  for (int64_t jc = 0; jc < n; jc += kern.nc)
+    floats += round_up(min64(kern.nc, n - jc), kern.nr) * k;
+  return kPackedBHeaderBytes + static_cast<size_t>(floats) * sizeof(float);
+}
+
+void sgemm_pack_b(Isa isa, Trans trans_b, int64_t k, int64_t n, const float* b, int64_t ldb,
+                  void* dst) {
+  const SgemmUkernel& kern = kernel_for(isa);
+  // The level kernel_for() actually used (requests above the CPU's are clamped).
+  const Isa used = static_cast<int>(isa) > static_cast<int>(detected_isa()) ? detected_isa() : isa;
+  const PackedBHeader h{static_cast<int32_t>(used), static_cast<int32_t>(trans_b), k, n, ldb};
+  std::memcpy(dst, &h, sizeof h);
+  const int64_t brs = trans_b == Trans::kNo ? ldb : 1;
+  const int64_t bcs = trans_b == Trans::kNo ? 1 : ldb;
+  float* out = reinterpret_cast<float*>(static_cast<char*>(dst) + kPackedBHeaderBytes);
+  // The blocks in the order run() walks them; each exactly as run() would pack it.
+  for (int64_t jc = 0; jc < n; jc += kern.nc) {
+    const int64_t nc = min64(kern.nc, n - jc);
+    for (int64_t pc = 0; pc < k; pc += kern.kc) {
+      const int64_t kc = min64(kern.kc, k - pc);
+      pack_b(b + pc * brs + jc * bcs, brs, bcs, kc, nc, kern.nr, out);
+      out += round_up(nc, kern.nr) * kc;
+    }
+  }
+}
+
+void sgemm_with_packed_b(Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64_t k, float alpha,
+                         const float* a, int64_t lda, const float* b, int64_t ldb, float beta,
+                         float* c, int64_t ldc, const void* packed_b) {
+  const Isa isa = active_isa();
+  const float* panels = nullptr;
+  if (packed_b != nullptr) {
+    PackedBHeader h;
+    std::memcpy(&h, packed_b, sizeof h);
+    if (h.isa == static_cast<int32_t>(isa) && h.trans_b == static_cast<int32_t>(trans_b) &&
+        h.k == k && h.n == n && h.ldb == ldb) {
+      panels =
+          reinterpret_cast<const float*>(static_cast<const char*>(packed_b) + kPackedBHeaderBytes);
+    }
+  }
+  run(kernel_for(isa), vmath_for(isa), trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c,
+      ldc, nullptr, 0, panels);
 }
 
 void sgemm_isa(Isa isa, Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64_t k, float alpha,
                const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c,
                int64_t ldc, void* workspace, size_t workspace_bytes) {
-  run(kernel_for(isa), trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, workspace,
-      workspace_bytes);
+  run(kernel_for(isa), vmath_for(isa), trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c,
+      ldc, workspace, workspace_bytes);
 }
 
 }  // namespace compute

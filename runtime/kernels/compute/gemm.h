@@ -48,6 +48,31 @@ void sgemm_isa(Isa isa, Trans trans_a, Trans trans_b, int64_t m, int64_t n, int6
                const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c,
                int64_t ldc, void* workspace = nullptr, size_t workspace_bytes = 0);
 
+// ---- B packed ahead of time (a constant weight, packed once when a Method is loaded).
+//
+// sgemm packs B into the micro-kernel's panel layout on every call that takes its tiled path.
+// For a B that never changes, sgemm_pack_b writes exactly those bytes once (for one ISA
+// level), and sgemm_with_packed_b uses them instead: the same arithmetic in the same order,
+// so the result is bit-identical to sgemm's.
+
+// Whether sgemm at `isa` would pack B for these operands (its tiled path): only then is a
+// packed B of any use.
+bool sgemm_packs_b(Isa isa, Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64_t k);
+
+// Bytes of a packed B (header included) for a k x n op(B) at `isa`.
+size_t sgemm_packed_b_size(Isa isa, int64_t k, int64_t n);
+
+// Packs op(B) (k x n, stored as for sgemm) for `isa` into dst (sgemm_packed_b_size bytes,
+// 64-byte aligned).
+void sgemm_pack_b(Isa isa, Trans trans_b, int64_t k, int64_t n, const float* b, int64_t ldb,
+                  void* dst);
+
+// sgemm, taking B from `packed_b` when it was packed for these very operands (same
+// trans_b, k, n and ldb) at active_isa(); otherwise (or packed_b null) exactly sgemm.
+void sgemm_with_packed_b(Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64_t k, float alpha,
+                         const float* a, int64_t lda, const float* b, int64_t ldb, float beta,
+                         float* c, int64_t ldc, const void* packed_b);
+
 }  // namespace compute
 }  // namespace kernels
 }  // namespace executorch

@@ -35,6 +35,28 @@ Isa active_isa();
 Isa set_isa_override(Isa isa);
 void clear_isa_override();
 
+#if defined(__x86_64__)
+// The variant for `isa` (clamped to detected_isa()) out of one table per x86-64 level, so a
+// variant is never chosen for a CPU without it. x86-64 only: other architectures have other
+// levels (and their callers switch on them, or have only the baseline variant).
+template <class T>
+const T& variant_for(Isa isa, const T& baseline, const T& avx2, const T& avx512) {
+  int level = static_cast<int>(isa);
+  const int best = static_cast<int>(detected_isa());
+  if (level > best)
+    level = best;
+  switch (static_cast<Isa>(level)) {
+    case Isa::kAvx512:
+      return avx512;
+    case Isa::kAvx2:
+      return avx2;
+    case Isa::kBaseline:
+      break;
+  }
+  return baseline;
+}
+#endif  // __x86_64__
+
 const char* isa_name(Isa isa);
 // Parses "baseline"/"sse2", "avx2", "avx512" (on AArch64: "baseline", "neon", "neondot"/"sdot");
 // returns false for anything else, including the other architecture's names.

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include <executorch/runtime/kernels/detail/helpers.h>
+#include <executorch/runtime/kernels/detail/vec_unary.h>
 #include <executorch/runtime/kernels/detail/vec_math.h>
 
 namespace executorch {
@@ -152,9 +153,13 @@ Tensor& clamp_tensor_out(KernelRuntimeContext& ctx, const Tensor& in, const opti
 
 template <class F>
 Tensor& float_activation(const char* op, KernelRuntimeContext& ctx, const Tensor& in, Tensor& out,
-                         F fn) {
+                         F fn, VecUnaryFn vec = nullptr) {
   if (!check_dtype_in(ctx, op, "self", in, dtypes::kFloatHBF16) ||
       !check_same_dtype(ctx, op, "self", in, "out", out) || !resize_out_like(ctx, op, out, in)) {
+    return out;
+  }
+  // Float in and out with one layout: the compute core's vector routine.
+  if (run_float_vector(in, out, vec)) {
     return out;
   }
   dispatch_dtype<dtypes::kFloat>(ctx, op, compute_type(in.scalar_type()), [&](auto tag) {
@@ -168,32 +173,41 @@ Tensor& gelu_out(KernelRuntimeContext& ctx, const Tensor& in, string_view approx
                  Tensor& out) {
   const char* op = log_name(gelu_out_name);
   if (approximate == "tanh") {
-    return float_activation(op, ctx, in, out, [](auto x) {
-      using T = decltype(x);
-      const T kBeta = T(0.7978845608028654);  // sqrt(2 / pi)
-      const T kKappa = T(0.044715);
-      const T inner = kBeta * (x + kKappa * x * x * x);
-      return T(0.5) * x * (T(1) + std::tanh(inner));
-    });
+    return float_activation(
+        op, ctx, in, out,
+        [](auto x) {
+          using T = decltype(x);
+          const T kBeta = T(0.7978845608028654);  // sqrt(2 / pi)
+          const T kKappa = T(0.044715);
+          const T inner = kBeta * (x + kKappa * x * x * x);
+          return T(0.5) * x * (T(1) + std::tanh(inner));
+        },
+        compute::vmath().gelu_tanh);
   }
   ET_KERNEL_CHECK_MSG(ctx, approximate == "none", InvalidArgument, out,
                       "%s: argument 'approximate' must be \"none\" or \"tanh\"", op);
-  return float_activation(op, ctx, in, out, [](auto x) {
-    using T = decltype(x);
-    const T kAlpha = T(0.7071067811865476);  // 1 / sqrt(2)
-    return T(0.5) * x * (T(1) + std::erf(x * kAlpha));
-  });
+  return float_activation(
+      op, ctx, in, out,
+      [](auto x) {
+        using T = decltype(x);
+        const T kAlpha = T(0.7071067811865476);  // 1 / sqrt(2)
+        return T(0.5) * x * (T(1) + std::erf(x * kAlpha));
+      },
+      compute::vmath().gelu);
 }
 
 Tensor& silu_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out) {
-  return float_activation(log_name(silu_out_name), ctx, in, out, [](auto x) {
-    using T = decltype(x);
-    if constexpr (std::is_same<T, float>::value) {
-      return x / (1.0f + exp_f32(-x));
-    } else {
-      return x / (T(1) + std::exp(-x));
-    }
-  });
+  return float_activation(
+      log_name(silu_out_name), ctx, in, out,
+      [](auto x) {
+        using T = decltype(x);
+        if constexpr (std::is_same<T, float>::value) {
+          return x / (1.0f + exp_f32(-x));
+        } else {
+          return x / (T(1) + std::exp(-x));
+        }
+      },
+      compute::vmath().silu);
 }
 
 Tensor& leaky_relu_out(KernelRuntimeContext& ctx, const Tensor& in, const Scalar& slope,

@@ -6,12 +6,15 @@
  * Contiguous and channels-last tensors (channels-last goes through a
  * contiguous scratch copy).
  */
+#include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <new>
 #include <vector>
 
+#include <executorch/runtime/kernel/prepared_constants.h>
 #include <executorch/runtime/kernels/compute/conv.h>
 #include <executorch/runtime/kernels/compute/gemm.h>
 #include <executorch/runtime/kernels/detail/shape_util.h>
@@ -25,7 +28,10 @@ using namespace ::executorch::kernels::detail;
 // The operators this file registers; log messages use log_name(<name>).
 ET_DEFINE_OPERATOR_NAME(convolution_out_name, "aten::convolution.out");
 
+using ::executorch::runtime::Span;
 using std::optional;
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
 
 constexpr const char* kOp = log_name(convolution_out_name);
 
@@ -153,10 +159,13 @@ bool conv_transpose2d(const compute::Conv2dParams& p, int64_t oh, int64_t ow, co
   return true;
 }
 
-Tensor& convolution_out(KernelRuntimeContext& ctx, const Tensor& input, const Tensor& weight,
-                        const optional<Tensor>& bias, ArrayRef<int64_t> stride,
-                        ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation, bool transposed,
-                        ArrayRef<int64_t> output_padding, int64_t groups, Tensor& out) {
+// The convolution, its result clamped to [lo, hi] (NaN stays NaN): the defaults are the plain
+// operator, other bounds an activation fused into it at load (see the end of this file).
+Tensor& convolution_clamped(KernelRuntimeContext& ctx, const Tensor& input, const Tensor& weight,
+                            const optional<Tensor>& bias, ArrayRef<int64_t> stride,
+                            ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation, bool transposed,
+                            ArrayRef<int64_t> output_padding, int64_t groups, Tensor& out, float lo,
+                            float hi) {
   const ssize_t rank = input.dim();
   ET_KERNEL_CHECK_MSG(
       ctx, rank == 3 || rank == 4, InvalidArgument, out,
@@ -192,6 +201,8 @@ Tensor& convolution_out(KernelRuntimeContext& ctx, const Tensor& input, const Te
       return out;
     }
   }
+  p.clamp_min = lo;
+  p.clamp_max = hi;
   const int64_t* vw = v[spatial - 1];
   const int64_t vh[4] = {1, 0, 1, 0};
   const int64_t* hh = rank == 4 ? v[0] : vh;
@@ -281,6 +292,7 @@ Tensor& convolution_out(KernelRuntimeContext& ctx, const Tensor& input, const Te
     yout.resize(static_cast<size_t>(out.numel()));
   }
   float* y = out_c ? out.mutable_data_ptr<float>() : yout.data();
+  bool clamped = false;  // conv2d_nchw clamps in its epilogue
   if (p.batch > 0 && p.in_channels > 0) {
     if (transposed) {
       if (!conv_transpose2d(p, oh, ow, x, w, b, y)) {
@@ -290,10 +302,17 @@ Tensor& convolution_out(KernelRuntimeContext& ctx, const Tensor& input, const Te
     } else if (!compute::conv2d_nchw(p, x, w, b, y)) {
       fail(ctx, Error::InvalidArgument, kOp, "invalid convolution parameters or out of memory");
       return out;
+    } else {
+      clamped = true;
     }
   } else {
     for (int64_t i = 0; i < out.numel(); ++i) {
       y[i] = b != nullptr ? b[(i / (oh * ow)) % p.out_channels] : 0.0f;
+    }
+  }
+  if (!clamped && (lo != -kInf || hi != kInf)) {
+    for (int64_t i = 0; i < out.numel(); ++i) {
+      y[i] = y[i] < lo ? lo : (y[i] > hi ? hi : y[i]);
     }
   }
   if (!out_c) {
@@ -301,6 +320,107 @@ Tensor& convolution_out(KernelRuntimeContext& ctx, const Tensor& input, const Te
   }
   return out;
 }
+
+Tensor& convolution_out(KernelRuntimeContext& ctx, const Tensor& input, const Tensor& weight,
+                        const optional<Tensor>& bias, ArrayRef<int64_t> stride,
+                        ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation, bool transposed,
+                        ArrayRef<int64_t> output_padding, int64_t groups, Tensor& out) {
+  return convolution_clamped(ctx, input, weight, bias, stride, padding, dilation, transposed,
+                             output_padding, groups, out, -kInf, kInf);
+}
+
+// ---- Fusion at load: convolution followed by relu / hardtanh / clamp (the only reader of the
+// convolution's output) runs as one convolution whose epilogue clamps. Bit-identical: the
+// clamp is applied to the same float values the separate activation would read.
+
+constexpr size_t kConvArgs = 11;  // 10 schema arguments + the returned out
+
+// Float bounds of the activation in `act` (its arguments after self), or false.
+bool activation_bounds(const char* kind, Span<EValue*> act, float* lo, float* hi) {
+  *lo = -kInf;
+  *hi = kInf;
+  auto scalar = [](const EValue* v, float* f) {
+    if (v->isDouble()) {
+      *f = static_cast<float>(v->toDouble());
+      return true;
+    }
+    if (v->isInt()) {
+      *f = static_cast<float>(v->toInt());
+      return true;
+    }
+    return false;
+  };
+  if (kind[0] == 'r') {  // relu(self, out)
+    *lo = 0.0f;
+    return act.size() == 3;
+  }
+  if (act.size() != 5) {  // hardtanh(self, min, max, out) / clamp(self, min?, max?, out)
+    return false;
+  }
+  const bool clamp = kind[0] == 'c';
+  if (!(clamp && act[1]->isNone()) && !scalar(act[1], lo)) {
+    return false;
+  }
+  if (!(clamp && act[2]->isNone()) && !scalar(act[2], hi)) {
+    return false;
+  }
+  return !(std::isnan(*lo) || std::isnan(*hi));
+}
+
+template <char kKind>
+void convolution_activation_fused(KernelRuntimeContext& ctx, Span<EValue*> args) {
+  const char kind[2] = {kKind, '\0'};
+  float lo, hi;
+  if (args.size() <= kConvArgs ||
+      !activation_bounds(kind, Span<EValue*>(args.data() + kConvArgs, args.size() - kConvArgs), &lo,
+                         &hi) ||
+      !args[0]->isTensor() || !args[1]->isTensor() || !args[3]->isIntList() ||
+      !args[4]->isIntList() || !args[5]->isIntList() || !args[6]->isBool() ||
+      !args[7]->isIntList() || !args[8]->isInt() || !args[9]->isTensor()) {
+    fail(ctx, Error::InvalidProgram, kOp, "fused convolution: unexpected arguments");
+    return;
+  }
+  const optional<Tensor> bias =
+      args[2]->isTensor() ? optional<Tensor>(args[2]->toTensor()) : optional<Tensor>();
+  if (!args[2]->isTensor() && !args[2]->isNone()) {
+    fail(ctx, Error::InvalidProgram, kOp, "fused convolution: unexpected bias");
+    return;
+  }
+  Tensor& out = args[9]->toTensor();
+  convolution_clamped(ctx, args[0]->toTensor(), args[1]->toTensor(), bias, args[3]->toIntList(),
+                      args[4]->toIntList(), args[5]->toIntList(), args[6]->toBool(),
+                      args[7]->toIntList(), args[8]->toInt(), out, lo, hi);
+}
+
+// Fuses only what the fused kernel handles exactly like the pair: a Float convolution whose
+// activation has constant bounds that fit a float.
+template <char kKind>
+::executorch::runtime::FusedKernel fuse_convolution_activation(Span<EValue*> conv,
+                                                               Span<EValue*> act) {
+  const char kind[2] = {kKind, '\0'};
+  float lo, hi;
+  if (conv.size() != kConvArgs || !conv[0]->isTensor() ||
+      conv[0]->toTensor().scalar_type() != ScalarType::Float || !act[0]->isTensor() ||
+      !act[act.size() - 1]->isTensor() ||
+      act[act.size() - 1]->toTensor().scalar_type() != ScalarType::Float ||
+      !activation_bounds(kind, act, &lo, &hi)) {
+    return nullptr;
+  }
+  return convolution_activation_fused<kKind>;
+}
+
+bool register_fusers() {
+  using ::executorch::runtime::register_instruction_fuser;
+  const bool r = register_instruction_fuser(convolution_out_name, "aten::relu.out",
+                                            fuse_convolution_activation<'r'>) == Error::Ok;
+  const bool h = register_instruction_fuser(convolution_out_name, "aten::hardtanh.out",
+                                            fuse_convolution_activation<'h'>) == Error::Ok;
+  const bool c = register_instruction_fuser(convolution_out_name, "aten::clamp.out",
+                                            fuse_convolution_activation<'c'>) == Error::Ok;
+  return r && h && c;
+}
+
+[[maybe_unused]] const bool g_fusers_registered = register_fusers();
 
 }  // namespace
 

@@ -4,10 +4,15 @@
  * column-major go in without a copy, via the transpose flags); the other
  * real dtypes (double, half, bfloat16, integers) use a plain loop that
  * accumulates in float/double/int64.
+ *
+ * A constant float32 B (a weight) is packed into the SGEMM panel layout once,
+ * when the Method is loaded (prepared constants, registered at the end of this
+ * file), instead of on every call; the result is bit-identical either way.
  */
 #include <cstring>
 #include <type_traits>
 
+#include <executorch/runtime/kernel/prepared_constants.h>
 #include <executorch/runtime/kernels/compute/gemm.h>
 #include <executorch/runtime/kernels/compute/parallel.h>
 #include <executorch/runtime/kernels/detail/shape_util.h>
@@ -25,6 +30,8 @@ ET_DEFINE_OPERATOR_NAME(addmm_out_name, "aten::addmm.out");
 ET_DEFINE_OPERATOR_NAME(linear_out_name, "aten::linear.out");
 
 using compute::Trans;
+using ::executorch::runtime::PreparedConstants;
+using ::executorch::runtime::Span;
 using std::optional;
 
 // A strided 2-D matrix [rows, cols] inside a tensor.
@@ -87,17 +94,32 @@ void naive_gemm(const Mat& a, const Mat& b, char* c, int64_t csr, int64_t csc, d
   }
 }
 
-// One matrix product into a contiguous [m, n] block of out.
+// Prepared-constant tag of a B packed for SGEMM (plus the Trans of its view).
+constexpr uint32_t kPackedBTag = 0x53474d42u;  // "SGMB"
+
+// The packed form of B that the Method prepared at load, or null.
+const void* prepared_b(KernelRuntimeContext& ctx, const Mat& b) {
+  const PreparedConstants* cache = ctx.prepared_constants();
+  if (cache == nullptr || b.p == nullptr) {
+    return nullptr;
+  }
+  const GemmView vb = gemm_view(b);
+  return vb.ok ? cache->find(b.p, kPackedBTag + static_cast<uint32_t>(vb.t)) : nullptr;
+}
+
+// One matrix product into a contiguous [m, n] block of out. packed_b: B as prepared at load
+// (or null); sgemm_with_packed_b checks that it describes this B.
 bool matmul_block(KernelRuntimeContext& ctx, const char* op, ScalarType dt, const Mat& a,
-                  const Mat& b, char* c, double alpha, double beta) {
+                  const Mat& b, char* c, double alpha, double beta,
+                  const void* packed_b = nullptr) {
   const int64_t m = a.rows, n = b.cols, k = a.cols;
   if (dt == ScalarType::Float) {
     const GemmView va = gemm_view(a), vb = gemm_view(b);
     if (va.ok && vb.ok) {
-      compute::sgemm(va.t, vb.t, m, n, k, static_cast<float>(alpha),
-                     reinterpret_cast<const float*>(a.p), va.ld,
-                     reinterpret_cast<const float*>(b.p), vb.ld, static_cast<float>(beta),
-                     reinterpret_cast<float*>(c), n > 0 ? n : 1);
+      compute::sgemm_with_packed_b(
+          va.t, vb.t, m, n, k, static_cast<float>(alpha), reinterpret_cast<const float*>(a.p),
+          va.ld, reinterpret_cast<const float*>(b.p), vb.ld, static_cast<float>(beta),
+          reinterpret_cast<float*>(c), n > 0 ? n : 1, packed_b);
       return true;
     }
   }
@@ -139,7 +161,7 @@ Tensor& mm_out(KernelRuntimeContext& ctx, const Tensor& self, const Tensor& mat2
     return out;
   }
   matmul_block(ctx, op, out.scalar_type(), mat_of(self), mat_of(mat2),
-               static_cast<char*>(out.mutable_data_ptr()), 1.0, 0.0);
+               static_cast<char*>(out.mutable_data_ptr()), 1.0, 0.0, prepared_b(ctx, mat_of(mat2)));
   return out;
 }
 
@@ -225,8 +247,14 @@ Tensor& addmm_out(KernelRuntimeContext& ctx, const Tensor& self, const Tensor& m
     fill_bias(self, out, m, n);
   }
   matmul_block(ctx, op, out.scalar_type(), mat_of(mat1), mat_of(mat2),
-               static_cast<char*>(out.mutable_data_ptr()), a, b);
+               static_cast<char*>(out.mutable_data_ptr()), a, b, prepared_b(ctx, mat_of(mat2)));
   return out;
+}
+
+// linear's weight [n, k] as B = weight^T [k, n].
+Mat linear_weight_mat(const Tensor& weight) {
+  return Mat{static_cast<const char*>(weight.const_data_ptr()), weight.size(1), weight.size(0),
+             weight.strides()[1], weight.strides()[0]};
 }
 
 // linear.out(input, weight, bias?, out): out = input @ weight^T + bias.
@@ -264,12 +292,93 @@ Tensor& linear_out(KernelRuntimeContext& ctx, const Tensor& input, const Tensor&
     beta = 1.0;
   }
   const Mat a{static_cast<const char*>(input.const_data_ptr()), m, k, k, 1};
-  const Mat b{static_cast<const char*>(weight.const_data_ptr()), k, n, weight.strides()[1],
-              weight.strides()[0]};
+  const Mat b = linear_weight_mat(weight);
   matmul_block(ctx, op, out.scalar_type(), a, b, static_cast<char*>(out.mutable_data_ptr()), 1.0,
-               beta);
+               beta, prepared_b(ctx, b));
   return out;
 }
+
+// ---- Load-time preparation: pack a constant float32 B once.
+
+// The tensor argument `i` of a call being prepared if it is a constant 2-D Float tensor.
+const Tensor* constant_float_matrix(KernelRuntimeContext& ctx, Span<EValue*> args, size_t i) {
+  if (i >= args.size() || i >= 63 || (ctx.internal_read_only_args() >> i & 1u) == 0 ||
+      !args[i]->isTensor()) {
+    return nullptr;
+  }
+  const Tensor& t = args[i]->toTensor();
+  return t.scalar_type() == ScalarType::Float && t.dim() == 2 && t.const_data_ptr() != nullptr
+             ? &t
+             : nullptr;
+}
+
+// Packs B for an m-row product if SGEMM would pack it on every call.
+void prepare_b(PreparedConstants& cache, Trans ta, int64_t m, const Mat& b) {
+  const GemmView vb = gemm_view(b);
+  const compute::Isa isa = compute::active_isa();
+  if (!vb.ok || !compute::sgemm_packs_b(isa, ta, vb.t, m, b.cols, b.rows)) {
+    return;
+  }
+  void* dst = cache.add(b.p, kPackedBTag + static_cast<uint32_t>(vb.t),
+                        compute::sgemm_packed_b_size(isa, b.rows, b.cols));
+  if (dst != nullptr) {
+    compute::sgemm_pack_b(isa, vb.t, b.rows, b.cols, reinterpret_cast<const float*>(b.p), vb.ld,
+                          dst);
+  }
+}
+
+// The rows (and Trans) of A as the call will see it: the planned shape of its argument.
+bool a_rows(Span<EValue*> args, size_t i, int64_t k, bool flatten, int64_t* m, Trans* ta) {
+  if (i >= args.size() || !args[i]->isTensor()) {
+    return false;
+  }
+  const Tensor& a = args[i]->toTensor();
+  if (flatten) {  // linear: every leading dim is a row
+    *m = k > 0 ? a.numel() / k : 0;
+    *ta = Trans::kNo;
+    return true;
+  }
+  if (a.dim() != 2) {
+    return false;
+  }
+  const GemmView va = gemm_view(mat_of(a));
+  *m = a.size(0);
+  *ta = va.t;
+  return va.ok;
+}
+
+// Packs the constant B of a call: argument kB (linear: the weight, B = weight^T) times the A
+// of argument kA.
+//   linear.out(input, weight, bias?, out): kA = 0, kB = 1, kLinear
+//   addmm.out(self, mat1, mat2, beta, alpha, out): kA = 1, kB = 2
+//   mm.out(self, mat2, out): kA = 0, kB = 1
+template <size_t kA, size_t kB, bool kLinear>
+void prepare_matmul(KernelRuntimeContext& ctx, Span<EValue*> args, PreparedConstants& cache) {
+  const Tensor* b = constant_float_matrix(ctx, args, kB);
+  if (b == nullptr) {
+    return;
+  }
+  const Mat bm = kLinear ? linear_weight_mat(*b) : mat_of(*b);
+  int64_t m = 0;
+  Trans ta = Trans::kNo;
+  if (a_rows(args, kA, bm.rows, kLinear, &m, &ta)) {
+    prepare_b(cache, ta, m, bm);
+  }
+}
+
+bool register_preparers() {
+  using ::executorch::runtime::register_constant_preparer;
+  // A failure (e.g. a second copy of this library) only means no packing ahead of time.
+  const bool ok =
+      register_constant_preparer(linear_out_name, prepare_matmul<0, 1, true>) == Error::Ok;
+  const bool ok2 =
+      register_constant_preparer(addmm_out_name, prepare_matmul<1, 2, false>) == Error::Ok;
+  const bool ok3 =
+      register_constant_preparer(mm_out_name, prepare_matmul<0, 1, false>) == Error::Ok;
+  return ok && ok2 && ok3;
+}
+
+[[maybe_unused]] const bool g_preparers_registered = register_preparers();
 
 }  // namespace
 

@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <vector>
 
+#include <executorch/runtime/kernels/compute/vmath.h>
 #include <executorch/runtime/kernels/detail/shape_util.h>
 
 namespace executorch {
@@ -77,6 +78,24 @@ void batch_norm_impl(const Tensor& in, const optional<Tensor>& weight, const opt
     const C bi = b != nullptr ? static_cast<C>(b[i]) : C(0);
     scale[i] = inv * wi;
     shift[i] = bi - static_cast<C>(m[i]) * inv * wi;
+  }
+  if constexpr (std::is_same<T, float>::value) {
+    // float32 through the compute core's vector loops.
+    const compute::VmathKernels& vm = compute::vmath();
+    if (is_contiguous_dim_order(in)) {
+      for (int64_t ni = 0; ni < n; ++ni) {
+        for (int64_t ci = 0; ci < c; ++ci) {
+          const int64_t off = (ni * c + ci) * inner;
+          vm.scale_shift(x + off, y + off, inner, scale[ci], shift[ci]);
+        }
+      }
+    } else {  // channels-last: y = x * scale[c] + shift[c] along each row of c
+      const int64_t rows = c > 0 ? in.numel() / c : 0;
+      for (int64_t r = 0; r < rows; ++r) {
+        vm.normalize(x + r * c, y + r * c, c, 0.0f, 1.0f, scale, shift);
+      }
+    }
+    return;
   }
   if (is_contiguous_dim_order(in)) {
     for (int64_t ni = 0; ni < n; ++ni) {
@@ -159,6 +178,24 @@ void layer_norm_impl(const Tensor& in, const optional<Tensor>& weight, const opt
   const T* b = bias.has_value() ? bias->const_data_ptr<T>() : nullptr;
   T* mo = mean_out.mutable_data_ptr<T>();
   T* ro = rstd_out.mutable_data_ptr<T>();
+  if constexpr (std::is_same<T, float>::value) {
+    // float32 through the compute core's vector loops.
+    const compute::VmathKernels& vm = compute::vmath();
+    for (int64_t r = 0; r < rows; ++r) {
+      const float* xp = x + r * cols;
+      const float mean = cols > 0 ? vm.sum(xp, cols) / static_cast<float>(cols) : 0.0f;
+      const float var = cols > 0 ? vm.sum_sq_dev(xp, cols, mean) / static_cast<float>(cols) : 0.0f;
+      const float rstd = 1.0f / std::sqrt(var + static_cast<float>(eps));
+      vm.normalize(xp, y + r * cols, cols, mean, rstd, w, b);
+      if (mo != nullptr) {
+        mo[r] = mean;
+      }
+      if (ro != nullptr) {
+        ro[r] = rstd;
+      }
+    }
+    return;
+  }
   for (int64_t r = 0; r < rows; ++r) {
     const T* xp = x + r * cols;
     T* yp = y + r * cols;

@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <vector>
 
+#include <executorch/runtime/kernels/compute/vmath.h>
 #include <executorch/runtime/kernels/detail/shape_util.h>
 
 namespace executorch {
@@ -21,6 +22,92 @@ using namespace ::executorch::kernels::detail;
 // The operators this file registers; log messages use log_name(<name>).
 ET_DEFINE_OPERATOR_NAME(softmax_out_name, "aten::_softmax.out");
 ET_DEFINE_OPERATOR_NAME(log_softmax_out_name, "aten::_log_softmax.out");
+
+// mx[j] = the NaN-propagating max over i < n of x[i * inner + j], in compute type C.
+template <class C, class T>
+void column_max(const T* x, int64_t n, int64_t inner, C* mx) {
+  for (int64_t j = 0; j < inner; ++j) {
+    mx[j] = -std::numeric_limits<C>::infinity();
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t j = 0; j < inner; ++j) {
+      const C v = static_cast<C>(x[i * inner + j]);
+      mx[j] = v > mx[j] || std::isnan(v) ? v : mx[j];
+    }
+  }
+}
+
+// Float32 through the compute core's vector exp (compute/vmath.h): along the last dim one row
+// at a time; along another dim `inner` columns at a time, each row of the slice being a
+// contiguous run of `inner` floats. The same all -inf rule as softmax_impl below.
+template <bool kLog>
+void softmax_float(const float* x, float* y, int64_t outer, int64_t n, int64_t inner) {
+  const compute::VmathKernels& vm = compute::vmath();
+  constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+  if (inner == 1) {
+    for (int64_t o = 0; o < outer; ++o) {
+      const float* xp = x + o * n;
+      float* yp = y + o * n;
+      const float mx = vm.max(xp, n);
+      if (mx == kNegInf) {
+        for (int64_t i = 0; i < n; ++i) {
+          yp[i] = kLog ? kNegInf : 0.0f;
+        }
+        continue;
+      }
+      const float sum = vm.exp_shift_sum(xp, mx, yp, n);
+      if (kLog) {
+        const float ls = std::log(sum) + mx;
+        for (int64_t i = 0; i < n; ++i) {
+          yp[i] = xp[i] - ls;
+        }
+      } else {
+        vm.scale(yp, n, 1.0f / sum);
+      }
+    }
+    return;
+  }
+  std::vector<float> mx(static_cast<size_t>(inner)), sum(static_cast<size_t>(inner));
+  std::vector<float> e(static_cast<size_t>(inner));
+  for (int64_t o = 0; o < outer; ++o) {
+    const float* xp = x + o * n * inner;
+    float* yp = y + o * n * inner;
+    column_max(xp, n, inner, mx.data());
+    for (int64_t j = 0; j < inner; ++j) {
+      sum[j] = 0.0f;
+    }
+    // An all -inf column shifts by 0 instead (e^(-inf - -inf) would be NaN) and is
+    // overwritten at the end.
+    std::vector<float>& shift = e;
+    for (int64_t j = 0; j < inner; ++j) {
+      shift[j] = mx[j] == kNegInf ? 0.0f : mx[j];
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      float* row = yp + i * inner;
+      vm.exp_sub(xp + i * inner, shift.data(), row, inner);
+      for (int64_t j = 0; j < inner; ++j) {
+        sum[j] += row[j];
+      }
+    }
+    for (int64_t j = 0; j < inner; ++j) {
+      sum[j] = kLog ? shift[j] + std::log(sum[j]) : 1.0f / sum[j];
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      float* row = yp + i * inner;
+      const float* xrow = xp + i * inner;
+      for (int64_t j = 0; j < inner; ++j) {
+        row[j] = kLog ? xrow[j] - sum[j] : row[j] * sum[j];
+      }
+    }
+    for (int64_t j = 0; j < inner; ++j) {
+      if (mx[j] == kNegInf) {
+        for (int64_t i = 0; i < n; ++i) {
+          yp[i * inner + j] = kLog ? kNegInf : 0.0f;
+        }
+      }
+    }
+  }
+}
 
 template <class T, bool kLog>
 void softmax_impl(const Tensor& in, const Tensor& out, int64_t dim) {
@@ -35,6 +122,10 @@ void softmax_impl(const Tensor& in, const Tensor& out, int64_t dim) {
   }
   const T* x = in.const_data_ptr<T>();
   T* y = out.mutable_data_ptr<T>();
+  if constexpr (std::is_same<T, float>::value) {
+    softmax_float<kLog>(x, y, outer, n, inner);
+    return;
+  }
   constexpr C kNegInf = -std::numeric_limits<C>::infinity();
   if (inner == 1) {
     std::vector<C> buf;
@@ -100,15 +191,9 @@ void softmax_impl(const Tensor& in, const Tensor& out, int64_t dim) {
   for (int64_t o = 0; o < outer; ++o) {
     const T* xp = x + o * n * inner;
     T* yp = y + o * n * inner;
+    column_max(xp, n, inner, mx.data());
     for (int64_t j = 0; j < inner; ++j) {
-      mx[j] = kNegInf;
       sum[j] = 0;
-    }
-    for (int64_t i = 0; i < n; ++i) {
-      for (int64_t j = 0; j < inner; ++j) {
-        const C v = static_cast<C>(xp[i * inner + j]);
-        mx[j] = v > mx[j] || std::isnan(v) ? v : mx[j];
-      }
     }
     for (int64_t i = 0; i < n; ++i) {
       for (int64_t j = 0; j < inner; ++j) {

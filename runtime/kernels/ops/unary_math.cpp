@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include <executorch/runtime/kernels/detail/helpers.h>
+#include <executorch/runtime/kernels/detail/vec_unary.h>
 #include <executorch/runtime/kernels/detail/vec_math.h>
 
 namespace executorch {
@@ -25,11 +26,15 @@ ET_DEFINE_OPERATOR_NAME(abs_out_name, "aten::abs.out");
  * Double.
  */
 template <class F>
-Tensor& float_ufunc(const char* op, KernelRuntimeContext& ctx, const Tensor& in, Tensor& out,
-                    F fn) {
+Tensor& float_ufunc(const char* op, KernelRuntimeContext& ctx, const Tensor& in, Tensor& out, F fn,
+                    VecUnaryFn vec = nullptr) {
   if (!check_dtype_in(ctx, op, "self", in, dtypes::kRealHBBF16) ||
       !check_dtype_in(ctx, op, "out", out, dtypes::kFloatHBF16) ||
       !resize_out_like(ctx, op, out, in)) {
+    return out;
+  }
+  // Float in, Float out, same layout: the compute core's vector routine.
+  if (run_float_vector(in, out, vec)) {
     return out;
   }
   const bool wide =
@@ -63,7 +68,6 @@ inline T exp_any(T x) {
   }
 }
 
-ETK_FLOAT_UFUNC(exp, exp_any(x))
 ETK_FLOAT_UFUNC(expm1, std::expm1(x))
 ETK_FLOAT_UFUNC(log, std::log(x))
 ETK_FLOAT_UFUNC(log2, std::log2(x))
@@ -75,9 +79,7 @@ ETK_FLOAT_UFUNC(reciprocal, T(1) / x)
 ETK_FLOAT_UFUNC(sin, std::sin(x))
 ETK_FLOAT_UFUNC(cos, std::cos(x))
 ETK_FLOAT_UFUNC(tan, std::tan(x))
-ETK_FLOAT_UFUNC(tanh, std::tanh(x))
 ETK_FLOAT_UFUNC(erf, std::erf(x))
-ETK_FLOAT_UFUNC(sigmoid, T(1) / (T(1) + exp_any(-x)))
 ETK_FLOAT_UFUNC(asin, std::asin(x))
 ETK_FLOAT_UFUNC(acos, std::acos(x))
 ETK_FLOAT_UFUNC(atan, std::atan(x))
@@ -88,6 +90,27 @@ ETK_FLOAT_UFUNC(acosh, std::acosh(x))
 ETK_FLOAT_UFUNC(atanh, std::atanh(x))
 
 #undef ETK_FLOAT_UFUNC
+
+// Ufuncs with a float32 vector routine (compute/vmath.h states their accuracy).
+#define ETK_FLOAT_UFUNC_VEC(name, expr)                                          \
+  ET_DEFINE_OPERATOR_NAME(name##_out_name, "aten::" #name ".out");               \
+  Tensor& name##_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out) { \
+    return float_ufunc(                                                          \
+        log_name(name##_out_name), ctx, in, out,                                 \
+        [](auto x) {                                                             \
+          using T = decltype(x);                                                 \
+          (void)sizeof(T);                                                       \
+          return expr;                                                           \
+        },                                                                       \
+        ::executorch::kernels::compute::vmath().name);                           \
+  }                                                                              \
+  ETK_REGISTER_KERNEL(name##_out_name, name##_out);
+
+ETK_FLOAT_UFUNC_VEC(exp, exp_any(x))
+ETK_FLOAT_UFUNC_VEC(tanh, std::tanh(x))
+ETK_FLOAT_UFUNC_VEC(sigmoid, T(1) / (T(1) + exp_any(-x)))
+
+#undef ETK_FLOAT_UFUNC_VEC
 
 // Dtype-preserving: out has self's dtype; bool is rejected.
 template <class F>

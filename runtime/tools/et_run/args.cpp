@@ -21,6 +21,9 @@ void print_usage(const char* argv0) {
       "  --iterations N         timed executions (median reported; default 1)\n"
       "  --warmup N             untimed executions first (default 0)\n"
       "  --profile              per-operator time table\n"
+      "  --no-prepare           run constant-only instructions at every "
+      "execute\n"
+      "                         instead of once at load\n"
       "  --verification minimal|full   program verification level (default "
       "minimal)\n"
       "  --max-memory BYTES     most memory the method's planned buffers, "
@@ -131,6 +134,8 @@ int parse_args(int argc, char** argv, Options* o, bool* exit_now) {
       return 0;
     } else if (a == "--profile") {
       o->profile = true;
+    } else if (a == "--no-prepare") {
+      o->prepare = false;
     } else if (
         a == "--method" || a == "--input" || a == "--data" ||
         a == "--iterations" || a == "--warmup" || a == "--verification" ||

@@ -21,6 +21,8 @@ struct Options {
   int values = 8;  // leading values printed per output
   bool profile = false;
   bool full_verification = false;
+  // Off with --no-prepare: every instruction runs at every execute (MethodLoadConfig).
+  bool prepare = true;
   // Cap on the bytes allocated from sizes the program declares (planned buffers, unplanned
   // outputs, inputs).
   uint64_t max_memory = executorch::extension::default_max_memory();

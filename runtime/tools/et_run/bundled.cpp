@@ -148,6 +148,7 @@ int run_bundled(const Options& opt) {
                         name.c_str(),
                         nullptr,
                         nullptr,
+                        executorch::runtime::MethodLoadConfig{},
                         &budget,
                         &lm)
                   : meta.error();

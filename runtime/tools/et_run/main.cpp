@@ -96,6 +96,7 @@ Error et_run::load_method(
     const char* name,
     executorch::runtime::EventTracer* tracer,
     const executorch::runtime::NamedDataMap* data_map,
+    const executorch::runtime::MethodLoadConfig& config,
     MemoryBudget* budget,
     LoadedMethod* out) {
   const std::string what = std::string("method '") + name + "'";
@@ -123,7 +124,8 @@ Error et_run::load_method(
       Span<Span<uint8_t>>(out->spans.data(), out->spans.size()));
   out->mm = std::make_unique<MemoryManager>(
       &out->method_alloc, out->planned_memory.get(), &out->temp_alloc);
-  Result<Method> m = program.load_method(name, out->mm.get(), tracer, data_map);
+  Result<Method> m =
+      program.load_method(name, out->mm.get(), config, tracer, data_map);
   if (!m.ok()) {
     return m.error();
   }
@@ -519,6 +521,7 @@ int run(const et_run::Options& opt) {
       name.c_str(),
       method_tracer,
       named,
+      executorch::runtime::MethodLoadConfig{opt.prepare},
       &budget,
       lm.get());
   const uint64_t t_m1 = now_ns();
@@ -628,6 +631,13 @@ int run(const et_run::Options& opt) {
   if (opt.profile) {
     std::printf("\n");
     et_run::print_op_table(tracer.table(), opt.iterations, exec_total);
+    std::printf(
+        "prepared at load: %zu instruction%s folded or fused; %zu extra bytes "
+        "(folded constants and packed weights)%s\n",
+        method.prepared_instruction_count(),
+        method.prepared_instruction_count() == 1 ? "" : "s",
+        method.prepared_constant_bytes(),
+        opt.prepare ? "" : " (--no-prepare)");
   }
   if (etdump && !etdump->write()) {
     return 1;

@@ -30,13 +30,15 @@ struct LoadedMethod {
 };
 
 /// Loads method `name` with planned buffers and unplanned-output storage sized from the
-/// program, all of it reserved in `budget` before it is allocated.
+/// program, all of it reserved in `budget` before it is allocated. `config` carries the load
+/// options (e.g. preparation off for --no-prepare).
 executorch::runtime::Error load_method(
     const executorch::runtime::Program& program,
     const executorch::runtime::MethodMeta& meta,
     const char* name,
     executorch::runtime::EventTracer* tracer,
     const executorch::runtime::NamedDataMap* data_map,
+    const executorch::runtime::MethodLoadConfig& config,
     executorch::extension::MemoryBudget* budget,
     LoadedMethod* out);
 

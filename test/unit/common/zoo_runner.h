@@ -30,7 +30,9 @@ using ZooCallback = std::function<void(const std::string& where,
                                        executorch::runtime::Method& method, const Json& call)>;
 
 // Uses gtest assertions: a failure to load or execute ends the run with a failure.
-inline void run_zoo_program(const Json& prog, const ZooCallback& after_call) {
+// `config` is the load configuration of every method (e.g. preparation off).
+inline void run_zoo_program(const Json& prog, const ZooCallback& after_call,
+                            const executorch::runtime::MethodLoadConfig& config = {}) {
   using executorch::extension::FileDataLoader;
   using executorch::extension::FlatTensorDataMap;
   using executorch::extension::MallocMemoryAllocator;
@@ -73,7 +75,7 @@ inline void run_zoo_program(const Json& prog, const ZooCallback& after_call) {
     MallocMemoryAllocator method_alloc;
     MallocMemoryAllocator temp_alloc;
     MemoryManager mm(&method_alloc, &planned, &temp_alloc);
-    auto method = program->load_method(mname.c_str(), &mm, nullptr, data_map.get());
+    auto method = program->load_method(mname.c_str(), &mm, config, nullptr, data_map.get());
     ASSERT_TRUE(method.ok()) << where0 << ": load_method error 0x" << std::hex
                              << static_cast<int>(method.error());
     std::vector<std::vector<uint8_t>> out_buffers;

@@ -361,3 +361,55 @@ TEST(IsaEnv, StartupEnvironmentLowersTheLevel) {
 }
 
 }  // namespace
+
+namespace {
+
+// A B packed ahead of time must give exactly sgemm's result (same panels, same order), at
+// every level, for shapes that cross the kc/nc blocks and leave edge tiles; a packed B whose
+// operands do not match (another ldb) must be ignored, not misread.
+TEST_P(SgemmTest, PrepackedBIsBitIdentical) {
+  const Isa isa = GetParam();
+  compute_test::IsaScope scope(isa);
+  std::mt19937 rng(5);
+  struct Shape {
+    int64_t m, n, k;
+    Trans tb;
+  };
+  int tested = 0;
+  for (const Shape& s : {Shape{37, 70, 300, Trans::kNo}, Shape{64, 4100, 40, Trans::kYes},
+                         Shape{9, 33, 17, Trans::kYes}}) {
+    if (!executorch::kernels::compute::sgemm_packs_b(isa, Trans::kNo, s.tb, s.m, s.n, s.k))
+      continue;
+    ++tested;
+    const int64_t ldb = s.tb == Trans::kNo ? s.n : s.k;
+    const std::vector<float> a = compute_test::random_floats(s.m * s.k, rng);
+    const std::vector<float> b = compute_test::random_floats(s.k * s.n, rng);
+    std::vector<float> want(s.m * s.n), got(s.m * s.n, -1.0f);
+    executorch::kernels::compute::sgemm(Trans::kNo, s.tb, s.m, s.n, s.k, 1.0f, a.data(), s.k,
+                                        b.data(), ldb, 0.0f, want.data(), s.n);
+    std::vector<uint8_t> packed(executorch::kernels::compute::sgemm_packed_b_size(isa, s.k, s.n) +
+                                64);
+    void* dst = packed.data() + (64 - reinterpret_cast<uintptr_t>(packed.data()) % 64) % 64;
+    executorch::kernels::compute::sgemm_pack_b(isa, s.tb, s.k, s.n, b.data(), ldb, dst);
+    executorch::kernels::compute::sgemm_with_packed_b(Trans::kNo, s.tb, s.m, s.n, s.k, 1.0f,
+                                                      a.data(), s.k, b.data(), ldb, 0.0f,
+                                                      got.data(), s.n, dst);
+    EXPECT_EQ(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)), 0)
+        << s.m << "x" << s.n << "x" << s.k;
+    // Another B (2 b, stored with another ldb) with the same packed blob: the blob does not
+    // describe these operands and must be ignored, giving exactly 2 * want (scaling by 2 is
+    // exact), not want.
+    std::vector<float> wide_b(s.k * s.n * 2);
+    for (int64_t r = 0; r < (s.tb == Trans::kNo ? s.k : s.n); ++r)
+      for (int64_t c = 0; c < ldb; ++c)
+        wide_b[r * 2 * ldb + c] = 2.0f * b[r * ldb + c];
+    executorch::kernels::compute::sgemm_with_packed_b(Trans::kNo, s.tb, s.m, s.n, s.k, 1.0f,
+                                                      a.data(), s.k, wide_b.data(), 2 * ldb, 0.0f,
+                                                      got.data(), s.n, dst);
+    for (size_t i = 0; i < got.size(); ++i)
+      ASSERT_EQ(got[i], 2.0f * want[i]) << i;
+  }
+  EXPECT_EQ(tested, 3) << "every shape should take the tiled path";
+}
+
+}  // namespace

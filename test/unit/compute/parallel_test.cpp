@@ -5,6 +5,7 @@
 // also really run on the workers.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstring>
 #include <random>
 #include <vector>
@@ -71,6 +72,40 @@ TEST_P(ParallelTest, SgemmIsBitIdenticalAtAnyThreadCount) {
     for (size_t threads : kThreadCounts) {
       ASSERT_TRUE(tp::set_num_threads(threads));
       const std::vector<float> got = run_gemm(s, a, b, c0);
+      ASSERT_EQ(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)), 0)
+          << threads << " threads";
+    }
+  }
+}
+
+// A prepacked B holds the panels of the whole width, so a split product cuts only its rows; it
+// must still give exactly the unsplit, unpacked product at every thread count.
+TEST_P(ParallelTest, PrepackedSgemmIsBitIdenticalAtAnyThreadCount) {
+  namespace compute = executorch::kernels::compute;
+  IsaScope isa(GetParam());
+  const GemmShape shapes[] = {
+      {512, 512, 512, Trans::kNo, Trans::kNo, 1.0f, 0.0f},     // several jc and pc blocks
+      {1000, 20, 300, Trans::kNo, Trans::kYes, 1.0f, 1.0f},    // linear-like weight
+      {301, 257, 700, Trans::kYes, Trans::kNo, 0.5f, -0.75f},  // edge tiles, beta
+  };
+  for (const GemmShape& s : shapes) {
+    SCOPED_TRACE(testing::Message() << "m=" << s.m << " n=" << s.n << " k=" << s.k);
+    ASSERT_TRUE(compute::sgemm_packs_b(GetParam(), s.ta, s.tb, s.m, s.n, s.k));
+    const std::vector<float> a = random_floats(static_cast<size_t>(s.m * s.k), rng_);
+    const std::vector<float> b = random_floats(static_cast<size_t>(s.k * s.n), rng_);
+    const std::vector<float> c0 = random_floats(static_cast<size_t>(s.m * s.n), rng_);
+    const int64_t lda = s.ta == Trans::kNo ? s.k : s.m;
+    const int64_t ldb = s.tb == Trans::kNo ? s.n : s.k;
+    std::vector<uint8_t> blob(compute::sgemm_packed_b_size(GetParam(), s.k, s.n) + 64);
+    void* packed = blob.data() + (64 - reinterpret_cast<uintptr_t>(blob.data()) % 64) % 64;
+    compute::sgemm_pack_b(GetParam(), s.tb, s.k, s.n, b.data(), ldb, packed);
+    ASSERT_TRUE(tp::set_num_threads(1));
+    const std::vector<float> want = run_gemm(s, a, b, c0);
+    for (size_t threads : kThreadCounts) {
+      ASSERT_TRUE(tp::set_num_threads(threads));
+      std::vector<float> got = c0;
+      compute::sgemm_with_packed_b(s.ta, s.tb, s.m, s.n, s.k, s.alpha, a.data(), lda, b.data(), ldb,
+                                   s.beta, got.data(), s.n, packed);
       ASSERT_EQ(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)), 0)
           << threads << " threads";
     }

@@ -10,7 +10,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +33,7 @@ using executorch::aten::Tensor;
 using executorch::aten::TensorImpl;
 using executorch::runtime::EValue;
 using executorch::runtime::Method;
+using executorch::runtime::MethodLoadConfig;
 
 namespace {
 
@@ -266,6 +269,60 @@ INSTANTIATE_TEST_SUITE_P(Zoo, KernelsZooThreads, ::testing::ValuesIn(program_nam
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            return info.param;
                          });
+
+// Load-time preparation only moves data that execute() would have moved: with it on and off
+// every output of every call must be bit-identical (and it must have folded something in the
+// programs whose weights are permuted, so the comparison is not vacuous).
+TEST_P(KernelsZoo, PrepareOnAndOffAreBitIdentical) {
+  const test::Json* prog = find_program(GetParam());
+  if (prog == nullptr) {
+    GTEST_SKIP() << "no zoo manifest at " << test::zoo_dir();
+  }
+  const std::string name = (*prog)["name"].str;
+  // Prepared instructions per method (the same at every call of one loaded method).
+  std::map<std::string, size_t> folded_by_method;
+  std::vector<std::vector<std::string>> prepared;
+  test::run_zoo_program(*prog, [&](const std::string& where, Method& method, const test::Json&) {
+    folded_by_method[where.substr(0, where.rfind(" call "))] = method.prepared_instruction_count();
+    prepared.push_back(output_bytes(method));
+  });
+  MethodLoadConfig no_prepare;
+  no_prepare.prepare_constants = false;
+  size_t index = 0;
+  test::run_zoo_program(
+      *prog,
+      [&](const std::string& where, Method& method, const test::Json&) {
+        EXPECT_EQ(method.prepared_instruction_count(), 0u) << where;
+        EXPECT_EQ(method.prepared_constant_bytes(), 0u) << where;
+        ASSERT_LT(index, prepared.size()) << where;
+        const std::vector<std::string> got = output_bytes(method);
+        const std::vector<std::string>& want = prepared[index++];
+        ASSERT_EQ(got.size(), want.size()) << where;
+        for (size_t o = 0; o < got.size(); ++o) {
+          EXPECT_TRUE(got[o] == want[o])
+              << where << " output " << o << " differs between preparation on and off";
+        }
+      },
+      no_prepare);
+  EXPECT_EQ(index, prepared.size());
+  size_t folded = 0;
+  for (const auto& entry : folded_by_method) {
+    folded += entry.second;
+  }
+  // A program whose weights are dequantized per channel permutes the dequantized values, which
+  // preparation does not fold (the dequantize is computation, not a move of constant data).
+  bool permutes_weights = false;
+  bool dequantizes_weights = false;
+  for (const auto& op : (*prog)["operators"].arr) {
+    permutes_weights = permutes_weights || op.str == "aten::permute_copy.out";
+    dequantizes_weights =
+        dequantizes_weights || op.str == "quantized_decomposed::dequantize_per_channel.out";
+  }
+  if (permutes_weights && !dequantizes_weights && !(*prog)["delegated"].b) {
+    EXPECT_GT(folded, 0u) << name << ": no permute_copy of a weight was prepared";
+    std::printf("[ zoo      ] %-22s %zu instructions prepared at load\n", name.c_str(), folded);
+  }
+}
 
 INSTANTIATE_TEST_SUITE_P(Zoo, KernelsZoo, ::testing::ValuesIn(program_names()),
                          [](const ::testing::TestParamInfo<std::string>& info) {

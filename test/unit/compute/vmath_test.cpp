@@ -1,0 +1,257 @@
+// Vector math (compute/vmath.h) on every ISA level this CPU has: the accuracy bounds vmath.h
+// states, measured in ulp against double-precision references over sweeps of the float range,
+// IEEE special values, and that an element's result does not depend on where it sits (body or
+// tail of the loop).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include <executorch/runtime/kernels/compute/vmath.h>
+
+#include "test_util.h"
+
+namespace {
+
+using executorch::kernels::compute::Isa;
+using executorch::kernels::compute::vmath_for;
+using executorch::kernels::compute::VmathKernels;
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+
+// Distance from `got` to the exact value `ref`, in units of the float spacing at ref (the
+// spacing of the subnormal grid below FLT_MIN).
+double ulp_error(float got, double ref) {
+  if (std::isnan(ref))
+    return std::isnan(got) ? 0.0 : 1e30;
+  if (std::isinf(ref) || std::isinf(got))
+    return static_cast<double>(got) == ref ? 0.0 : 1e30;
+  const double a = std::fabs(ref);
+  int e = 0;
+  std::frexp(a < 1.1754943508222875e-38 ? 1.1754943508222875e-38 : a, &e);
+  const double ulp = std::ldexp(1.0, e - 24);
+  return std::fabs(static_cast<double>(got) - ref) / ulp;
+}
+
+// Floats from lo to hi: every `stride`-th bit pattern of each sign, plus lo and hi.
+std::vector<float> sweep(float lo, float hi, uint32_t stride) {
+  std::vector<float> v;
+  for (uint32_t bits = 0; bits < 0x7f800000u; bits += stride) {
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    if (f <= hi && f >= lo)
+      v.push_back(f);
+    if (-f <= hi && -f >= lo)
+      v.push_back(-f);
+  }
+  v.push_back(lo);
+  v.push_back(hi);
+  return v;
+}
+
+using Routine = void (*)(const float*, float*, int64_t);
+
+// The largest error relative to the allowed one, ulp + quad * x^2 for x < 0 (the gelus: there
+// the float rounding of the argument of erf / tanh, which any float evaluation has, grows
+// with x^2), ulp elsewhere. <= 1 means within bounds.
+double max_error_ratio(Routine fn, double (*ref)(double), const std::vector<float>& xs, double ulp,
+                       double quad, float* worst_x) {
+  std::vector<float> y(xs.size());
+  fn(xs.data(), y.data(), static_cast<int64_t>(xs.size()));
+  double worst = 0;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    const double x = xs[i];
+    const double allowed = ulp + (x < 0 ? quad * x * x : 0.0);
+    const double e = ulp_error(y[i], ref(xs[i])) / allowed;
+    if (e > worst) {
+      worst = e;
+      *worst_x = xs[i];
+    }
+  }
+  return worst;
+}
+
+double ref_exp(double x) {
+  return std::exp(x);
+}
+double ref_sigmoid(double x) {
+  return 1.0 / (1.0 + std::exp(-x));
+}
+double ref_tanh(double x) {
+  return std::tanh(x);
+}
+double ref_silu(double x) {
+  return x / (1.0 + std::exp(-x));
+}
+double ref_gelu(double x) {
+  return 0.5 * x * std::erfc(-x / std::sqrt(2.0));
+}
+// 0.5 x (1 + tanh(u)) written without its cancellation, so that the reference stays exact in
+// the negative tail.
+double ref_gelu_tanh(double x) {
+  const double u = std::sqrt(2.0 / M_PI) * (x + 0.044715 * x * x * x);
+  return x / (1.0 + std::exp(-2.0 * u));
+}
+
+class VmathTest : public testing::TestWithParam<Isa> {
+ protected:
+  const VmathKernels& k() const {
+    return vmath_for(GetParam());
+  }
+};
+
+struct Bound {
+  const char* name;
+  Routine VmathKernels::*fn;
+  double (*ref)(double);
+  float lo, hi;
+  double ulp, quad;
+};
+
+TEST_P(VmathTest, AccuracyWithinStatedUlp) {
+  const Bound bounds[] = {
+      {"exp", &VmathKernels::exp, ref_exp, -87.3f, 88.7f, 1.0, 0.0},
+      {"exp (subnormal results)", &VmathKernels::exp, ref_exp, -103.9f, -87.4f, 1.0, 0.0},
+      {"sigmoid", &VmathKernels::sigmoid, ref_sigmoid, -87.0f, 100.0f, 3.0, 0.0},
+      {"tanh", &VmathKernels::tanh, ref_tanh, -20.0f, 20.0f, 3.0, 0.0},
+      {"silu", &VmathKernels::silu, ref_silu, -87.0f, 100.0f, 4.0, 0.0},
+      {"gelu", &VmathKernels::gelu, ref_gelu, -12.0f, 100.0f, 8.0, 2.5},
+      {"gelu_tanh", &VmathKernels::gelu_tanh, ref_gelu_tanh, -12.0f, 100.0f, 8.0, 2.5},
+  };
+  for (const Bound& b : bounds) {
+    float worst_x = 0;
+    const double e =
+        max_error_ratio(k().*(b.fn), b.ref, sweep(b.lo, b.hi, 4099), b.ulp, b.quad, &worst_x);
+    EXPECT_LE(e, 1.0) << b.name << " at x = " << worst_x;
+  }
+}
+
+TEST_P(VmathTest, SpecialValues) {
+  const float xs[] = {0.0f, -0.0f, kInf, -kInf, kNaN, 89.0f, -104.0f, -1e-30f, 1e-30f};
+  const int n = static_cast<int>(sizeof xs / sizeof xs[0]);
+  std::vector<float> y(n);
+  k().exp(xs, y.data(), n);
+  EXPECT_EQ(y[0], 1.0f);
+  EXPECT_EQ(y[1], 1.0f);
+  EXPECT_EQ(y[2], kInf);
+  EXPECT_EQ(y[3], 0.0f);
+  EXPECT_TRUE(std::isnan(y[4]));
+  EXPECT_EQ(y[5], kInf);
+  EXPECT_EQ(y[6], 0.0f);
+  k().sigmoid(xs, y.data(), n);
+  EXPECT_EQ(y[0], 0.5f);
+  EXPECT_EQ(y[2], 1.0f);
+  EXPECT_EQ(y[3], 0.0f);
+  EXPECT_TRUE(std::isnan(y[4]));
+  k().tanh(xs, y.data(), n);
+  EXPECT_EQ(y[0], 0.0f);
+  EXPECT_TRUE(std::signbit(y[1]));
+  EXPECT_EQ(y[2], 1.0f);
+  EXPECT_EQ(y[3], -1.0f);
+  EXPECT_TRUE(std::isnan(y[4]));
+  EXPECT_EQ(y[7], -1e-30f);
+  for (Routine fn : {k().silu, k().gelu, k().gelu_tanh}) {
+    fn(xs, y.data(), n);
+    EXPECT_EQ(y[0], 0.0f);
+    EXPECT_EQ(y[2], kInf);
+    EXPECT_TRUE(std::isnan(y[4]));
+  }
+}
+
+TEST_P(VmathTest, ResultDoesNotDependOnPosition) {
+  std::mt19937 rng(7);
+  const std::vector<float> x = compute_test::random_floats(37, rng, -12.0f, 12.0f);
+  for (Routine fn : {k().exp, k().sigmoid, k().tanh, k().silu, k().gelu, k().gelu_tanh}) {
+    std::vector<float> whole(x.size());
+    fn(x.data(), whole.data(), static_cast<int64_t>(x.size()));
+    for (size_t i = 0; i < x.size(); ++i) {
+      float one;
+      fn(&x[i], &one, 1);
+      ASSERT_EQ(one, whole[i]) << i;
+    }
+    std::vector<float> inplace = x;  // y == x is allowed
+    fn(inplace.data(), inplace.data(), static_cast<int64_t>(x.size()));
+    EXPECT_EQ(inplace, whole);
+  }
+}
+
+TEST_P(VmathTest, MaxPropagatesNaN) {
+  std::vector<float> x(41);
+  for (size_t i = 0; i < x.size(); ++i)
+    x[i] = static_cast<float>(i % 13) - 6.0f;
+  EXPECT_EQ(k().max(x.data(), 41), 6.0f);
+  EXPECT_EQ(k().max(x.data(), 0), -kInf);
+  for (size_t at : {size_t{0}, size_t{17}, size_t{40}}) {
+    std::vector<float> y = x;
+    y[at] = kNaN;
+    EXPECT_TRUE(std::isnan(k().max(y.data(), 41))) << at;
+  }
+}
+
+TEST_P(VmathTest, ExpShiftSumAndExpSub) {
+  std::mt19937 rng(11);
+  for (int64_t n : {0, 1, 5, 16, 33, 100}) {
+    const std::vector<float> x = compute_test::random_floats(static_cast<size_t>(n), rng, -5, 5);
+    const std::vector<float> shift = compute_test::random_floats(static_cast<size_t>(n), rng);
+    std::vector<float> y(static_cast<size_t>(n)), z(static_cast<size_t>(n));
+    const float sum = k().exp_shift_sum(x.data(), 1.5f, y.data(), n);
+    k().exp_sub(x.data(), shift.data(), z.data(), n);
+    double want = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      // The difference is rounded to float before the exp, as the kernels do.
+      const double d1 = static_cast<float>(x[i] - 1.5f);
+      const double d2 = static_cast<float>(x[i] - shift[i]);
+      want += std::exp(d1);
+      EXPECT_LE(ulp_error(y[i], std::exp(d1)), 1.0);
+      EXPECT_LE(ulp_error(z[i], std::exp(d2)), 1.0);
+    }
+    EXPECT_NEAR(sum, want, 1e-5 * (want + 1));
+    const std::vector<float> before = y;
+    k().scale(y.data(), n, 3.0f);
+    for (int64_t i = 0; i < n; ++i)
+      EXPECT_EQ(y[i], 3.0f * before[i]);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Isa, VmathTest, testing::ValuesIn(compute_test::supported_isas()),
+                         compute_test::isa_param_name);
+
+}  // namespace
+
+namespace {
+
+// The normalization pieces against double references, on sizes around the vector width.
+TEST_P(VmathTest, NormalizationPieces) {
+  std::mt19937 rng(3);
+  for (int64_t n : {0, 1, 7, 16, 33, 200, 1000}) {
+    const size_t un = static_cast<size_t>(n);
+    const std::vector<float> x = compute_test::random_floats(un, rng, -4.0f, 6.0f);
+    const std::vector<float> w = compute_test::random_floats(un, rng);
+    const std::vector<float> b = compute_test::random_floats(un, rng);
+    double sum = 0, sq = 0;
+    for (float v : x)
+      sum += v;
+    const float mean = n > 0 ? static_cast<float>(sum / n) : 0.0f;
+    for (float v : x)
+      sq += (static_cast<double>(v) - mean) * (static_cast<double>(v) - mean);
+    EXPECT_NEAR(k().sum(x.data(), n), sum, 1e-6 * (std::fabs(sum) + n)) << n;
+    EXPECT_NEAR(k().sum_sq_dev(x.data(), n, mean), sq, 1e-6 * (sq + n)) << n;
+    std::vector<float> y(un), z(un), u(un);
+    k().scale_shift(x.data(), y.data(), n, 0.75f, -2.0f);
+    k().normalize(x.data(), z.data(), n, mean, 0.5f, w.data(), b.data());
+    k().normalize(x.data(), u.data(), n, mean, 0.5f, nullptr, nullptr);
+    for (size_t i = 0; i < un; ++i) {
+      EXPECT_NEAR(y[i], x[i] * 0.75 - 2.0, 1e-6 * (std::fabs(x[i]) + 2)) << i;
+      const double d = (static_cast<double>(x[i]) - mean) * 0.5;
+      EXPECT_NEAR(z[i], d * w[i] + b[i], 1e-6 * (std::fabs(d) + 1)) << i;
+      EXPECT_NEAR(u[i], d, 1e-6 * (std::fabs(d) + 1)) << i;
+    }
+  }
+}
+
+}  // namespace

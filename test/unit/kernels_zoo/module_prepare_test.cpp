@@ -1,0 +1,61 @@
+// Module's load-time preparation option (Module::set_prepare_constants) on a zoo program run
+// by the CPU kernel library (this group links it).
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <executorch/extension/module/module.h>
+#include <executorch/extension/tensor/tensor.h>
+
+#include "../common/zoo_fixture.h"
+
+namespace {
+
+using executorch::aten::Tensor;
+using executorch::extension::make_tensor_ptr;
+using executorch::extension::Module;
+
+std::string zoo(const std::string& name) {
+  return test::zoo_dir() + "/" + name;
+}
+
+// Load-time preparation is on by default and set_prepare_constants(false) turns it off for
+// the methods loaded afterwards; the outputs are the same bytes either way.
+TEST(Module, PrepareConstantsOption) {
+  std::vector<float> results[2];
+  for (int on = 0; on < 2; ++on) {
+    Module module(zoo("mlp.pte"));
+    EXPECT_TRUE(module.prepare_constants());
+    if (on == 0) {
+      module.set_prepare_constants(false);
+    }
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    auto method = module.method("forward");
+#pragma GCC diagnostic pop
+    ASSERT_TRUE(method.ok());
+    if (on == 1) {
+      // mlp's three linear weights are permuted constants.
+      EXPECT_EQ((*method)->prepared_instruction_count(), 3u);
+      EXPECT_GT((*method)->prepared_constant_bytes(), 0u);
+    } else {
+      EXPECT_EQ((*method)->prepared_instruction_count(), 0u);
+      EXPECT_EQ((*method)->prepared_constant_bytes(), 0u);
+    }
+    std::vector<float> in(4 * 16);
+    for (size_t i = 0; i < in.size(); ++i) {
+      in[i] = static_cast<float>(i % 7) - 3.0f;
+    }
+    auto out = module.forward(make_tensor_ptr({4, 16}, std::move(in)));
+    ASSERT_TRUE(out.ok());
+    const Tensor& t = (*out)[0].toTensor();
+    results[on].assign(t.const_data_ptr<float>(), t.const_data_ptr<float>() + t.numel());
+  }
+  ASSERT_FALSE(results[0].empty());
+  EXPECT_EQ(std::memcmp(results[0].data(), results[1].data(), results[0].size() * sizeof(float)),
+            0);
+}
+
+}  // namespace
