@@ -67,6 +67,10 @@ TEST_P(EtdumpZooTest, OneRunPerExecuteWithEveryKernelCall) {
   ASSERT_FALSE(expected.empty());
 
   Module module(zoo_file(name), Module::LoadMode::File, std::make_unique<ETDumpGen>());
+  // Every KernelCall of the file runs only without the load-time preparation (which
+  // folds constant-only instructions and fuses activations into convolutions);
+  // PreparedRunLogsOnlyWhatRuns covers the prepared run.
+  module.set_prepare_constants(false);
   ZooInputs in = zoo_inputs(name);
   ASSERT_FALSE(in.values.empty());
   constexpr int kRuns = 3;
@@ -104,6 +108,41 @@ TEST_P(EtdumpZooTest, OneRunPerExecuteWithEveryKernelCall) {
 
 INSTANTIATE_TEST_SUITE_P(Zoo, EtdumpZooTest, ::testing::Values("mlp", "cnn"));
 
+// With the load-time preparation on (the default), instructions folded at load never run and an
+// activation fused into its convolution runs inside it: the dump holds exactly the operators
+// that ran, in program order, a strict subset of the file's KernelCalls for cnn (a constant
+// permute folded, a relu fused).
+TEST(EtdumpTest, PreparedRunLogsOnlyWhatRuns) {
+  const std::vector<std::string> calls =
+      test::kernel_calls_of(test::read_file(zoo_file("cnn")), "forward");
+  Module module(zoo_file("cnn"), Module::LoadMode::File, std::make_unique<ETDumpGen>());
+  ZooInputs in = zoo_inputs("cnn");
+  ASSERT_TRUE(module.forward(in.values).ok());
+  auto* etdump = static_cast<ETDumpGen*>(module.event_tracer());
+  test::Dump dump = test::take_dump(etdump->get_etdump_data());
+  const ::etdump::ETDump* root = dump.root();
+  ASSERT_NE(root, nullptr) << "the ETDump does not verify against the schema";
+  ASSERT_EQ(root->run_data()->size(), 1u);
+  const std::vector<std::string> ran = test::operator_names(root->run_data()->Get(0));
+  EXPECT_LT(ran.size(), calls.size()) << "nothing was folded or fused";
+  size_t next = 0;  // ran must be a subsequence of calls
+  for (const std::string& name : ran) {
+    while (next < calls.size() && calls[next] != name) {
+      ++next;
+    }
+    ASSERT_LT(next, calls.size()) << name << " is not a KernelCall in program order";
+    ++next;
+  }
+  int32_t last_instruction = -1;
+  for (const ::etdump::Event* e : *root->run_data()->Get(0)->events()) {
+    const ::etdump::ProfileEvent* p = e->profile_event();
+    if (p != nullptr && p->chain_index() >= 0) {
+      EXPECT_GT(p->instruction_id(), last_instruction);
+      last_instruction = p->instruction_id();
+    }
+  }
+}
+
 TEST(EtdumpTest, ProfileMethodOnlyRecordsTheExecutionAlone) {
   auto gen = std::make_unique<ETDumpGen>();
   gen->set_event_tracer_profiling_level(EventTracerProfilingLevel::kProfileMethodOnly);
@@ -128,6 +167,10 @@ TEST(EtdumpTest, DebugBufferHoldsEveryKernelOutputAndTheProgramOutput) {
   ASSERT_TRUE(gen->set_debug_buffer({debug.data(), debug.size()}).ok());
   gen->set_event_tracer_debug_level(EventTracerDebugLogLevel::kIntermediateOutputs);
   Module module(zoo_file("mlp"), Module::LoadMode::File, std::move(gen));
+  // Every KernelCall of the file runs only without the load-time preparation (which
+  // folds constant-only instructions and fuses activations into convolutions);
+  // PreparedRunLogsOnlyWhatRuns covers the prepared run.
+  module.set_prepare_constants(false);
   ZooInputs in = zoo_inputs("mlp");
   auto out = module.forward(in.values);
   ASSERT_TRUE(out.ok());
@@ -175,6 +218,10 @@ TEST(EtdumpTest, FullDebugBufferDropsValuesButNotTheRun) {
   ASSERT_TRUE(gen->set_debug_buffer({debug.data(), 300}).ok());
   gen->set_event_tracer_debug_level(EventTracerDebugLogLevel::kIntermediateOutputs);
   Module module(zoo_file("mlp"), Module::LoadMode::File, std::move(gen));
+  // Every KernelCall of the file runs only without the load-time preparation (which
+  // folds constant-only instructions and fuses activations into convolutions);
+  // PreparedRunLogsOnlyWhatRuns covers the prepared run.
+  module.set_prepare_constants(false);
   ZooInputs in = zoo_inputs("mlp");
   auto out = module.forward(in.values);
   ASSERT_TRUE(out.ok());  // the results do not depend on the tracer

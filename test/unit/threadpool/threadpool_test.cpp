@@ -324,7 +324,16 @@ int run_self_with(const char* value, size_t expect) {
   if (pid == 0) {
     setenv("ET_NUM_THREADS", value, 1);
     setenv("ET_TP_EXPECT", std::to_string(expect).c_str(), 1);
-    execl("/proc/self/exe", "test_threadpool", "--gtest_filter=ThreadPoolEnv.*", nullptr);
+    // Under emulation (a cross build's tests, test/tools/qemu-run.sh) /proc/self/exe is the
+    // emulator: ET_TEST_EXEC runs the program (ET_QEMU_SELF) under it again.
+    const char* exec = std::getenv("ET_TEST_EXEC");
+    const char* self = std::getenv("ET_QEMU_SELF");
+    if (exec != nullptr && self != nullptr) {
+      const std::string cmd = std::string(exec) + " '" + self + "' --gtest_filter=ThreadPoolEnv.*";
+      execl("/bin/sh", "sh", "-c", cmd.c_str(), nullptr);
+    } else {
+      execl("/proc/self/exe", "test_threadpool", "--gtest_filter=ThreadPoolEnv.*", nullptr);
+    }
     _exit(127);
   }
   int status = 0;
