@@ -277,6 +277,10 @@ class CollectingTracer : public executorch::runtime::EventTracer {
       const char* name, executorch::runtime::ChainID chain_id,
       executorch::runtime::DebugHandle debug_handle) override {
     executorch::runtime::EventTracerEntry e{};
+    // Only events inside an instruction are operators: the whole "Method::execute" event is
+    // left out (event_id 0 ends as a no-op).
+    if (current_chain_id() == executorch::runtime::kUnsetChainId)
+      return e;
     // The entry carries a pointer to the aggregate (std::map nodes do not move), so the end
     // of the event needs no lookup and nothing grows per event.
     e.event_id = static_cast<int64_t>(reinterpret_cast<intptr_t>(&events[name ? name : "?"]));
@@ -286,14 +290,19 @@ class CollectingTracer : public executorch::runtime::EventTracer {
     return e;
   }
   executorch::runtime::EventTracerEntry start_profiling_delegate(
-      const char* name, executorch::runtime::DebugHandle h) override {
-    return start_profiling(name, executorch::runtime::kUnsetChainId, h);
+      const char* name, executorch::runtime::DelegateDebugIntId id) override {
+    executorch::runtime::EventTracerEntry e{};
+    e.event_id = static_cast<int64_t>(reinterpret_cast<intptr_t>(&events[name ? name : "?"]));
+    e.chain_id = executorch::runtime::kUnsetChainId;
+    e.debug_handle = static_cast<executorch::runtime::DebugHandle>(id);
+    e.start_time = static_cast<decltype(e.start_time)>(now_ns());
+    return e;
   }
   void end_profiling_delegate(executorch::runtime::EventTracerEntry e, const void*,
                               size_t) override {
     end_profiling(e);
   }
-  void log_profiling_delegate(const char* name, executorch::runtime::DebugHandle,
+  void log_profiling_delegate(const char* name, executorch::runtime::DelegateDebugIntId,
                               et_timestamp_t start, et_timestamp_t end, const void*,
                               size_t) override {
     add(events[name ? name : "?"], static_cast<int64_t>(end - start));
@@ -308,7 +317,10 @@ class CollectingTracer : public executorch::runtime::EventTracer {
   executorch::runtime::AllocatorID track_allocator(const char*) override {
     return 0;
   }
-  void log_evalue(const EValue&, executorch::runtime::LoggedEValueType) override {}
+  executorch::runtime::Result<bool> log_evalue(const EValue&,
+                                               executorch::runtime::LoggedEValueType) override {
+    return false;
+  }
 
  private:
   static void add(Agg& a, int64_t ns) {
