@@ -6,7 +6,7 @@
 BENCH_SGEMM_SRCS := bench/sgemm_bench.cpp bench/shape_file_bench.cpp bench/fma_peak_avx2.cpp \
                     bench/fma_peak_avx512.cpp
 # The AVX peak units exist on x86-64 only (the NEON peak needs no flags: bench/sgemm_bench.cpp).
-ifneq ($(KERNELS_TARGET_ARCH),x86_64)
+ifneq ($(ARCH),x86_64)
 BENCH_SGEMM_SRCS := $(filter-out bench/fma_peak_avx%.cpp,$(BENCH_SGEMM_SRCS))
 endif
 BENCH_SGEMM_OBJS := $(BENCH_SGEMM_SRCS:%.cpp=$(O)/%.o)
