@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-#include "../common/test_log.h"
+#include "../common/log_capture.h"
 #include "xnn_test_util.h"
 
 using executorch::runtime::Error;
@@ -43,10 +43,10 @@ fb::XNNFullyConnectedT* fc(GraphWriter& g) {
 
 // init() on `payload` fails with `want` and logs `message`.
 void expect_refused(const std::vector<uint8_t>& payload, Error want, const char* message) {
-  test_log::clear();
+  test::clear_captured_logs();
   Delegate d(payload);
-  EXPECT_EQ(d.init_error, want) << test_log::logs();
-  EXPECT_NE(test_log::logs().find(message), std::string::npos) << test_log::logs();
+  EXPECT_EQ(d.init_error, want) << test::captured_logs();
+  EXPECT_NE(test::captured_logs().find(message), std::string::npos) << test::captured_logs();
 }
 
 void expect_refused(const std::function<void(GraphWriter&)>& corrupt, Error want,

@@ -10,7 +10,7 @@
 
 #include <executorch/runtime/core/exec_aten/exec_aten.h>
 
-#include "../common/test_log.h"
+#include "../common/log_capture.h"
 #include "xnn_test_util.h"
 
 using executorch::aten::ScalarType;
@@ -44,7 +44,7 @@ double fake_quant(double x, double scale, int zp, int qmin, int qmax) {
 std::vector<float> run(const GraphWriter& g, std::vector<float> x, int32_t rows, int32_t cols,
                        int32_t n) {
   Delegate d(g.payload());
-  EXPECT_EQ(d.init_error, Error::Ok) << test_log::logs();
+  EXPECT_EQ(d.init_error, Error::Ok) << test::captured_logs();
   if (d.init_error != Error::Ok)
     return {};
   std::vector<float> y(static_cast<size_t>(rows * n));
@@ -201,10 +201,10 @@ TEST(XnnpackQuant, DynamicRowsChannelwise4BitWeights) {
 
 // Inconsistent or unsupported quantization parameters are refused at init, named.
 void expect_refused(const GraphWriter& g, Error want, const char* message) {
-  test_log::clear();
+  test::clear_captured_logs();
   Delegate d(g.payload());
-  EXPECT_EQ(d.init_error, want) << test_log::logs();
-  EXPECT_NE(test_log::logs().find(message), std::string::npos) << test_log::logs();
+  EXPECT_EQ(d.init_error, want) << test::captured_logs();
+  EXPECT_NE(test::captured_logs().find(message), std::string::npos) << test::captured_logs();
 }
 
 GraphWriter convert_graph(DT dtype, float scale, int32_t zero_point) {
