@@ -22,10 +22,18 @@ struct DwPlane {
   float bias, lo, hi;
 };
 
+// The geometry im2col needs (one image; channels are the caller's).
+struct Conv2dGeometry {
+  int64_t in_h, in_w, kh, kw, sh, sw, ph, pw, dh, dw, out_w;
+};
+
 struct ConvKernels {
   void (*depthwise_plane)(const DwPlane& p);
   // y[i] = clamp(y[i] + bias, lo, hi) over n contiguous floats.
   void (*bias_clamp)(float* y, int64_t n, float bias, float lo, float hi);
+  // im2col of cig input planes for output rows [oh0, oh1) (conv.cpp has the layout).
+  void (*im2col)(const Conv2dGeometry& g, const float* x, int64_t cig, int64_t oh0, int64_t oh1,
+                 float* col);
 };
 
 extern const ConvKernels kConvBaseline;
