@@ -67,6 +67,30 @@ bool direct_path(const Conv2dParams& p) {
   return p.in_channels / p.groups == 1;
 }
 
+// Largest per-thread buffer the depthwise flat path may take (16 MiB); bigger planes (or absurd
+// strides and paddings) use the row-by-row loops instead.
+constexpr double kDwFlatBudgetFloats = double{1 << 22};
+
+// Sets d.hq, d.wq, d.phase_floats for the depthwise flat path (conv_kernels_impl.inc) and
+// returns the floats of its buffer, or 0 when the path does not apply (kernel not 3x3 or 5x5,
+// strides above 4, or a buffer over budget).
+int64_t dw_flat_floats(DwPlane* d) {
+  const int64_t taps = d->kh * d->kw;
+  if ((taps != 9 && taps != 25) || d->sh > 4 || d->sw > 4)
+    return 0;
+  const double hp = static_cast<double>(d->in_h) + 2.0 * static_cast<double>(d->ph);
+  const double wp = static_cast<double>(d->in_w) + 2.0 * static_cast<double>(d->pw);
+  if ((hp + static_cast<double>(d->sh)) * (wp + 2.0 * static_cast<double>(d->sw)) >
+      kDwFlatBudgetFloats)
+    return 0;
+  d->hq = (d->in_h + 2 * d->ph + d->sh - 1) / d->sh;
+  d->wq = (d->in_w + 2 * d->pw + d->sw - 1) / d->sw;
+  // hq rows, at least wq zeros after them, rounded to whole cache lines.
+  d->phase_floats = (d->hq * d->wq + d->wq + 15) / 16 * 16;
+  const int64_t sums = d->wq > kDwFlatBlockFloats ? d->wq : kDwFlatBlockFloats;
+  return d->sh * d->sw * d->phase_floats + sums;
+}
+
 bool pointwise_path(const Conv2dParams& p) {
   return p.kernel_h == 1 && p.kernel_w == 1 && p.stride_h == 1 && p.stride_w == 1 && p.pad_h == 0 &&
          p.pad_w == 0;
@@ -162,10 +186,16 @@ bool conv2d_nchw(const Conv2dParams& p, const float* input, const float* weight,
     d.out_w = ow;
     d.lo = p.clamp_min;
     d.hi = p.clamp_max;
+    d.scratch = nullptr;
+    const int64_t flat_floats = dw_flat_floats(&d);
     // Output planes are independent: split them (batch and channels) across the pool.
     parallel_items(p.batch * p.out_channels, out_plane * p.kernel_h * p.kernel_w,
                    [&](int64_t q0, int64_t q1) {
                      DwPlane dq = d;
+                     // Each thread its own flat-path buffer; without one, the row loops.
+                     if (flat_floats > 0)
+                       dq.scratch = static_cast<float*>(thread_scratch(
+                           ScratchSlot::kConv, static_cast<size_t>(flat_floats) * sizeof(float)));
                      for (int64_t q = q0; q < q1; ++q) {
                        const int64_t n = q / p.out_channels, oc = q % p.out_channels;
                        const int64_t g = oc / cog;

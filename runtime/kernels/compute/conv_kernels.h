@@ -11,6 +11,10 @@ namespace compute {
 
 // One output plane of a convolution whose output channel reads exactly one input plane
 // (depthwise, or any conv with in_channels / groups == 1).
+// Floats of output sums per block of the depthwise flat path (whole rows of the flat grid, at
+// least one): they stay in L1 until they are stored.
+constexpr int64_t kDwFlatBlockFloats = 2048;
+
 struct DwPlane {
   const float* in;  // [in_h, in_w]
   int64_t in_h, in_w;
@@ -20,6 +24,11 @@ struct DwPlane {
   float* out;  // [out_h, out_w]
   int64_t out_h, out_w;
   float bias, lo, hi;
+  // The flat path's buffer (conv_kernels_impl.inc), or null for the row-by-row loops: sh*sw
+  // stride phases of phase_floats each (hq rows of wq columns, then at least wq zeros), then
+  // flat-block sums.
+  float* scratch;
+  int64_t hq, wq, phase_floats;
 };
 
 // The geometry im2col needs (one image; channels are the caller's).

@@ -176,6 +176,39 @@ TEST_P(ConvTest, Depthwise) {
   check_conv(p, true, true, rng_);
 }
 
+TEST_P(ConvTest, DepthwiseFlatPath) {
+  // 3x3 and 5x5 depthwise go through one zero-padded, stride-phase-split copy of the plane:
+  // rows shorter and longer than a 16-float chunk (and not a multiple of it), every stride up
+  // to 4 (phases), unequal strides and dilations, images smaller than the kernel, 1-D 1x9
+  // kernels, channel multipliers, batches, padding wider than the image.
+  //              N Ci  H   W  Co kh kw s pad dil g
+  check_conv(make(1, 3, 1, 1, 3, 5, 5, 1, 2, 1, 3), true, true, rng_);
+  check_conv(make(1, 3, 2, 3, 3, 5, 5, 2, 2, 1, 3), true, true, rng_);
+  check_conv(make(2, 5, 37, 35, 5, 5, 5, 1, 2, 1, 5), true, false, rng_);
+  check_conv(make(1, 5, 37, 41, 5, 5, 5, 2, 2, 1, 5), false, true, rng_);
+  check_conv(make(1, 4, 33, 34, 4, 3, 3, 2, 1, 1, 4), true, true, rng_);
+  check_conv(make(1, 4, 29, 31, 4, 3, 3, 3, 1, 1, 4), true, true, rng_);
+  check_conv(make(1, 4, 30, 30, 4, 5, 5, 4, 2, 1, 4), true, true, rng_);
+  check_conv(make(1, 4, 23, 26, 4, 3, 3, 2, 2, 2, 4), true, true, rng_);
+  check_conv(make(1, 4, 19, 21, 4, 5, 5, 1, 4, 2, 4), true, true, rng_);
+  check_conv(make(1, 4, 12, 18, 12, 5, 5, 2, 2, 1, 4), true, true, rng_);  // multiplier 3
+  check_conv(make(1, 2, 3, 3, 2, 3, 3, 1, 5, 1, 2), true, true, rng_);     // pad > image
+  Conv2dParams p = make(1, 6, 17, 40, 6, 5, 5, 1, 2, 1, 6);
+  p.stride_h = 2;
+  p.dilation_w = 2;
+  p.pad_w = 3;
+  check_conv(p, true, true, rng_);
+  p.stride_h = 1;
+  p.stride_w = 3;
+  p.clamp_min = -0.25f;
+  p.clamp_max = 0.5f;
+  check_conv(p, true, false, rng_);
+  Conv2dParams q = make(2, 6, 1, 50, 6, 1, 9, 1, 0, 1, 6);  // 1-D, nine taps in a row
+  q.pad_w = 4;
+  q.stride_w = 2;
+  check_conv(q, true, true, rng_);
+}
+
 TEST_P(ConvTest, FusedClamp) {
   Conv2dParams p = make(1, 6, 10, 10, 6, 3, 3, 1, 1, 1, 1);
   p.clamp_min = 0.0f;  // ReLU
