@@ -1,6 +1,8 @@
 // Convolution driver: validates, picks a path (see conv.h) and the ISA level, manages scratch.
 #include "conv.h"
 
+#include <cstring>
+
 #include <executorch/runtime/kernels/detail/checked_math.h>
 
 #include "conv_kernels.h"
@@ -157,8 +159,68 @@ size_t conv2d_workspace_size(const Conv2dParams& p) {
   return layout(p).total;
 }
 
+namespace {
+
+// What a packed weight starts with; group g's packed A follows at
+// kPackedWeightHeaderBytes + g * group_bytes.
+struct PackedWeightHeader {
+  int64_t groups, out_channels, k_dim;
+  uint64_t group_bytes;
+};
+constexpr size_t kPackedWeightHeaderBytes = 64;
+static_assert(sizeof(PackedWeightHeader) <= kPackedWeightHeaderBytes, "header fits its slot");
+
+int64_t weight_k_dim(const Conv2dParams& p) {
+  return p.in_channels / p.groups * p.kernel_h * p.kernel_w;
+}
+
+// Group g's packed A in packed_weight if it was packed for p's weight shape, else null (the
+// SGEMM checks the ISA level and the sizes again).
+const void* packed_group(const void* packed_weight, const Conv2dParams& p, int64_t g) {
+  if (packed_weight == nullptr)
+    return nullptr;
+  PackedWeightHeader h;
+  std::memcpy(&h, packed_weight, sizeof h);
+  if (h.groups != p.groups || h.out_channels != p.out_channels || h.k_dim != weight_k_dim(p))
+    return nullptr;
+  return static_cast<const char*>(packed_weight) + kPackedWeightHeaderBytes + g * h.group_bytes;
+}
+
+}  // namespace
+
+size_t conv2d_packed_weight_size(const Conv2dParams& p) {
+  if (!conv2d_params_valid(p) || direct_path(p))
+    return 0;
+  return kPackedWeightHeaderBytes +
+         static_cast<size_t>(p.groups) *
+             round_up_bytes(
+                 sgemm_packed_a_size(active_isa(), p.out_channels / p.groups, weight_k_dim(p)),
+                 kScratchAlign);
+}
+
+bool conv2d_pack_weight(const Conv2dParams& p, const float* weight, void* dst) {
+  if (conv2d_packed_weight_size(p) == 0)
+    return false;
+  const Isa isa = active_isa();
+  const int64_t cog = p.out_channels / p.groups, k_dim = weight_k_dim(p);
+  const PackedWeightHeader h{p.groups, p.out_channels, k_dim,
+                             round_up_bytes(sgemm_packed_a_size(isa, cog, k_dim), kScratchAlign)};
+  std::memcpy(dst, &h, sizeof h);
+  for (int64_t g = 0; g < p.groups; ++g) {
+    sgemm_pack_a(isa, cog, k_dim, weight + g * cog * k_dim, k_dim,
+                 static_cast<char*>(dst) + kPackedWeightHeaderBytes + g * h.group_bytes);
+  }
+  return true;
+}
+
 bool conv2d_nchw(const Conv2dParams& p, const float* input, const float* weight, const float* bias,
                  float* output, void* workspace, size_t workspace_bytes) {
+  return conv2d_nchw_packed(p, input, weight, nullptr, bias, output, workspace, workspace_bytes);
+}
+
+bool conv2d_nchw_packed(const Conv2dParams& p, const float* input, const float* weight,
+                        const void* packed_weight, const float* bias, float* output,
+                        void* workspace, size_t workspace_bytes) {
   if (!conv2d_params_valid(p))
     return false;
   const ConvKernels& ck = conv_kernels();
@@ -245,8 +307,8 @@ bool conv2d_nchw(const Conv2dParams& p, const float* input, const float* weight,
           ldb = ncols;
         }
         // y[cog, band] = W[cog, k_dim] * col[k_dim, band]; rows of y are out_plane apart.
-        sgemm(Trans::kNo, Trans::kNo, cog, ncols, k_dim, 1.0f, w, k_dim, b, ldb, 0.0f, y + oh0 * ow,
-              out_plane, gemm_ws, gemm_ws_bytes);
+        sgemm_with_packed_a(cog, ncols, k_dim, w, k_dim, b, ldb, y + oh0 * ow, out_plane,
+                            packed_group(packed_weight, p, g), gemm_ws, gemm_ws_bytes);
       }
       if (bias != nullptr || clamp) {
         parallel_items(cog, out_plane, [&](int64_t c0, int64_t c1) {

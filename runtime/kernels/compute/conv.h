@@ -55,6 +55,28 @@ size_t conv2d_workspace_size(const Conv2dParams& p);
 bool conv2d_nchw(const Conv2dParams& p, const float* input, const float* weight, const float* bias,
                  float* output, void* workspace = nullptr, size_t workspace_bytes = 0);
 
+// ---- Weights packed ahead of time (a constant weight, packed once when a Method is loaded).
+//
+// The im2col and pointwise paths multiply the weight of each group (as the SGEMM's A) by the
+// columns of the input, and would pack it into the micro-kernel's layout on every call.
+// conv2d_pack_weight writes that layout once (for active_isa()); conv2d_nchw_packed uses it
+// when it matches, with bit-identical results.
+
+// Bytes of the packed weight for p at active_isa(), or 0 when p is invalid or its path packs
+// no weight (depthwise and other one-input-channel-per-group convolutions).
+size_t conv2d_packed_weight_size(const Conv2dParams& p);
+
+// Packs weight (p's layout, see above) into dst: conv2d_packed_weight_size(p) bytes, 64-byte
+// aligned. False, writing nothing, when that size is 0.
+bool conv2d_pack_weight(const Conv2dParams& p, const float* weight, void* dst);
+
+// conv2d_nchw, taking the weight's packed form from packed_weight (from conv2d_pack_weight for
+// the same weight and a p with the same channels, kernel and groups) when it was packed at the
+// ISA level now active; otherwise, or when null, as conv2d_nchw.
+bool conv2d_nchw_packed(const Conv2dParams& p, const float* input, const float* weight,
+                        const void* packed_weight, const float* bias, float* output,
+                        void* workspace = nullptr, size_t workspace_bytes = 0);
+
 }  // namespace compute
 }  // namespace kernels
 }  // namespace executorch

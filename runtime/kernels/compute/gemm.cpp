@@ -247,32 +247,44 @@ Path choose_path(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, int6
   return Path::kTiled;
 }
 
-// What a packed B starts with; the panels follow at kPackedBHeaderBytes.
-struct PackedBHeader {
+// What a packed B (or A) starts with; the panels follow at kPackedHeaderBytes. `other` is n for
+// a B, m for an A.
+struct PackedHeader {
   int32_t isa;
-  int32_t trans_b;
-  int64_t k, n, ldb;
+  int32_t trans;
+  int64_t k, other, ld;
 };
-constexpr size_t kPackedBHeaderBytes = 64;
-static_assert(sizeof(PackedBHeader) <= kPackedBHeaderBytes, "header fits its slot");
+constexpr size_t kPackedHeaderBytes = 64;
+static_assert(sizeof(PackedHeader) <= kPackedHeaderBytes, "header fits its slot");
+
+// An A packed ahead of time (sgemm_pack_a): for each kc block of k in order, the mr-row panels
+// of all round_up(m, mr) rows, kc_block x mr floats each. A product over rows [row0, ...) of
+// that A (a rectangle of a split product) finds the panel of its row i of block pc at
+// panels + m_round * pc + (row0 + i) * kc_block.
+struct PackedA {
+  const float* panels;
+  int64_t m_round;
+  int64_t row0;
+};
 
 void run_tiled(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float alpha,
                const float* a, int64_t ars, int64_t acs, const float* b, int64_t brs, int64_t bcs,
                float beta, float* c, int64_t ldc, void* workspace, size_t workspace_bytes,
-               const float* prepacked_b);
+               const float* prepacked_b, const PackedA* prepacked_a);
 bool run_dots_parallel(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float alpha,
                        const float* a, int64_t ars, const float* b, int64_t brs, int64_t bcs,
                        float beta, float* c, int64_t ldc);
 bool run_tiled_parallel(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float alpha,
                         const float* a, int64_t ars, int64_t acs, const float* b, int64_t brs,
-                        int64_t bcs, float beta, float* c, int64_t ldc, const float* prepacked_b);
+                        int64_t bcs, float beta, float* c, int64_t ldc, const float* prepacked_b,
+                        const PackedA* prepacked_a);
 
 // prepacked_b: every B block of the tiled path as pack_b writes it, jc blocks in order, each
 // holding its pc blocks in order (see sgemm_pack_b); or null to pack on the fly.
 void run(const SgemmUkernel& kern, const VmathKernels& vm, Trans ta, Trans tb, int64_t m, int64_t n,
          int64_t k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb,
          float beta, float* c, int64_t ldc, void* workspace, size_t workspace_bytes,
-         const float* prepacked_b = nullptr) {
+         const float* prepacked_b = nullptr, const PackedA* prepacked_a = nullptr) {
   if (m <= 0 || n <= 0)
     return;
   if (k <= 0 || alpha == 0.0f) {
@@ -298,10 +310,11 @@ void run(const SgemmUkernel& kern, const VmathKernels& vm, Trans ta, Trans tb, i
     case Path::kTiled:
       break;
   }
-  if (run_tiled_parallel(kern, m, n, k, alpha, a, ars, acs, b, brs, bcs, beta, c, ldc, prepacked_b))
+  if (run_tiled_parallel(kern, m, n, k, alpha, a, ars, acs, b, brs, bcs, beta, c, ldc, prepacked_b,
+                         prepacked_a))
     return;
   run_tiled(kern, m, n, k, alpha, a, ars, acs, b, brs, bcs, beta, c, ldc, workspace,
-            workspace_bytes, prepacked_b);
+            workspace_bytes, prepacked_b, prepacked_a);
 }
 
 // The blocked loops of the header comment over the whole m x n product (or, from
@@ -309,7 +322,7 @@ void run(const SgemmUkernel& kern, const VmathKernels& vm, Trans ta, Trans tb, i
 void run_tiled(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float alpha,
                const float* a, int64_t ars, int64_t acs, const float* b, int64_t brs, int64_t bcs,
                float beta, float* c, int64_t ldc, void* workspace, size_t workspace_bytes,
-               const float* prepacked_b) {
+               const float* prepacked_b, const PackedA* prepacked_a) {
   int64_t a_floats, b_floats;
   packed_sizes(kern, m, n, k, &a_floats, &b_floats);
   size_t need = workspace_for(kern, m, n, k);
@@ -343,13 +356,18 @@ void run_tiled(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float 
       }
       for (int64_t ic = 0; ic < m; ic += kern.mc) {
         const int64_t mc = min64(kern.mc, m - ic);
-        pack_a(a + ic * ars + pc * acs, ars, acs, mc, kc, mr, alpha, packed_a);
+        const float* a_block = packed_a;
+        if (prepacked_a != nullptr) {
+          a_block = prepacked_a->panels + prepacked_a->m_round * pc + (prepacked_a->row0 + ic) * kc;
+        } else {
+          pack_a(a + ic * ars + pc * acs, ars, acs, mc, kc, mr, alpha, packed_a);
+        }
         for (int64_t jr = 0; jr < nc; jr += nr) {
           const int64_t cols = min64(nr, nc - jr);
           const float* bp = b_block + jr * kc;
           for (int64_t ir = 0; ir < mc; ir += mr) {
             const int64_t rows = min64(mr, mc - ir);
-            const float* ap = packed_a + ir * kc;
+            const float* ap = a_block + ir * kc;
             float* cp = c + (ic + ir) * ldc + (jc + jr);
             if (rows == mr && cols == nr) {
               kern.run(kc, ap, bp, cp, ldc, beta_blk);
@@ -422,7 +440,8 @@ bool run_dots_parallel(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k
 
 bool run_tiled_parallel(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float alpha,
                         const float* a, int64_t ars, int64_t acs, const float* b, int64_t brs,
-                        int64_t bcs, float beta, float* c, int64_t ldc, const float* prepacked_b) {
+                        int64_t bcs, float beta, float* c, int64_t ldc, const float* prepacked_b,
+                        const PackedA* prepacked_a) {
   const int64_t threads = threads_for(m, n, k);
   if (threads <= 1)
     return false;
@@ -456,9 +475,13 @@ bool run_tiled_parallel(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t 
       [&](size_t task) {
         const int64_t i0 = static_cast<int64_t>(task) / col_blocks * height;
         const int64_t j0 = static_cast<int64_t>(task) % col_blocks * width;
+        PackedA
+            rect_a{};  // a prepacked A's panels for the rectangle's rows (i0 is a multiple of mr)
+        if (prepacked_a != nullptr)
+          rect_a = PackedA{prepacked_a->panels, prepacked_a->m_round, prepacked_a->row0 + i0};
         run_tiled(kern, min64(height, m - i0), min64(width, n - j0), k, alpha, a + i0 * ars, ars,
                   acs, b + j0 * bcs, brs, bcs, beta, c + i0 * ldc + j0, ldc, nullptr, 0,
-                  prepacked_b);
+                  prepacked_b, prepacked_a != nullptr ? &rect_a : nullptr);
       },
       static_cast<size_t>(row_blocks * col_blocks));
 }
@@ -500,7 +523,7 @@ size_t sgemm_packed_b_size(Isa isa, int64_t k, int64_t n) {
   int64_t floats = 0;
   for (int64_t jc = 0; jc < n; jc += kern.nc)
     floats += round_up(min64(kern.nc, n - jc), kern.nr) * k;
-  return kPackedBHeaderBytes + static_cast<size_t>(floats) * sizeof(float);
+  return kPackedHeaderBytes + static_cast<size_t>(floats) * sizeof(float);
 }
 
 void sgemm_pack_b(Isa isa, Trans trans_b, int64_t k, int64_t n, const float* b, int64_t ldb,
@@ -508,11 +531,11 @@ void sgemm_pack_b(Isa isa, Trans trans_b, int64_t k, int64_t n, const float* b, 
   const SgemmUkernel& kern = kernel_for(isa);
   // The level kernel_for() actually used (requests above the CPU's are clamped).
   const Isa used = static_cast<int>(isa) > static_cast<int>(detected_isa()) ? detected_isa() : isa;
-  const PackedBHeader h{static_cast<int32_t>(used), static_cast<int32_t>(trans_b), k, n, ldb};
+  const PackedHeader h{static_cast<int32_t>(used), static_cast<int32_t>(trans_b), k, n, ldb};
   std::memcpy(dst, &h, sizeof h);
   const int64_t brs = trans_b == Trans::kNo ? ldb : 1;
   const int64_t bcs = trans_b == Trans::kNo ? 1 : ldb;
-  float* out = reinterpret_cast<float*>(static_cast<char*>(dst) + kPackedBHeaderBytes);
+  float* out = reinterpret_cast<float*>(static_cast<char*>(dst) + kPackedHeaderBytes);
   // The blocks in the order run() walks them; each exactly as run() would pack it.
   for (int64_t jc = 0; jc < n; jc += kern.nc) {
     const int64_t nc = min64(kern.nc, n - jc);
@@ -530,16 +553,55 @@ void sgemm_with_packed_b(Trans trans_a, Trans trans_b, int64_t m, int64_t n, int
   const Isa isa = active_isa();
   const float* panels = nullptr;
   if (packed_b != nullptr) {
-    PackedBHeader h;
+    PackedHeader h;
     std::memcpy(&h, packed_b, sizeof h);
-    if (h.isa == static_cast<int32_t>(isa) && h.trans_b == static_cast<int32_t>(trans_b) &&
-        h.k == k && h.n == n && h.ldb == ldb) {
+    if (h.isa == static_cast<int32_t>(isa) && h.trans == static_cast<int32_t>(trans_b) &&
+        h.k == k && h.other == n && h.ld == ldb) {
       panels =
-          reinterpret_cast<const float*>(static_cast<const char*>(packed_b) + kPackedBHeaderBytes);
+          reinterpret_cast<const float*>(static_cast<const char*>(packed_b) + kPackedHeaderBytes);
     }
   }
   run(kernel_for(isa), vmath_for(isa), trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c,
       ldc, nullptr, 0, panels);
+}
+
+size_t sgemm_packed_a_size(Isa isa, int64_t m, int64_t k) {
+  const SgemmUkernel& kern = kernel_for(isa);
+  return kPackedHeaderBytes + static_cast<size_t>(round_up(m, kern.mr) * k) * sizeof(float);
+}
+
+void sgemm_pack_a(Isa isa, int64_t m, int64_t k, const float* a, int64_t lda, void* dst) {
+  const SgemmUkernel& kern = kernel_for(isa);
+  const Isa used = static_cast<int>(isa) > static_cast<int>(detected_isa()) ? detected_isa() : isa;
+  const PackedHeader h{static_cast<int32_t>(used), static_cast<int32_t>(Trans::kNo), k, m, lda};
+  std::memcpy(dst, &h, sizeof h);
+  float* out = reinterpret_cast<float*>(static_cast<char*>(dst) + kPackedHeaderBytes);
+  const int64_t m_round = round_up(m, kern.mr);
+  // Each kc block holds all rows' panels, each exactly as run_tiled would pack it (alpha 1).
+  for (int64_t pc = 0; pc < k; pc += kern.kc) {
+    const int64_t kc = min64(kern.kc, k - pc);
+    pack_a(a + pc, lda, 1, m, kc, kern.mr, 1.0f, out);
+    out += m_round * kc;
+  }
+}
+
+void sgemm_with_packed_a(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
+                         const float* b, int64_t ldb, float* c, int64_t ldc, const void* packed_a,
+                         void* workspace, size_t workspace_bytes) {
+  const Isa isa = active_isa();
+  const SgemmUkernel& kern = kernel_for(isa);
+  PackedA pa{nullptr, round_up(m, kern.mr), 0};
+  if (packed_a != nullptr) {
+    PackedHeader h;
+    std::memcpy(&h, packed_a, sizeof h);
+    if (h.isa == static_cast<int32_t>(isa) && h.trans == static_cast<int32_t>(Trans::kNo) &&
+        h.k == k && h.other == m && h.ld == lda) {
+      pa.panels =
+          reinterpret_cast<const float*>(static_cast<const char*>(packed_a) + kPackedHeaderBytes);
+    }
+  }
+  run(kern, vmath_for(isa), Trans::kNo, Trans::kNo, m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc,
+      workspace, workspace_bytes, nullptr, pa.panels != nullptr ? &pa : nullptr);
 }
 
 void sgemm_isa(Isa isa, Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64_t k, float alpha,

@@ -73,6 +73,26 @@ void sgemm_with_packed_b(Trans trans_a, Trans trans_b, int64_t m, int64_t n, int
                          const float* a, int64_t lda, const float* b, int64_t ldb, float beta,
                          float* c, int64_t ldc, const void* packed_b);
 
+// ---- A packed ahead of time (a constant weight on the left: the convolution's W * col).
+//
+// The same scheme for op(A) = A (Trans::kNo) and alpha 1: sgemm packs every A block on every
+// call of its tiled path (once per column block), which for a wide but short product (a
+// convolution over a small image) costs as much as the arithmetic.
+
+// Bytes of a packed A (header included) for an m x k A at `isa`.
+size_t sgemm_packed_a_size(Isa isa, int64_t m, int64_t k);
+
+// Packs A (m x k, row-major, leading dimension lda) for `isa` into dst (sgemm_packed_a_size
+// bytes, 64-byte aligned).
+void sgemm_pack_a(Isa isa, int64_t m, int64_t k, const float* a, int64_t lda, void* dst);
+
+// sgemm(Trans::kNo, Trans::kNo, m, n, k, 1, a, lda, b, ldb, 0, c, ldc, workspace, ...), taking
+// A from `packed_a` when it was packed for these very operands (m, k, lda) at active_isa();
+// otherwise (or packed_a null) exactly sgemm. Bit-identical to sgemm either way.
+void sgemm_with_packed_a(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
+                         const float* b, int64_t ldb, float* c, int64_t ldc, const void* packed_a,
+                         void* workspace = nullptr, size_t workspace_bytes = 0);
+
 }  // namespace compute
 }  // namespace kernels
 }  // namespace executorch

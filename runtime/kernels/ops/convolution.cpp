@@ -159,6 +159,15 @@ bool conv_transpose2d(const compute::Conv2dParams& p, int64_t oh, int64_t ow, co
   return true;
 }
 
+// Prepared-constant tag of a weight packed for the compute core's SGEMM (conv2d_pack_weight).
+constexpr uint32_t kPackedWeightTag = 0x434f4e57u;  // "CONW"
+
+// The packed form of the constant weight w that the Method prepared at load, or null.
+const void* prepared_weight(KernelRuntimeContext& ctx, const float* w) {
+  const ::executorch::runtime::PreparedConstants* cache = ctx.prepared_constants();
+  return cache != nullptr ? cache->find(w, kPackedWeightTag) : nullptr;
+}
+
 // The convolution, its result clamped to [lo, hi] (NaN stays NaN): the defaults are the plain
 // operator, other bounds an activation fused into it at load (see the end of this file).
 Tensor& convolution_clamped(KernelRuntimeContext& ctx, const Tensor& input, const Tensor& weight,
@@ -299,7 +308,7 @@ Tensor& convolution_clamped(KernelRuntimeContext& ctx, const Tensor& input, cons
         fail(ctx, Error::MemoryAllocationFailed, kOp, "cannot allocate the column buffer");
         return out;
       }
-    } else if (!compute::conv2d_nchw(p, x, w, b, y)) {
+    } else if (!compute::conv2d_nchw_packed(p, x, w, prepared_weight(ctx, w), b, y)) {
       fail(ctx, Error::InvalidArgument, kOp, "invalid convolution parameters or out of memory");
       return out;
     } else {
@@ -409,6 +418,71 @@ template <char kKind>
   return convolution_activation_fused<kKind>;
 }
 
+// ---- Load-time preparation: a constant weight packed once for the SGEMM of the im2col and
+// pointwise paths (the kernel finds it by the weight's data pointer; conv2d_nchw_packed checks
+// that it still fits the call).
+
+// Entry i of a 1- or 2-entry int list (the kernel's param_at without the error report).
+bool list_entry(const EValue* v, size_t spatial, size_t i, int64_t dflt, int64_t* out) {
+  if (!v->isIntList()) {
+    return false;
+  }
+  const ArrayRef<int64_t> l = v->toIntList();
+  *out = l.size() == 0 ? dflt : l.size() == 1 ? l[0] : l.size() == spatial ? l[i] : -1;
+  return l.size() <= 1 || l.size() == spatial;
+}
+
+void prepare_convolution(KernelRuntimeContext& ctx, Span<EValue*> args,
+                         ::executorch::runtime::PreparedConstants& cache) {
+  // convolution.out(input, weight, bias?, stride, padding, dilation, transposed,
+  //                 output_padding, groups, out): a constant contiguous Float weight only.
+  if (args.size() < 10 || (ctx.internal_read_only_args() >> 1 & 1u) == 0 || !args[0]->isTensor() ||
+      !args[1]->isTensor() || !args[6]->isBool() || args[6]->toBool() || !args[8]->isInt()) {
+    return;
+  }
+  const Tensor& input = args[0]->toTensor();
+  const Tensor& weight = args[1]->toTensor();
+  const ssize_t rank = input.dim();
+  if ((rank != 3 && rank != 4) || weight.dim() != rank ||
+      weight.scalar_type() != ScalarType::Float || input.scalar_type() != ScalarType::Float ||
+      !is_contiguous_dim_order(weight) || weight.const_data_ptr() == nullptr) {
+    return;
+  }
+  const size_t spatial = static_cast<size_t>(rank - 2);
+  compute::Conv2dParams p;
+  p.batch = input.size(0);
+  p.in_channels = input.size(1);
+  p.in_h = rank == 4 ? input.size(2) : 1;
+  p.in_w = input.size(rank - 1);
+  p.out_channels = weight.size(0);
+  p.kernel_h = rank == 4 ? weight.size(2) : 1;
+  p.kernel_w = weight.size(rank - 1);
+  p.groups = args[8]->toInt();
+  const size_t w_dim = spatial - 1;
+  if (!list_entry(args[3], spatial, w_dim, 1, &p.stride_w) ||
+      !list_entry(args[4], spatial, w_dim, 0, &p.pad_w) ||
+      !list_entry(args[5], spatial, w_dim, 1, &p.dilation_w)) {
+    return;
+  }
+  if (rank == 4 && (!list_entry(args[3], spatial, 0, 1, &p.stride_h) ||
+                    !list_entry(args[4], spatial, 0, 0, &p.pad_h) ||
+                    !list_entry(args[5], spatial, 0, 1, &p.dilation_h))) {
+    return;
+  }
+  if (p.groups <= 0 || weight.size(1) * p.groups != p.in_channels) {
+    return;
+  }
+  const size_t bytes = compute::conv2d_packed_weight_size(p);
+  if (bytes == 0) {
+    return;
+  }
+  const float* w = weight.const_data_ptr<float>();
+  void* dst = cache.add(w, kPackedWeightTag, bytes);
+  if (dst != nullptr) {
+    compute::conv2d_pack_weight(p, w, dst);
+  }
+}
+
 bool register_fusers() {
   using ::executorch::runtime::register_instruction_fuser;
   const bool r = register_instruction_fuser(convolution_out_name, "aten::relu.out",
@@ -421,6 +495,10 @@ bool register_fusers() {
 }
 
 [[maybe_unused]] const bool g_fusers_registered = register_fusers();
+// A failure (e.g. a second copy of this library) only means no packing ahead of time.
+[[maybe_unused]] const bool g_preparer_registered =
+    ::executorch::runtime::register_constant_preparer(convolution_out_name, prepare_convolution) ==
+    Error::Ok;
 
 }  // namespace
 

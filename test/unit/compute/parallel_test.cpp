@@ -5,6 +5,7 @@
 // also really run on the workers.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -141,6 +142,25 @@ Conv2dParams conv(int64_t n, int64_t ci, int64_t hw, int64_t co, int64_t k, int6
   return p;
 }
 
+// Random input, weight and bias for p, and the output's size.
+struct ConvData {
+  std::vector<float> x, w, bias;
+  size_t out_size;
+};
+
+ConvData conv_data(const Conv2dParams& p, std::mt19937& rng) {
+  ConvData d;
+  d.x = random_floats(static_cast<size_t>(p.batch * p.in_channels * p.in_h * p.in_w), rng);
+  d.w = random_floats(
+      static_cast<size_t>(p.out_channels * p.in_channels / p.groups * p.kernel_h * p.kernel_w),
+      rng);
+  d.bias = random_floats(static_cast<size_t>(p.out_channels), rng);
+  d.out_size =
+      static_cast<size_t>(p.batch * p.out_channels * executorch::kernels::compute::conv2d_out_h(p) *
+                          executorch::kernels::compute::conv2d_out_w(p));
+  return d;
+}
+
 TEST_P(ParallelTest, ConvIsBitIdenticalAtAnyThreadCount) {
   IsaScope isa(GetParam());
   Conv2dParams relu6 = conv(1, 32, 56, 64, 3, 1, 1, 1);
@@ -158,15 +178,9 @@ TEST_P(ParallelTest, ConvIsBitIdenticalAtAnyThreadCount) {
     SCOPED_TRACE(testing::Message()
                  << "Ci=" << p.in_channels << " HW=" << p.in_h << " Co=" << p.out_channels
                  << " k=" << p.kernel_h << " g=" << p.groups << " N=" << p.batch);
-    const int64_t oh = executorch::kernels::compute::conv2d_out_h(p);
-    const int64_t ow = executorch::kernels::compute::conv2d_out_w(p);
-    const std::vector<float> x =
-        random_floats(static_cast<size_t>(p.batch * p.in_channels * p.in_h * p.in_w), rng_);
-    const std::vector<float> w = random_floats(
-        static_cast<size_t>(p.out_channels * p.in_channels / p.groups * p.kernel_h * p.kernel_w),
-        rng_);
-    const std::vector<float> bias = random_floats(static_cast<size_t>(p.out_channels), rng_);
-    const size_t out_size = static_cast<size_t>(p.batch * p.out_channels * oh * ow);
+    const ConvData d = conv_data(p, rng_);
+    const std::vector<float>&x = d.x, &w = d.w, &bias = d.bias;
+    const size_t out_size = d.out_size;
     auto run = [&] {
       std::vector<float> y(out_size, -1.0f);
       EXPECT_TRUE(
@@ -180,6 +194,107 @@ TEST_P(ParallelTest, ConvIsBitIdenticalAtAnyThreadCount) {
       const std::vector<float> got = run();
       ASSERT_EQ(std::memcmp(got.data(), want.data(), out_size * sizeof(float)), 0)
           << threads << " threads";
+    }
+  }
+}
+
+// An A packed ahead of time (the convolution's weight) gives exactly sgemm's result at any
+// thread count: shapes that cross the kc block, leave partial mr panels, and are split by rows
+// (tall) or by columns (wide).
+TEST_P(ParallelTest, PrepackedASgemmIsBitIdenticalAtAnyThreadCount) {
+  namespace compute = executorch::kernels::compute;
+  IsaScope isa(GetParam());
+  const GemmShape shapes[] = {
+      {301, 257, 700, Trans::kNo, Trans::kNo, 1.0f, 0.0f},
+      {1280, 49, 320, Trans::kNo, Trans::kNo, 1.0f, 0.0f},
+      {64, 3136, 576, Trans::kNo, Trans::kNo, 1.0f, 0.0f},
+  };
+  for (const GemmShape& s : shapes) {
+    SCOPED_TRACE(testing::Message() << "m=" << s.m << " n=" << s.n << " k=" << s.k);
+    const std::vector<float> a = random_floats(static_cast<size_t>(s.m * s.k), rng_);
+    const std::vector<float> b = random_floats(static_cast<size_t>(s.k * s.n), rng_);
+    const std::vector<float> c0(static_cast<size_t>(s.m * s.n), std::nanf(""));
+    std::vector<uint8_t> blob(compute::sgemm_packed_a_size(GetParam(), s.m, s.k) + 64);
+    void* packed = blob.data() + (64 - reinterpret_cast<uintptr_t>(blob.data()) % 64) % 64;
+    compute::sgemm_pack_a(GetParam(), s.m, s.k, a.data(), s.k, packed);
+    ASSERT_TRUE(tp::set_num_threads(1));
+    const std::vector<float> want = run_gemm(s, a, b, c0);
+    for (size_t threads : kThreadCounts) {
+      ASSERT_TRUE(tp::set_num_threads(threads));
+      std::vector<float> got = c0;
+      compute::sgemm_with_packed_a(s.m, s.n, s.k, a.data(), s.k, b.data(), s.n, got.data(), s.n,
+                                   packed);
+      ASSERT_EQ(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)), 0)
+          << threads << " threads";
+    }
+    // A packed A that describes other operands (another lda) is not used: the A given is.
+    std::vector<float> a2(a.size());
+    for (size_t i = 0; i < a.size(); ++i)
+      a2[i] = 2.0f * a[i];
+    const std::vector<float> want2 = run_gemm(s, a2, b, c0);
+    std::vector<float> padded_a2(static_cast<size_t>(s.m * (s.k + 1)));
+    for (int64_t i = 0; i < s.m; ++i)
+      std::memcpy(&padded_a2[static_cast<size_t>(i * (s.k + 1))], &a2[static_cast<size_t>(i * s.k)],
+                  static_cast<size_t>(s.k) * sizeof(float));
+    std::vector<float> got2 = c0;
+    compute::sgemm_with_packed_a(s.m, s.n, s.k, padded_a2.data(), s.k + 1, b.data(), s.n,
+                                 got2.data(), s.n, packed);
+    ASSERT_EQ(std::memcmp(got2.data(), want2.data(), got2.size() * sizeof(float)), 0);
+  }
+}
+
+// A convolution with its weight packed ahead of time gives exactly the unpacked result at any
+// thread count; a packed weight that does not fit the call (other groups) is ignored.
+TEST_P(ParallelTest, PackedWeightConvIsBitIdenticalAtAnyThreadCount) {
+  namespace compute = executorch::kernels::compute;
+  IsaScope isa(GetParam());
+  Conv2dParams relu6 = conv(2, 32, 20, 40, 3, 2, 1, 1);
+  relu6.clamp_min = 0.0f;
+  relu6.clamp_max = 6.0f;
+  const Conv2dParams cases[] = {
+      conv(1, 3, 224, 32, 3, 2, 1, 1),    // stem: im2col in bands
+      relu6,                              // batch 2, stride 2, fused clamp
+      conv(1, 320, 7, 1280, 1, 1, 0, 1),  // pointwise, tall: split by rows
+      conv(1, 64, 14, 64, 3, 1, 1, 4),    // grouped
+      conv(1, 24, 9, 30, 1, 2, 0, 3),     // 1x1 stride 2 through im2col, grouped
+  };
+  for (const Conv2dParams& p : cases) {
+    SCOPED_TRACE(testing::Message() << "Ci=" << p.in_channels << " HW=" << p.in_h << " Co="
+                                    << p.out_channels << " k=" << p.kernel_h << " g=" << p.groups);
+    const ConvData d = conv_data(p, rng_);
+    const std::vector<float>&x = d.x, &w = d.w, &bias = d.bias;
+    const size_t out_size = d.out_size;
+    const size_t bytes = compute::conv2d_packed_weight_size(p);
+    ASSERT_GT(bytes, 0u);
+    std::vector<uint8_t> blob(bytes + 64);
+    void* packed = blob.data() + (64 - reinterpret_cast<uintptr_t>(blob.data()) % 64) % 64;
+    ASSERT_TRUE(compute::conv2d_pack_weight(p, w.data(), packed));
+    auto run = [&](const Conv2dParams& q, const void* pw) {
+      std::vector<float> y(out_size, std::nanf(""));
+      EXPECT_TRUE(compute::conv2d_nchw_packed(q, x.data(), w.data(), pw, bias.data(), y.data()));
+      return y;
+    };
+    ASSERT_TRUE(tp::set_num_threads(1));
+    const std::vector<float> want = run(p, nullptr);
+    for (size_t threads : kThreadCounts) {
+      ASSERT_TRUE(tp::set_num_threads(threads));
+      const std::vector<float> got = run(p, packed);
+      ASSERT_EQ(std::memcmp(got.data(), want.data(), out_size * sizeof(float)), 0)
+          << threads << " threads";
+    }
+    if (p.groups == 1 && p.in_channels % 2 == 0 && p.out_channels % 2 == 0) {
+      // The same weight read as two groups (half the input channels each, so the weight
+      // tensor is the same size): the blob packed for one group must not be used.
+      Conv2dParams q = p;
+      q.groups = 2;
+      q.in_channels = p.in_channels * 2;
+      const std::vector<float> x2 =
+          random_floats(static_cast<size_t>(q.batch * q.in_channels * q.in_h * q.in_w), rng_);
+      std::vector<float> y_plain(out_size), y_blob(out_size);
+      ASSERT_TRUE(compute::conv2d_nchw(q, x2.data(), w.data(), bias.data(), y_plain.data()));
+      ASSERT_TRUE(
+          compute::conv2d_nchw_packed(q, x2.data(), w.data(), packed, bias.data(), y_blob.data()));
+      ASSERT_EQ(std::memcmp(y_blob.data(), y_plain.data(), out_size * sizeof(float)), 0);
     }
   }
 }
