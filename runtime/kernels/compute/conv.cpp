@@ -87,8 +87,9 @@ int64_t dw_flat_floats(DwPlane* d) {
     return 0;
   d->hq = (d->in_h + 2 * d->ph + d->sh - 1) / d->sh;
   d->wq = (d->in_w + 2 * d->pw + d->sw - 1) / d->sw;
-  // hq rows, at least wq zeros after them, rounded to whole cache lines.
-  d->phase_floats = (d->hq * d->wq + d->wq + 15) / 16 * 16;
+  // hq rows, at least wq zeros after them, rounded to whole cache lines, and 16 floats of
+  // slack (the fill stores whole 16-float chunks).
+  d->phase_floats = (d->hq * d->wq + d->wq + 15) / 16 * 16 + 16;
   const int64_t sums = d->wq > kDwFlatBlockFloats ? d->wq : kDwFlatBlockFloats;
   return d->sh * d->sw * d->phase_floats + sums;
 }

@@ -25,7 +25,7 @@ struct DwPlane {
   int64_t out_h, out_w;
   float bias, lo, hi;
   // The flat path's buffer (conv_kernels_impl.inc), or null for the row-by-row loops: sh*sw
-  // stride phases of phase_floats each (hq rows of wq columns, then at least wq zeros), then
+  // stride phases of phase_floats each (hq rows of wq columns, then at least wq + 16 zeros), then
   // flat-block sums.
   float* scratch;
   int64_t hq, wq, phase_floats;
