@@ -288,11 +288,13 @@ bool conv2d_nchw_packed(const Conv2dParams& p, const float* input, const float* 
   const Conv2dGeometry geom{p.in_h,  p.in_w,  p.kernel_h,   p.kernel_w,   p.stride_h, p.stride_w,
                             p.pad_h, p.pad_w, p.dilation_h, p.dilation_w, ow};
   const int64_t rows = pointwise ? oh : band_rows(k_dim, oh, ow);
+  const bool fused = (bias != nullptr || clamp) && sgemm_fuses_epilogue();
   for (int64_t n = 0; n < p.batch; ++n) {
     for (int64_t g = 0; g < p.groups; ++g) {
       const float* x = input + (n * p.in_channels + g * cig) * in_plane;
       const float* w = weight + g * cog * k_dim;
       float* y = output + (n * p.out_channels + g * cog) * out_plane;
+      const SgemmEpilogue epi{bias != nullptr ? bias + g * cog : nullptr, p.clamp_min, p.clamp_max};
       for (int64_t oh0 = 0; oh0 < oh; oh0 += rows) {
         const int64_t oh1 = min64(oh, oh0 + rows);
         const int64_t ncols = (oh1 - oh0) * ow;
@@ -307,11 +309,13 @@ bool conv2d_nchw_packed(const Conv2dParams& p, const float* input, const float* 
           b = col;
           ldb = ncols;
         }
-        // y[cog, band] = W[cog, k_dim] * col[k_dim, band]; rows of y are out_plane apart.
+        // y[cog, band] = W[cog, k_dim] * col[k_dim, band]; rows of y are out_plane apart. Bias
+        // and clamp go into the micro-kernel's stores when it can apply them.
         sgemm_with_packed_a(cog, ncols, k_dim, w, k_dim, b, ldb, y + oh0 * ow, out_plane,
-                            packed_group(packed_weight, p, g), gemm_ws, gemm_ws_bytes);
+                            packed_group(packed_weight, p, g), gemm_ws, gemm_ws_bytes,
+                            fused ? &epi : nullptr);
       }
-      if (bias != nullptr || clamp) {
+      if ((bias != nullptr || clamp) && !fused) {
         parallel_items(cog, out_plane, [&](int64_t c0, int64_t c1) {
           for (int64_t oc = c0; oc < c1; ++oc) {
             ck.bias_clamp(y + oc * out_plane, out_plane,

@@ -270,25 +270,76 @@ struct PackedA {
 void run_tiled(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float alpha,
                const float* a, int64_t ars, int64_t acs, const float* b, int64_t brs, int64_t bcs,
                float beta, float* c, int64_t ldc, void* workspace, size_t workspace_bytes,
-               const float* prepacked_b, const PackedA* prepacked_a);
+               const float* prepacked_b, const PackedA* prepacked_a, const SgemmEpilogue* epi);
 bool run_dots_parallel(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float alpha,
                        const float* a, int64_t ars, const float* b, int64_t brs, int64_t bcs,
                        float beta, float* c, int64_t ldc);
 bool run_tiled_parallel(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float alpha,
                         const float* a, int64_t ars, int64_t acs, const float* b, int64_t brs,
                         int64_t bcs, float beta, float* c, int64_t ldc, const float* prepacked_b,
-                        const PackedA* prepacked_a);
+                        const PackedA* prepacked_a, const SgemmEpilogue* epi);
+
+// The epilogue in place over an m x n block of C whose first row is row `row0` of the
+// product: what the micro-kernels' run_epilogue does, for edge tiles and the other paths.
+void apply_epilogue(const SgemmEpilogue* epi, int64_t row0, float* c, int64_t ldc, int64_t m,
+                    int64_t n) {
+  if (epi == nullptr)
+    return;
+  for (int64_t i = 0; i < m; ++i) {
+    float* row = c + i * ldc;
+    if (epi->row_bias != nullptr) {
+      const float b = epi->row_bias[row0 + i];
+      for (int64_t j = 0; j < n; ++j)
+        row[j] += b;
+    }
+    for (int64_t j = 0; j < n; ++j) {
+      const float v = row[j] < epi->lo ? epi->lo : row[j];  // NaN stays NaN
+      row[j] = v > epi->hi ? epi->hi : v;
+    }
+  }
+}
+
+// An edge tile (rows x cols of C at cp) with the epilogue, through the micro-kernel's own
+// epilogue on the full stack tile so the sums are those of a full tile: C's valid part (when
+// accumulating, beta_blk = 1) goes into the tile first and the result back out; the tile rows
+// past `rows` get bias 0.
+void edge_tile_epilogue(const SgemmUkernel& kern, int64_t kc, const float* ap, const float* bp,
+                        float* tile, float* cp, int64_t ldc, int64_t rows, int64_t cols,
+                        float beta_blk, const SgemmEpilogue& epi, int64_t row0) {
+  const int nr = kern.nr;
+  float bias[kSgemmMaxTile / 8] = {};  // mr entries (every kernel's nr is at least 8)
+  for (int64_t ii = 0; ii < rows && epi.row_bias != nullptr; ++ii)
+    bias[ii] = epi.row_bias[row0 + ii];
+  if (beta_blk != 0.0f) {
+    for (int64_t ii = 0; ii < rows; ++ii)
+      std::memcpy(tile + ii * nr, cp + ii * ldc, static_cast<size_t>(cols) * sizeof(float));
+  }
+  kern.run_epilogue(kc, ap, bp, tile, nr, beta_blk, epi.row_bias != nullptr ? bias : nullptr,
+                    epi.lo, epi.hi);
+  for (int64_t ii = 0; ii < rows; ++ii)
+    std::memcpy(cp + ii * ldc, tile + ii * nr, static_cast<size_t>(cols) * sizeof(float));
+}
+
+// Row `row0` of the product's epilogue: the same clamp, the bias from that row on.
+SgemmEpilogue epilogue_from(const SgemmEpilogue& epi, int64_t row0) {
+  SgemmEpilogue e = epi;
+  if (e.row_bias != nullptr)
+    e.row_bias += row0;
+  return e;
+}
 
 // prepacked_b: every B block of the tiled path as pack_b writes it, jc blocks in order, each
 // holding its pc blocks in order (see sgemm_pack_b); or null to pack on the fly.
 void run(const SgemmUkernel& kern, const VmathKernels& vm, Trans ta, Trans tb, int64_t m, int64_t n,
          int64_t k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb,
          float beta, float* c, int64_t ldc, void* workspace, size_t workspace_bytes,
-         const float* prepacked_b = nullptr, const PackedA* prepacked_a = nullptr) {
+         const float* prepacked_b = nullptr, const PackedA* prepacked_a = nullptr,
+         const SgemmEpilogue* epi = nullptr) {
   if (m <= 0 || n <= 0)
     return;
   if (k <= 0 || alpha == 0.0f) {
     scale_c(m, n, beta, c, ldc);
+    apply_epilogue(epi, 0, c, ldc, m, n);
     return;
   }
   // Strides of op(A) and op(B) as (row, column) element steps.
@@ -302,19 +353,21 @@ void run(const SgemmUkernel& kern, const VmathKernels& vm, Trans ta, Trans tb, i
     case Path::kAxpys:
       // At most kAxpyMaxRows rows: too little work to be worth waking the pool.
       run_axpys(vm, m, n, k, alpha, a, ars, acs, b, brs, beta, c, ldc);
+      apply_epilogue(epi, 0, c, ldc, m, n);
       return;
     case Path::kDots:
       if (!run_dots_parallel(kern, m, n, k, alpha, a, ars, b, brs, bcs, beta, c, ldc))
         run_dots(kern, m, n, k, alpha, a, ars, b, brs, bcs, beta, c, ldc);
+      apply_epilogue(epi, 0, c, ldc, m, n);
       return;
     case Path::kTiled:
       break;
   }
   if (run_tiled_parallel(kern, m, n, k, alpha, a, ars, acs, b, brs, bcs, beta, c, ldc, prepacked_b,
-                         prepacked_a))
+                         prepacked_a, epi))
     return;
   run_tiled(kern, m, n, k, alpha, a, ars, acs, b, brs, bcs, beta, c, ldc, workspace,
-            workspace_bytes, prepacked_b, prepacked_a);
+            workspace_bytes, prepacked_b, prepacked_a, epi);
 }
 
 // The blocked loops of the header comment over the whole m x n product (or, from
@@ -322,7 +375,7 @@ void run(const SgemmUkernel& kern, const VmathKernels& vm, Trans ta, Trans tb, i
 void run_tiled(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float alpha,
                const float* a, int64_t ars, int64_t acs, const float* b, int64_t brs, int64_t bcs,
                float beta, float* c, int64_t ldc, void* workspace, size_t workspace_bytes,
-               const float* prepacked_b, const PackedA* prepacked_a) {
+               const float* prepacked_b, const PackedA* prepacked_a, const SgemmEpilogue* epi) {
   int64_t a_floats, b_floats;
   packed_sizes(kern, m, n, k, &a_floats, &b_floats);
   size_t need = workspace_for(kern, m, n, k);
@@ -331,6 +384,7 @@ void run_tiled(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float 
     ws = thread_scratch(ScratchSlot::kGemm, need);
     if (ws == nullptr) {
       sgemm_unpacked(m, n, k, alpha, a, ars, acs, b, brs, bcs, beta, c, ldc);
+      apply_epilogue(epi, 0, c, ldc, m, n);
       return;
     }
   }
@@ -348,6 +402,8 @@ void run_tiled(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float 
     for (int64_t pc = 0; pc < k; pc += kern.kc) {
       const int64_t kc = min64(kern.kc, k - pc);
       const float beta_blk = pc == 0 ? beta : 1.0f;
+      // The epilogue goes with each tile's last k block, while the tile is in registers.
+      const SgemmEpilogue* tile_epi = pc + kc == k ? epi : nullptr;
       const float* b_block = packed_b;
       if (prepacked_b != nullptr) {
         b_block = jc_packed + round_up(nc, nr) * pc;
@@ -370,7 +426,19 @@ void run_tiled(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float 
             const float* ap = a_block + ir * kc;
             float* cp = c + (ic + ir) * ldc + (jc + jr);
             if (rows == mr && cols == nr) {
+              if (tile_epi != nullptr && kern.run_epilogue != nullptr) {
+                const float* rb = tile_epi->row_bias;
+                kern.run_epilogue(kc, ap, bp, cp, ldc, beta_blk, rb != nullptr ? rb + ic + ir : rb,
+                                  tile_epi->lo, tile_epi->hi);
+                continue;
+              }
               kern.run(kc, ap, bp, cp, ldc, beta_blk);
+              apply_epilogue(tile_epi, ic + ir, cp, ldc, rows, cols);
+              continue;
+            }
+            if (tile_epi != nullptr && kern.run_epilogue != nullptr) {
+              edge_tile_epilogue(kern, kc, ap, bp, tile, cp, ldc, rows, cols, beta_blk, *tile_epi,
+                                 ic + ir);
               continue;
             }
             // Edge tile: full-size product into the stack tile, then merge the valid part.
@@ -389,6 +457,7 @@ void run_tiled(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float 
                   crow[jj] = trow[jj] + beta_blk * crow[jj];
               }
             }
+            apply_epilogue(tile_epi, ic + ir, cp, ldc, rows, cols);
           }
         }
       }
@@ -441,7 +510,7 @@ bool run_dots_parallel(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k
 bool run_tiled_parallel(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float alpha,
                         const float* a, int64_t ars, int64_t acs, const float* b, int64_t brs,
                         int64_t bcs, float beta, float* c, int64_t ldc, const float* prepacked_b,
-                        const PackedA* prepacked_a) {
+                        const PackedA* prepacked_a, const SgemmEpilogue* epi) {
   const int64_t threads = threads_for(m, n, k);
   if (threads <= 1)
     return false;
@@ -475,13 +544,15 @@ bool run_tiled_parallel(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t 
       [&](size_t task) {
         const int64_t i0 = static_cast<int64_t>(task) / col_blocks * height;
         const int64_t j0 = static_cast<int64_t>(task) % col_blocks * width;
-        PackedA
-            rect_a{};  // a prepacked A's panels for the rectangle's rows (i0 is a multiple of mr)
+        // A prepacked A's panels for the rectangle's rows (i0 is a multiple of mr).
+        const SgemmEpilogue rect_epi = epi != nullptr ? epilogue_from(*epi, i0) : SgemmEpilogue{};
+        PackedA rect_a{};
         if (prepacked_a != nullptr)
           rect_a = PackedA{prepacked_a->panels, prepacked_a->m_round, prepacked_a->row0 + i0};
         run_tiled(kern, min64(height, m - i0), min64(width, n - j0), k, alpha, a + i0 * ars, ars,
                   acs, b + j0 * bcs, brs, bcs, beta, c + i0 * ldc + j0, ldc, nullptr, 0,
-                  prepacked_b, prepacked_a != nullptr ? &rect_a : nullptr);
+                  prepacked_b, prepacked_a != nullptr ? &rect_a : nullptr,
+                  epi != nullptr ? &rect_epi : nullptr);
       },
       static_cast<size_t>(row_blocks * col_blocks));
 }
@@ -587,7 +658,7 @@ void sgemm_pack_a(Isa isa, int64_t m, int64_t k, const float* a, int64_t lda, vo
 
 void sgemm_with_packed_a(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
                          const float* b, int64_t ldb, float* c, int64_t ldc, const void* packed_a,
-                         void* workspace, size_t workspace_bytes) {
+                         void* workspace, size_t workspace_bytes, const SgemmEpilogue* epi) {
   const Isa isa = active_isa();
   const SgemmUkernel& kern = kernel_for(isa);
   PackedA pa{nullptr, round_up(m, kern.mr), 0};
@@ -601,7 +672,11 @@ void sgemm_with_packed_a(int64_t m, int64_t n, int64_t k, const float* a, int64_
     }
   }
   run(kern, vmath_for(isa), Trans::kNo, Trans::kNo, m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc,
-      workspace, workspace_bytes, nullptr, pa.panels != nullptr ? &pa : nullptr);
+      workspace, workspace_bytes, nullptr, pa.panels != nullptr ? &pa : nullptr, epi);
+}
+
+bool sgemm_fuses_epilogue() {
+  return kernel_for(active_isa()).run_epilogue != nullptr;
 }
 
 void sgemm_isa(Isa isa, Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64_t k, float alpha,

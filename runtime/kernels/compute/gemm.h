@@ -79,6 +79,18 @@ void sgemm_with_packed_b(Trans trans_a, Trans trans_b, int64_t m, int64_t n, int
 // call of its tiled path (once per column block), which for a wide but short product (a
 // convolution over a small image) costs as much as the arithmetic.
 
+// A bias per row of C and a clamp applied to the product, as a separate pass over C would:
+// C = clamp(op(A) op(B) + row_bias[i], lo, hi), NaN kept (the convolution's bias and fused
+// activation). With sgemm_fuses_epilogue(), the micro-kernel applies it to each tile before
+// storing it, which saves that pass over C; otherwise the driver does it tile by tile.
+struct SgemmEpilogue {
+  const float* row_bias;  // m entries, or null for none
+  float lo, hi;
+};
+
+// Whether the micro-kernel at active_isa() applies an SgemmEpilogue itself.
+bool sgemm_fuses_epilogue();
+
 // Bytes of a packed A (header included) for an m x k A at `isa`.
 size_t sgemm_packed_a_size(Isa isa, int64_t m, int64_t k);
 
@@ -88,10 +100,12 @@ void sgemm_pack_a(Isa isa, int64_t m, int64_t k, const float* a, int64_t lda, vo
 
 // sgemm(Trans::kNo, Trans::kNo, m, n, k, 1, a, lda, b, ldb, 0, c, ldc, workspace, ...), taking
 // A from `packed_a` when it was packed for these very operands (m, k, lda) at active_isa();
-// otherwise (or packed_a null) exactly sgemm. Bit-identical to sgemm either way.
+// otherwise (or packed_a null) exactly sgemm. Bit-identical to sgemm either way. epi: an
+// epilogue applied to C (above), or null.
 void sgemm_with_packed_a(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
                          const float* b, int64_t ldb, float* c, int64_t ldc, const void* packed_a,
-                         void* workspace = nullptr, size_t workspace_bytes = 0);
+                         void* workspace = nullptr, size_t workspace_bytes = 0,
+                         const SgemmEpilogue* epi = nullptr);
 
 }  // namespace compute
 }  // namespace kernels

@@ -18,8 +18,9 @@ namespace {
 constexpr int kMr = 6;
 constexpr int kNr = 16;
 
-void ukernel_6x16(int64_t kc, const float* a, const float* b, float* c, int64_t ldc, float beta) {
-  __m256 acc[kMr][2];
+// The tile's k loop into acc (one definition for both entry points).
+inline __attribute__((always_inline)) void accumulate(int64_t kc, const float* a, const float* b,
+                                                      __m256 (&acc)[kMr][2]) {
 #pragma GCC unroll 6
   for (int i = 0; i < kMr; ++i)
     acc[i][0] = acc[i][1] = _mm256_setzero_ps();
@@ -37,6 +38,45 @@ void ukernel_6x16(int64_t kc, const float* a, const float* b, float* c, int64_t 
     a += kMr;
     b += kNr;
   }
+}
+
+// clamp(v, lo, hi) with NaN kept, as the separate pass's clampf.
+inline __attribute__((always_inline)) __m256 clamp_ps(__m256 v, __m256 lo, __m256 hi) {
+  v = _mm256_blendv_ps(v, lo, _mm256_cmp_ps(v, lo, _CMP_LT_OQ));
+  return _mm256_blendv_ps(v, hi, _mm256_cmp_ps(v, hi, _CMP_GT_OQ));
+}
+
+void ukernel_6x16_epilogue(int64_t kc, const float* a, const float* b, float* c, int64_t ldc,
+                           float beta, const float* bias, float lo, float hi) {
+  __m256 acc[kMr][2];
+  accumulate(kc, a, b, acc);
+  const bool clamp = !(lo == -__builtin_inff() && hi == __builtin_inff());
+  const __m256 vb = _mm256_set1_ps(beta), vlo = _mm256_set1_ps(lo), vhi = _mm256_set1_ps(hi);
+#pragma GCC unroll 6
+  for (int i = 0; i < kMr; ++i) {
+    float* row = c + i * ldc;
+    __m256 v0 = acc[i][0], v1 = acc[i][1];
+    if (beta != 0.0f) {
+      v0 = _mm256_fmadd_ps(vb, _mm256_loadu_ps(row), v0);
+      v1 = _mm256_fmadd_ps(vb, _mm256_loadu_ps(row + 8), v1);
+    }
+    if (bias != nullptr) {
+      const __m256 bi = _mm256_set1_ps(bias[i]);
+      v0 = _mm256_add_ps(v0, bi);
+      v1 = _mm256_add_ps(v1, bi);
+    }
+    if (clamp) {
+      v0 = clamp_ps(v0, vlo, vhi);
+      v1 = clamp_ps(v1, vlo, vhi);
+    }
+    _mm256_storeu_ps(row, v0);
+    _mm256_storeu_ps(row + 8, v1);
+  }
+}
+
+void ukernel_6x16(int64_t kc, const float* a, const float* b, float* c, int64_t ldc, float beta) {
+  __m256 acc[kMr][2];
+  accumulate(kc, a, b, acc);
 
   if (beta == 0.0f) {
 #pragma GCC unroll 6
@@ -82,7 +122,8 @@ float dot_avx2(int64_t k, const float* x, const float* y) {
 }  // namespace
 
 // kc * nr * 4 = 16 KiB B micro-panel in a 32 KiB L1; mc * kc * 4 = 264 KiB A block in L2.
-const SgemmUkernel kSgemmAvx2 = {kMr, kNr, 264, 256, 4096, ukernel_6x16, dot_avx2, "avx2-6x16"};
+const SgemmUkernel kSgemmAvx2 = {
+    kMr, kNr, 264, 256, 4096, ukernel_6x16, dot_avx2, "avx2-6x16", ukernel_6x16_epilogue};
 
 }  // namespace compute
 }  // namespace kernels

@@ -16,8 +16,9 @@ namespace {
 constexpr int kMr = 14;
 constexpr int kNr = 32;
 
-void ukernel_14x32(int64_t kc, const float* a, const float* b, float* c, int64_t ldc, float beta) {
-  __m512 acc[kMr][2];
+// The tile's k loop into acc (one definition for both entry points).
+inline __attribute__((always_inline)) void accumulate(int64_t kc, const float* a, const float* b,
+                                                      __m512 (&acc)[kMr][2]) {
 #pragma GCC unroll 14
   for (int i = 0; i < kMr; ++i)
     acc[i][0] = acc[i][1] = _mm512_setzero_ps();
@@ -35,7 +36,45 @@ void ukernel_14x32(int64_t kc, const float* a, const float* b, float* c, int64_t
     a += kMr;
     b += kNr;
   }
+}
 
+// clamp(v, lo, hi) with NaN kept, as the separate pass's clampf.
+inline __attribute__((always_inline)) __m512 clamp_ps(__m512 v, __m512 lo, __m512 hi) {
+  v = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(v, lo, _CMP_LT_OQ), v, lo);
+  return _mm512_mask_blend_ps(_mm512_cmp_ps_mask(v, hi, _CMP_GT_OQ), v, hi);
+}
+
+void ukernel_14x32_epilogue(int64_t kc, const float* a, const float* b, float* c, int64_t ldc,
+                            float beta, const float* bias, float lo, float hi) {
+  __m512 acc[kMr][2];
+  accumulate(kc, a, b, acc);
+  const bool clamp = !(lo == -__builtin_inff() && hi == __builtin_inff());
+  const __m512 vb = _mm512_set1_ps(beta), vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
+#pragma GCC unroll 14
+  for (int i = 0; i < kMr; ++i) {
+    float* row = c + i * ldc;
+    __m512 v0 = acc[i][0], v1 = acc[i][1];
+    if (beta != 0.0f) {
+      v0 = _mm512_fmadd_ps(vb, _mm512_loadu_ps(row), v0);
+      v1 = _mm512_fmadd_ps(vb, _mm512_loadu_ps(row + 16), v1);
+    }
+    if (bias != nullptr) {
+      const __m512 bi = _mm512_set1_ps(bias[i]);
+      v0 = _mm512_add_ps(v0, bi);
+      v1 = _mm512_add_ps(v1, bi);
+    }
+    if (clamp) {
+      v0 = clamp_ps(v0, vlo, vhi);
+      v1 = clamp_ps(v1, vlo, vhi);
+    }
+    _mm512_storeu_ps(row, v0);
+    _mm512_storeu_ps(row + 16, v1);
+  }
+}
+
+void ukernel_14x32(int64_t kc, const float* a, const float* b, float* c, int64_t ldc, float beta) {
+  __m512 acc[kMr][2];
+  accumulate(kc, a, b, acc);
   if (beta == 0.0f) {
 #pragma GCC unroll 14
     for (int i = 0; i < kMr; ++i) {
@@ -85,8 +124,8 @@ float dot_avx512(int64_t k, const float* x, const float* y) {
 }  // namespace
 
 // kc * nr * 4 = 24 KiB B micro-panel in a 32 KiB L1; mc * kc * 4 = 336 KiB A block in L2.
-const SgemmUkernel kSgemmAvx512 = {kMr,  kNr,           448,        192,
-                                   4096, ukernel_14x32, dot_avx512, "avx512-14x32"};
+const SgemmUkernel kSgemmAvx512 = {
+    kMr, kNr, 448, 192, 4096, ukernel_14x32, dot_avx512, "avx512-14x32", ukernel_14x32_epilogue};
 
 }  // namespace compute
 }  // namespace kernels

@@ -30,6 +30,11 @@ struct SgemmUkernel {
   // (a few rows or columns), where a padded register tile would mostly compute zeros.
   float (*dot)(int64_t k, const float* x, const float* y);
   const char* name;
+  // Optional (null: the driver applies the epilogue itself): run, then before the store
+  // c = clamp(c + bias[i], lo, hi) for row i (bias null: no addition; NaN stays NaN), the sums
+  // in the order of run followed by a separate pass.
+  void (*run_epilogue)(int64_t kc, const float* a, const float* b, float* c, int64_t ldc,
+                       float beta, const float* bias, float lo, float hi);
 };
 
 extern const SgemmUkernel kSgemmBaseline;

@@ -243,6 +243,44 @@ TEST_P(ParallelTest, PrepackedASgemmIsBitIdenticalAtAnyThreadCount) {
   }
 }
 
+// The bias + clamp epilogue, in the micro-kernel (full and edge tiles) or the driver, gives
+// exactly the product followed by a separate pass over C, at any thread count: shapes with
+// several k blocks (the epilogue goes with the last), partial tiles in both dims, and a clamp
+// that the data crosses on both sides.
+TEST_P(ParallelTest, SgemmEpilogueMatchesASeparatePass) {
+  namespace compute = executorch::kernels::compute;
+  IsaScope isa(GetParam());
+  const GemmShape shapes[] = {
+      {301, 257, 700, Trans::kNo, Trans::kNo, 1.0f, 0.0f},
+      {96, 1000, 32, Trans::kNo, Trans::kNo, 1.0f, 0.0f},
+      {3, 50, 9, Trans::kNo, Trans::kNo, 1.0f, 0.0f},  // a few rows: not the tiled path
+  };
+  for (const GemmShape& s : shapes) {
+    SCOPED_TRACE(testing::Message() << "m=" << s.m << " n=" << s.n << " k=" << s.k);
+    const std::vector<float> a = random_floats(static_cast<size_t>(s.m * s.k), rng_);
+    const std::vector<float> b = random_floats(static_cast<size_t>(s.k * s.n), rng_);
+    const std::vector<float> bias = random_floats(static_cast<size_t>(s.m), rng_);
+    const std::vector<float> c0(static_cast<size_t>(s.m * s.n), std::nanf(""));
+    const compute::SgemmEpilogue epi{bias.data(), -0.5f, 0.75f};
+    ASSERT_TRUE(tp::set_num_threads(1));
+    std::vector<float> want = run_gemm(s, a, b, c0);
+    for (int64_t i = 0; i < s.m; ++i)
+      for (int64_t j = 0; j < s.n; ++j) {
+        float& v = want[static_cast<size_t>(i * s.n + j)];
+        v += bias[static_cast<size_t>(i)];
+        v = v < epi.lo ? epi.lo : (v > epi.hi ? epi.hi : v);
+      }
+    for (size_t threads : kThreadCounts) {
+      ASSERT_TRUE(tp::set_num_threads(threads));
+      std::vector<float> got = c0;
+      compute::sgemm_with_packed_a(s.m, s.n, s.k, a.data(), s.k, b.data(), s.n, got.data(), s.n,
+                                   nullptr, nullptr, 0, &epi);
+      ASSERT_EQ(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)), 0)
+          << threads << " threads";
+    }
+  }
+}
+
 // A convolution with its weight packed ahead of time gives exactly the unpacked result at any
 // thread count; a packed weight that does not fit the call (other groups) is ignored.
 TEST_P(ParallelTest, PackedWeightConvIsBitIdenticalAtAnyThreadCount) {
