@@ -9,10 +9,15 @@
 // convolution kernel) converts other dim orders.
 //
 // Paths, chosen per call:
-//  - depthwise (groups == in_channels, any channel multiplier): direct per-channel loops,
-//    vectorized along the output row, with a fused 3x3 path; per-ISA translation units;
+//  - depthwise (groups == in_channels, any channel multiplier): direct per-channel loops in
+//    per-ISA translation units; 3x3 and 5x5 kernels (stride up to 4, any dilation) go through
+//    a zero-padded, stride-phase-split copy of the plane in per-thread scratch, every tap one
+//    contiguous stream; other kernels (or no scratch) row by row, with a fused 3x3 path;
 //  - 1x1, stride 1, no padding: one SGEMM per (batch, group) straight on the input;
-//  - otherwise: im2col of one (batch, group) into the workspace, then SGEMM.
+//  - otherwise: im2col of one (batch, group) into the workspace, in L2-sized bands of output
+//    rows, then SGEMM.
+// The SGEMM paths apply bias and clamp in the micro-kernel where it can (gemm.h
+// SgemmEpilogue), and take the weight prepacked when given one (conv2d_nchw_packed).
 #pragma once
 
 #include <cstddef>

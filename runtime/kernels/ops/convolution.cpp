@@ -3,6 +3,8 @@
  * dilation, optional bias, and transposed convolution (output_padding).
  * float32 on the compute core (conv2d_nchw: fused depthwise paths, 1x1
  * straight SGEMM, im2col + SGEMM); the transposed form is SGEMM + col2im.
+ * A constant weight is packed for the SGEMM once at load (a ConstantPreparer,
+ * end of this file).
  * Contiguous and channels-last tensors (channels-last goes through a
  * contiguous scratch copy).
  */
