@@ -462,11 +462,22 @@ Error read_quantized(
 
 namespace {
 
-// Rounds x onto the grid of (scale, zero_point) within [qmin, qmax], as float.
+// Rounds x onto the grid of (scale, zero_point) within [qmin, qmax], as float: the value of
+// clamp(nearbyint(x / scale) + zp, qmin, qmax). NaN stays NaN.
+//
+// Written so that the loops over it vectorize (this runs on every quantized activation):
+// std::nearbyint is a library call per element on baseline x86-64 (no SSE4.1 round). x/scale
+// is first limited to one step beyond the grid on each side, which changes nothing after the
+// final clamp, and then rounded to nearest-even by adding and subtracting 1.5 * 2^23: exact for
+// magnitudes below 2^22, which the limited value is (qmin, qmax and zp are 8-bit integers).
 inline float fake_quantize(
     float x, float inv_scale, float scale, float zp, float qmin, float qmax) {
-  float q = std::nearbyint(x * inv_scale) + zp;
-  q = q < qmin ? qmin : (q > qmax ? qmax : q);  // NaN becomes qmax
+  constexpr float kRoundMagic = 12582912.0f;  // 1.5 * 2^23
+  float t = x * inv_scale;
+  const float below = qmin - zp - 1.0f, above = qmax - zp + 1.0f;
+  t = t < below ? below : (t > above ? above : t);
+  float q = ((t + kRoundMagic) - kRoundMagic) + zp;
+  q = q < qmin ? qmin : (q > qmax ? qmax : q);
   return (q - zp) * scale;
 }
 
