@@ -4,9 +4,9 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "conv_nhwc_kernels.h"
-#include "gemm.h"
 #include "parallel.h"
 #include "scratch.h"
 
@@ -57,6 +57,16 @@ int64_t block_rows(const ConvNhwcParams& p, int64_t depth) {
   return rows < pixels ? rows : pixels;
 }
 
+// An 8-bit grid (integral bounds and zero point within [-128, 255]) keeps the rounding's
+// magnitudes far below where it would be inexact.
+bool grid_valid(float scale, float zero_point, float qmin, float qmax) {
+  auto integral_8bit = [](float v) {
+    return v >= -128.0f && v <= 255.0f && v == static_cast<float>(static_cast<int>(v));
+  };
+  return std::isfinite(scale) && scale > 0.0f && integral_8bit(zero_point) && integral_8bit(qmin) &&
+         integral_8bit(qmax) && qmin <= qmax;
+}
+
 NhwcEpilogue epilogue_of(const ConvNhwcParams& p, const float* bias) {
   const bool grid = p.out_scale != 0.0f;
   return NhwcEpilogue{bias,
@@ -85,54 +95,27 @@ bool reads_input_directly(const ConvNhwcParams& p) {
          p.pad_top == 0 && p.pad_left == 0 && p.out_h == p.in_h && p.out_w == p.in_w;
 }
 
-// The packed filter: this header, then (each at a 64-byte boundary from an aligned base) the
-// bias, the plain B of every group ([depth, goc] row-major) and, when the tiled SGEMM path will
-// run, every group's B packed for the level recorded here.
+// The packed filter: this header, then from a 64-byte aligned base, for every group and every
+// panel of kNhwcPanelCols output channels, the panel's bias (kNhwcPanelCols floats, zeros when
+// there is none or past the last channel) followed by its B ([depth, kNhwcPanelCols],
+// B[(r, s, ci), co] = filter[g * goc + co, r, s, ci], zero past the last channel).
 struct PackedHeader {
-  int64_t depth, goc, groups;
-  int64_t has_bias;
-  int64_t packed_group_bytes;  // 0: no prepacked panels
+  int64_t depth, goc, groups, panels;
 };
 constexpr size_t kHeaderBytes = 64;
 static_assert(sizeof(PackedHeader) <= kHeaderBytes, "header fits its slot");
 
-size_t aligned_floats_bytes(int64_t floats) {
-  return round_up_bytes(static_cast<size_t>(floats) * sizeof(float), kScratchAlign);
+int64_t panels_of(int64_t goc) {
+  return (goc + kNhwcPanelCols - 1) / kNhwcPanelCols;
 }
-
-// The largest packed B over every level this CPU can select (the level may change between
-// the size query and the packing).
-size_t max_packed_b_bytes(int64_t k, int64_t n) {
-  size_t best = 0;
-  for (int level = 0; level <= static_cast<int>(detected_isa()); ++level) {
-    const size_t s = sgemm_packed_b_size(static_cast<Isa>(level), k, n);
-    best = s > best ? s : best;
-  }
-  return round_up_bytes(best, kScratchAlign);
+// Floats of one panel with its bias.
+int64_t panel_floats(int64_t depth) {
+  return (depth + 1) * kNhwcPanelCols;
 }
-
-struct PackedView {
-  PackedHeader h;
-  const float* bias;  // null when there is none
-  const float* plain;
-  const char* panels;  // null when not prepacked
-};
 
 char* aligned_base(const void* packed) {
   return static_cast<char*>(
       align_up(const_cast<char*>(static_cast<const char*>(packed) + kHeaderBytes)));
-}
-
-PackedView view_of(const ConvNhwcParams& p, const void* packed) {
-  PackedView v;
-  std::memcpy(&v.h, packed, sizeof v.h);
-  const char* at = aligned_base(packed);
-  v.bias = v.h.has_bias ? reinterpret_cast<const float*>(at) : nullptr;
-  at += aligned_floats_bytes(p.out_channels);
-  v.plain = reinterpret_cast<const float*>(at);
-  at += aligned_floats_bytes(p.groups * v.h.depth * v.h.goc);
-  v.panels = v.h.packed_group_bytes > 0 ? at : nullptr;
-  return v;
 }
 
 // Gathers im2col rows [q0, q0 + rows) of group g (q = flat output pixel over the batch) into
@@ -172,7 +155,8 @@ size_t im2col_block_bytes(const ConvNhwcParams& p) {
   if (reads_input_directly(p))
     return 0;
   const int64_t depth = depth_of(p);
-  return aligned_floats_bytes(block_rows(p, depth) * depth);
+  return round_up_bytes(static_cast<size_t>(block_rows(p, depth) * depth) * sizeof(float),
+                        kScratchAlign);
 }
 
 }  // namespace
@@ -191,12 +175,7 @@ bool conv2d_nhwc_params_valid(const ConvNhwcParams& p) {
       p.in_channels % p.groups != 0 || p.out_channels % p.groups != 0) {
     return false;
   }
-  // An 8-bit grid keeps the rounding's magnitudes far below where it would be inexact.
-  if (p.out_scale != 0.0f &&
-      !(std::isfinite(p.out_scale) && p.out_scale > 0.0f && p.out_qmin >= -128.0f &&
-        p.out_qmax <= 255.0f && p.out_qmin <= p.out_qmax && p.out_zero_point >= -128.0f &&
-        p.out_zero_point <= 255.0f && p.out_zero_point == static_cast<int>(p.out_zero_point) &&
-        p.out_qmin == static_cast<int>(p.out_qmin) && p.out_qmax == static_cast<int>(p.out_qmax))) {
+  if (p.out_scale != 0.0f && !grid_valid(p.out_scale, p.out_zero_point, p.out_qmin, p.out_qmax)) {
     return false;
   }
   constexpr int64_t kNumelLimit = int64_t{1} << 62;
@@ -213,10 +192,8 @@ bool conv2d_nhwc_params_valid(const ConvNhwcParams& p) {
 size_t conv2d_nhwc_packed_size(const ConvNhwcParams& p) {
   if (!conv2d_nhwc_params_valid(p))
     return 0;
-  const int64_t depth = depth_of(p), goc = group_out(p);
-  return kHeaderBytes + kScratchAlign + aligned_floats_bytes(p.out_channels) +
-         aligned_floats_bytes(p.groups * depth * goc) +
-         static_cast<size_t>(p.groups) * max_packed_b_bytes(depth, goc);
+  const int64_t floats = p.groups * panels_of(group_out(p)) * panel_floats(depth_of(p));
+  return kHeaderBytes + kScratchAlign + static_cast<size_t>(floats) * sizeof(float);
 }
 
 bool conv2d_nhwc_pack(const ConvNhwcParams& p, const float* filter, const float* bias,
@@ -224,30 +201,24 @@ bool conv2d_nhwc_pack(const ConvNhwcParams& p, const float* filter, const float*
   if (!conv2d_nhwc_params_valid(p))
     return false;
   const int64_t depth = depth_of(p), goc = group_out(p);
-  const Isa isa = active_isa();
-  const int64_t m = block_rows(p, depth);
-  PackedHeader h{depth, goc, p.groups, bias != nullptr ? 1 : 0, 0};
-  if (sgemm_packs_b(isa, Trans::kNo, Trans::kNo, m, goc, depth))
-    h.packed_group_bytes = static_cast<int64_t>(max_packed_b_bytes(depth, goc));
+  const PackedHeader h{depth, goc, p.groups, panels_of(goc)};
   std::memcpy(packed, &h, sizeof h);
-  char* at = aligned_base(packed);
-  if (bias != nullptr)
-    std::memcpy(at, bias, static_cast<size_t>(p.out_channels) * sizeof(float));
-  at += aligned_floats_bytes(p.out_channels);
-  // B[(r, s, ci), co] = filter[g * goc + co, r, s, ci]: OHWI rows are already depth-ordered.
-  float* plain = reinterpret_cast<float*>(at);
+  float* out = reinterpret_cast<float*>(aligned_base(packed));
   for (int64_t g = 0; g < p.groups; ++g) {
-    for (int64_t co = 0; co < goc; ++co) {
-      const float* src = filter + (g * goc + co) * depth;
-      float* dst = plain + g * depth * goc + co;
-      for (int64_t d = 0; d < depth; ++d)
-        dst[d * goc] = src[d];
+    for (int64_t j0 = 0; j0 < goc; j0 += kNhwcPanelCols) {
+      const int64_t cols = min64(kNhwcPanelCols, goc - j0);
+      std::memset(out, 0, static_cast<size_t>(panel_floats(depth)) * sizeof(float));
+      if (bias != nullptr)
+        std::memcpy(out, bias + g * goc + j0, static_cast<size_t>(cols) * sizeof(float));
+      float* b = out + kNhwcPanelCols;
+      // OHWI rows are already in depth order: output channel co's row is B's column.
+      for (int64_t jj = 0; jj < cols; ++jj) {
+        const float* src = filter + (g * goc + j0 + jj) * depth;
+        for (int64_t d = 0; d < depth; ++d)
+          b[d * kNhwcPanelCols + jj] = src[d];
+      }
+      out += panel_floats(depth);
     }
-  }
-  at += aligned_floats_bytes(p.groups * depth * goc);
-  for (int64_t g = 0; g < p.groups && h.packed_group_bytes > 0; ++g) {
-    sgemm_pack_b(isa, Trans::kNo, depth, goc, plain + g * depth * goc, goc,
-                 at + g * h.packed_group_bytes);
   }
   return true;
 }
@@ -262,8 +233,10 @@ bool conv2d_nhwc(const ConvNhwcParams& p, const void* packed, const float* input
                  void* workspace, size_t workspace_bytes) {
   if (!conv2d_nhwc_params_valid(p))
     return false;
-  const PackedView v = view_of(p, packed);
-  const int64_t depth = depth_of(p), goc = v.h.goc;
+  PackedHeader h;
+  std::memcpy(&h, packed, sizeof h);
+  const float* panels = reinterpret_cast<const float*>(aligned_base(packed));
+  const int64_t depth = depth_of(p), goc = group_out(p);
   const bool direct = reads_input_directly(p);
   float* columns = nullptr;
   if (!direct) {
@@ -279,22 +252,39 @@ bool conv2d_nhwc(const ConvNhwcParams& p, const void* packed, const float* input
   const ConvNhwcKernels& k = kernels_for(active_isa());
   const int64_t pixels = p.batch * p.out_h * p.out_w;
   const int64_t block = block_rows(p, depth);
+  NhwcEpilogue e = epilogue_of(p, nullptr);
   for (int64_t q0 = 0; q0 < pixels; q0 += block) {
     const int64_t rows = min64(block, pixels - q0);
-    float* c = output + q0 * p.out_channels;
     for (int64_t g = 0; g < p.groups; ++g) {
-      const float* a = input + q0 * p.in_channels + g * depth;
-      int64_t lda = p.in_channels;
+      NhwcGemmStrip s;
+      s.a = input + q0 * p.in_channels + g * depth;
+      s.lda = p.in_channels;
       if (!direct) {
         gather_rows(p, g, input, q0, rows, columns);
-        a = columns;
-        lda = depth;
+        s.a = columns;
+        s.lda = depth;
       }
-      sgemm_with_packed_b(Trans::kNo, Trans::kNo, rows, goc, depth, 1.0f, a, lda,
-                          v.plain + g * depth * goc, goc, 0.0f, c + g * goc, p.out_channels,
-                          v.panels != nullptr ? v.panels + g * v.h.packed_group_bytes : nullptr);
+      s.rows = rows;
+      s.depth = depth;
+      s.ldc = p.out_channels;
+      // The block's rows stay in cache while every panel of the group passes over them; the
+      // panels split across the threads (each output is computed whole by one of them).
+      const float* group_panels = panels + g * h.panels * panel_floats(depth);
+      float* c = output + q0 * p.out_channels + g * goc;
+      parallel_items(h.panels, static_cast<double>(rows) * depth * kNhwcPanelCols,
+                     [&](int64_t j0, int64_t j1) {
+                       NhwcGemmStrip part = s;
+                       NhwcEpilogue pe = e;
+                       for (int64_t j = j0; j < j1; ++j) {
+                         const float* panel = group_panels + j * panel_floats(depth);
+                         pe.bias = panel;
+                         part.panel = panel + kNhwcPanelCols;
+                         part.c = c + j * kNhwcPanelCols;
+                         part.cols = min64(kNhwcPanelCols, goc - j * kNhwcPanelCols);
+                         k.gemm_strip(part, pe);
+                       }
+                     });
     }
-    k.epilogue_rows(c, rows, p.out_channels, p.out_channels, epilogue_of(p, v.bias));
   }
   return true;
 }
@@ -332,6 +322,27 @@ bool depthwise_conv2d_nhwc_isa(Isa isa, const ConvNhwcParams& p, const float* fi
     }
   });
   return true;
+}
+
+bool quantize_to_grid_isa(Isa isa, float* x, int64_t n, float scale, float zero_point, float qmin,
+                          float qmax) {
+  if (n < 0 || !grid_valid(scale, zero_point, qmin, qmax))
+    return false;
+  constexpr float kInf = std::numeric_limits<float>::infinity();
+  const NhwcEpilogue e{nullptr, -kInf, kInf, scale, 1.0f / scale, zero_point, qmin, qmax};
+  const ConvNhwcKernels& k = kernels_for(isa);
+  // Chunks of whole vectors, so the split never changes which elements take the scalar tail
+  // (the two round the same way anyway).
+  constexpr int64_t kChunk = 1024;
+  parallel_items((n + kChunk - 1) / kChunk, kChunk, [&](int64_t begin, int64_t end) {
+    const int64_t first = begin * kChunk, last = min64(end * kChunk, n);
+    k.epilogue_span(x + first, last - first, e);
+  });
+  return true;
+}
+
+bool quantize_to_grid(float* x, int64_t n, float scale, float zero_point, float qmin, float qmax) {
+  return quantize_to_grid_isa(active_isa(), x, n, scale, zero_point, qmin, qmax);
 }
 
 bool depthwise_conv2d_nhwc(const ConvNhwcParams& p, const float* filter, const float* bias,

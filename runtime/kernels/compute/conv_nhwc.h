@@ -47,27 +47,29 @@ struct ConvNhwcParams {
 };
 
 // True if the sizes are positive (padding non-negative) and below 2^31, the tensors below 2^62
-// elements, the channels divide into the groups, and the output grid (if any) is 8-bit. The output size is the caller's (it
-// checked it against its padding): any window tap outside the input reads zero.
+// elements, the channels divide into the groups, and the output grid (if any) is 8-bit. The
+// output size is the caller's (it checked it against its padding): any window tap outside the
+// input reads zero.
 ET_API bool conv2d_nhwc_params_valid(const ConvNhwcParams& p);
 
 // ---- Grouped / dense convolution: GEMM on the input, the filter packed once.
 //
 // Per group, output pixels are the rows of A ([pixels, kh*kw*gic]) and the filter is
-// B ([kh*kw*gic, goc]). A 1x1 convolution with stride 1 and no padding reads A straight from
-// the input (rows strided by in_channels); any other reads it as an implicit im2col: a block
-// of rows at a time is gathered into the workspace (it stays in cache) and multiplied there.
-// The bias and the clamp are applied to each block as soon as it is computed.
+// B ([kh*kw*gic, goc]), packed once into column panels. The micro-kernels read A's rows in
+// place (nothing is packed per call): a 1x1 convolution with stride 1 and no padding reads them
+// straight from the input (rows strided by in_channels); any other reads an implicit im2col: a
+// block of rows at a time is gathered into the workspace (it stays in cache) and multiplied
+// there. Bias, clamp and output grid are applied in the micro-kernel as each tile is stored.
+// The sum of every output runs over the depth in order, whatever the thread count.
 
 // Bytes of the packed filter (0 if !conv2d_nhwc_params_valid(p)).
 ET_API size_t conv2d_nhwc_packed_size(const ConvNhwcParams& p);
 // Packs filter (OHWI) and bias (out_channels floats, or nullptr) into `packed`
-// (conv2d_nhwc_packed_size bytes, any alignment: the panels are aligned inside it). The SGEMM
-// panels are laid out for active_isa() at this call; a later change of level still computes
-// correctly (from the plain copy also kept), only slower. False if the parameters are invalid.
+// (conv2d_nhwc_packed_size bytes, any alignment: the panels are aligned inside it; the layout
+// is the same at every ISA level). False if the parameters are invalid.
 ET_API bool conv2d_nhwc_pack(const ConvNhwcParams& p, const float* filter, const float* bias,
                              void* packed);
-// Scratch bytes conv2d_nhwc needs (the im2col block and the SGEMM workspace).
+// Scratch bytes conv2d_nhwc needs (the im2col block).
 ET_API size_t conv2d_nhwc_workspace_size(const ConvNhwcParams& p);
 // Runs it. workspace: conv2d_nhwc_workspace_size(p) bytes, or nullptr / too small (then a
 // per-thread buffer that only grows is used). The output must not overlap the input. False,
@@ -85,6 +87,16 @@ ET_API bool depthwise_conv2d_nhwc(const ConvNhwcParams& p, const float* filter, 
 // The same at an explicit ISA level (clamped to detected_isa()); for tests.
 bool depthwise_conv2d_nhwc_isa(Isa isa, const ConvNhwcParams& p, const float* filter,
                                const float* bias, const float* input, float* output);
+
+// ---- The output grid rounding of ConvNhwcParams on its own, in place over n floats: for the
+// quantized values that no convolution writes. The grid must be 8-bit, as in
+// conv2d_nhwc_params_valid; false, touching nothing, if it is not.
+ET_API bool quantize_to_grid(float* x, int64_t n, float scale, float zero_point, float qmin,
+                             float qmax);
+
+// The same at an explicit ISA level (clamped to detected_isa()); for tests.
+bool quantize_to_grid_isa(Isa isa, float* x, int64_t n, float scale, float zero_point, float qmin,
+                          float qmax);
 
 }  // namespace compute
 }  // namespace kernels

@@ -31,11 +31,26 @@ struct DwNhwcRow {
   NhwcEpilogue epilogue;  // bias: [out_c] or nullptr
 };
 
+// The GEMM of the dense convolutions: B is packed once into panels of kNhwcPanelCols columns
+// ([depth, kNhwcPanelCols] each, zero-padded past the last column), and A is read in place,
+// row by row (rows lda floats apart), so nothing is packed per call.
+constexpr int kNhwcPanelCols = 32;
+
+// C[rows, cols] = epilogue(A[rows, depth] * panel[depth, cols]) for one panel, cols <=
+// kNhwcPanelCols, rows any; the epilogue's bias points at this panel's first column.
+struct NhwcGemmStrip {
+  const float* a;
+  int64_t lda, rows, depth;
+  const float* panel;
+  float* c;
+  int64_t ldc, cols;
+};
+
 struct ConvNhwcKernels {
+  void (*gemm_strip)(const NhwcGemmStrip& s, const NhwcEpilogue& e);
   void (*depthwise_row)(const DwNhwcRow& r);
-  // The epilogue over rows x cols, rows ldy floats apart (bias indexed by column): the GEMM
-  // path's.
-  void (*epilogue_rows)(float* y, int64_t rows, int64_t cols, int64_t ldy, const NhwcEpilogue& e);
+  // x[i] = the epilogue of x[i] (bias ignored) over n floats.
+  void (*epilogue_span)(float* x, int64_t n, const NhwcEpilogue& e);
 };
 
 extern const ConvNhwcKernels kConvNhwcBaseline;

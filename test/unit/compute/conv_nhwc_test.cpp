@@ -279,6 +279,41 @@ TEST_P(ConvNhwcTest, OutputGridRoundsEveryOutput) {
   }
 }
 
+// The rounding on its own, over lengths around the vector width and large enough to split
+// across threads: exactly the plain loop, NaN and infinities included.
+TEST_P(ConvNhwcTest, QuantizeToGridMatchesThePlainRounding) {
+  ConvNhwcParams grid;
+  grid.out_scale = 0.037f;
+  grid.out_zero_point = -5;
+  grid.out_qmin = -128;
+  grid.out_qmax = 127;
+  for (int64_t n : {0, 1, 15, 16, 17, 33, 5000}) {
+    std::vector<float> x = random_floats(static_cast<size_t>(n), rng_, -6.0f, 6.0f);
+    if (n > 3) {
+      x[0] = std::numeric_limits<float>::quiet_NaN();
+      x[1] = std::numeric_limits<float>::infinity();
+      x[2] = -std::numeric_limits<float>::infinity();
+      x[3] = 0.5f * grid.out_scale;  // a tie: to even
+    }
+    std::vector<float> want(x.size());
+    for (size_t i = 0; i < x.size(); ++i)
+      want[i] = on_grid(x[i], grid);
+    ASSERT_TRUE(compute::quantize_to_grid_isa(GetParam(), x.data(), n, grid.out_scale,
+                                              grid.out_zero_point, grid.out_qmin, grid.out_qmax));
+    for (size_t i = 0; i < x.size(); ++i) {
+      if (std::isnan(want[i]))
+        EXPECT_TRUE(std::isnan(x[i])) << i;
+      else
+        EXPECT_EQ(x[i], want[i]) << "n " << n << " i " << i;
+    }
+  }
+  float v = 1.0f;
+  EXPECT_FALSE(compute::quantize_to_grid(&v, 1, 0.1f, 0, -32768, 32767));
+  EXPECT_FALSE(compute::quantize_to_grid(&v, 1, 0.0f, 0, -128, 127));
+  EXPECT_FALSE(compute::quantize_to_grid(&v, 1, 0.1f, 0.5f, -128, 127));
+  EXPECT_EQ(v, 1.0f);
+}
+
 TEST_P(ConvNhwcTest, RejectsInvalidParameters) {
   ConvNhwcParams p = make(1, 6, 5, 4, 3, 1, 1, 1, 4);  // 6 channels in 4 groups
   EXPECT_FALSE(compute::conv2d_nhwc_params_valid(p));

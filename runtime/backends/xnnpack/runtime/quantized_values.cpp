@@ -7,6 +7,7 @@
 #include <limits>
 #include <vector>
 
+#include <executorch/runtime/kernels/compute/conv_nhwc.h>
 #include <executorch/runtime/platform/log.h>
 
 #include "constants.h"
@@ -485,13 +486,15 @@ class PerTensorQuantizeStep final : public Step {
  public:
   PerTensorQuantizeStep(uint32_t id, const Quant& q) : id_(id), q_(q) {}
   void run(Graph& g) override {
-    float* x = g.data(id_);
-    const size_t n = g.value(id_).numel;
-    const float inv = 1.0f / q_.scale, zp = static_cast<float>(q_.zero_point);
-    const float lo = static_cast<float>(q_.qmin),
-                hi = static_cast<float>(q_.qmax);
-    for (size_t i = 0; i < n; ++i)
-      x[i] = fake_quantize(x[i], inv, q_.scale, zp, lo, hi);
+    // The compute core's vectorized rounding (the same values as fake_quantize); the grid is
+    // 8-bit (qint8/quint8, zero point inside it), which read_quantized checked.
+    kernels::compute::quantize_to_grid(
+        g.data(id_),
+        static_cast<int64_t>(g.value(id_).numel),
+        q_.scale,
+        static_cast<float>(q_.zero_point),
+        static_cast<float>(q_.qmin),
+        static_cast<float>(q_.qmax));
   }
 
  private:
