@@ -5,6 +5,7 @@
 #include <cmath>
 #include <memory>
 
+#include <executorch/runtime/kernels/compute/conv_nhwc.h>
 #include <executorch/runtime/kernels/compute/vmath_span.h>
 
 #include "node_context.h"
@@ -197,6 +198,35 @@ bool unary_op_of(fb::XNodeUnion type, UnaryOp* op) {
   }
 }
 
+// A Clamp from one quantization grid onto the same grid (the int8 programs' ReLU6): its input
+// holds grid points, so clamping to the bounds' own grid points (lo and hi rounded onto the
+// grid) gives exactly the grid point that rounding the clamped value would, and the rounding
+// pass after the node can go. Moves *lo and *hi and returns true when that holds.
+bool clamp_bounds_onto_grid(
+    const Graph& g, uint32_t in, uint32_t out, float* lo, float* hi) {
+  const Quant& qi = g.value(in).quant;
+  const Quant& qo = g.value(out).quant;
+  if (qi.kind != Quant::Kind::kPerTensor ||
+      qo.kind != Quant::Kind::kPerTensor || qi.scale != qo.scale ||
+      qi.zero_point != qo.zero_point || qi.qmin != qo.qmin ||
+      qi.qmax != qo.qmax) {
+    return false;
+  }
+  float bounds[2] = {*lo, *hi};
+  if (!kernels::compute::quantize_to_grid(
+          bounds,
+          2,
+          qo.scale,
+          static_cast<float>(qo.zero_point),
+          static_cast<float>(qo.qmin),
+          static_cast<float>(qo.qmax))) {
+    return false;
+  }
+  *lo = bounds[0];
+  *hi = bounds[1];
+  return true;
+}
+
 Error accept_unary(
     NodeContext& ctx,
     UnaryOp op,
@@ -217,7 +247,11 @@ Error accept_unary(
   if (ctx.graph().value(in).dims != ctx.graph().value(out).dims) {
     return ctx.invalid("input %u and output %u have different shapes", in, out);
   }
-  return ctx.accept(std::make_unique<UnaryStep>(op, in, out, a, b));
+  const bool on_grid = op == UnaryOp::kClamp &&
+                       clamp_bounds_onto_grid(ctx.graph(), in, out, &a, &b);
+  auto step = std::make_unique<UnaryStep>(op, in, out, a, b);
+  step->rounds_quantized_outputs = on_grid;
+  return ctx.accept(std::move(step));
 }
 
 // Strides of `dims` (right-aligned to `rank`) over the output's index space: 0 where the
