@@ -224,6 +224,32 @@ TEST(XnnpackQuant, ConvertRoundTripRoundsOntoTheGrid) {
   EXPECT_EQ(got, (std::vector<float>{-2.5f, -2.5f, 0.0f, 0.0f, 0.5f, 61.25f}));
 }
 
+// fp32 -> Convert -> qint8 -> Clamp -> qint8 (the same grid) -> Convert -> fp32: the int8
+// programs' ReLU6. The Clamp clamps to its bounds' grid points instead of rounding after
+// clamping; the values must be the formula's, ties and bounds off the grid included.
+TEST(XnnpackQuant, ClampBetweenEqualGridsGivesTheRoundedClamp) {
+  const float scale = 0.4f, lo = -1.0f, hi = 2.1f;
+  const int32_t zp = 3;
+  GraphWriter g;
+  const uint32_t in = g.value({2, 4}, 0), xq = g.value({2, 4}), yq = g.value({2, 4}),
+                 out = g.value({2, 4}, 1, true);
+  g.per_tensor(xq, DT::xnn_datatype_qint8, scale, zp);
+  g.per_tensor(yq, DT::xnn_datatype_qint8, scale, zp);
+  g.unary(T::XNNConvert, in, xq);
+  GraphWriter::clamp(g.unary(T::XNNClamp, xq, yq), lo, hi);
+  g.unary(T::XNNConvert, yq, out);
+  // Around both bounds (-1.0 is a tie on the grid: -2.5 steps), inside, and past the grid.
+  const std::vector<float> x = {-1.1f, -1.0f, -0.9f, 0.5f, 2.0f, 2.1f, 2.3f, 80.0f};
+  const std::vector<float> got = run(g, x, 2, 4, 4);
+  ASSERT_EQ(got.size(), x.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    const double q = fake_quant(x[i], scale, zp, -128, 127);
+    const double want =
+        fake_quant(std::min<double>(std::max<double>(q, lo), hi), scale, zp, -128, 127);
+    EXPECT_FLOAT_EQ(got[i], static_cast<float>(want)) << "x = " << x[i];
+  }
+}
+
 TEST(XnnpackQuant, BadParametersAreRefused) {
   expect_refused(convert_graph(DT::xnn_datatype_qint8, 0.0f, 0), Error::InvalidProgram,
                  "per-tensor scale 0");

@@ -71,6 +71,9 @@ class Step {
   // rounding): execute() reports one profiling event per node to the Method's EventTracer.
   const char* node_type_name = nullptr;
   uint32_t node_index = 0;
+  // Set by a step that already leaves its per-tensor quantized outputs on their grid (the
+  // convolutions fuse the rounding into their epilogue): no rounding step is added after it.
+  bool rounds_quantized_outputs = false;
 };
 
 class Graph {

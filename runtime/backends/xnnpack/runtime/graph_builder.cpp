@@ -472,9 +472,13 @@ Error NodeContext::accept(std::unique_ptr<Step> step) {
     step->node_index = index_;
     first_step_accepted_ = true;
   }
+  const bool rounded = step->rounds_quantized_outputs;
   graph_.steps.push_back(std::move(step));
   // A quantized output is rounded onto its grid right after it is computed.
   for (uint32_t id : outputs_) {
+    if (rounded && graph_.values[id].quant.kind == Quant::Kind::kPerTensor) {
+      continue;
+    }
     std::unique_ptr<Step> quantize = make_quantize_step(graph_.values[id], id);
     if (quantize != nullptr) {
       graph_.steps.push_back(std::move(quantize));

@@ -76,9 +76,12 @@ class NodeContext {
 // Checks that a node's flags hold only bits in `allowed`.
 runtime::Error check_flags(NodeContext& ctx, uint32_t flags, uint32_t allowed);
 
-// v limited to [lo, hi]; NaN passes through (output_min_max clamps of every node).
+// v limited to [lo, hi]; NaN passes through (output_min_max clamps of every node). Two plain
+// selects (lo <= hi is checked at init, so this is the nested form's value) that the compiler
+// turns into vector max/min; the nested form kept every loop over it scalar.
 inline float clamp_to(float v, float lo, float hi) {
-  return v < lo ? lo : (v > hi ? hi : v);
+  v = v < lo ? lo : v;
+  return v > hi ? hi : v;
 }
 
 // The epilogue of the GEMM-based nodes: y[r, c] = clamp(y[r, c] + bias[c]) (bias may be null).

@@ -3,12 +3,10 @@
 //   Conv2d filter [groups * group_output_channels, KH, KW, group_input_channels]
 //   DepthwiseConv2d filter [1, KH, KW, channels * multiplier]
 //   output [N, OH, OW, output channels], bias [output channels] (optional)
-// Conv2d is im2col + the kernel library's SGEMM, with the filter packed once at init.
-#include <algorithm>
-#include <cstring>
+// Both run on the kernel library's NHWC convolutions (runtime/kernels/compute/conv_nhwc.h).
 #include <memory>
 
-#include <executorch/runtime/kernels/compute/gemm.h>
+#include <executorch/runtime/kernels/compute/conv_nhwc.h>
 
 #include "node_context.h"
 #include "window.h"
@@ -17,9 +15,13 @@ namespace executorch {
 namespace backends {
 namespace xnnpack {
 
-using kernels::compute::sgemm;
-using kernels::compute::sgemm_workspace_size;
-using kernels::compute::Trans;
+using kernels::compute::conv2d_nhwc;
+using kernels::compute::conv2d_nhwc_pack;
+using kernels::compute::conv2d_nhwc_packed_size;
+using kernels::compute::conv2d_nhwc_params_valid;
+using kernels::compute::conv2d_nhwc_workspace_size;
+using kernels::compute::ConvNhwcParams;
+using kernels::compute::depthwise_conv2d_nhwc;
 using runtime::Error;
 
 Error read_conv_ids(NodeContext& ctx, const fb::_XNNNodeConv* p, ConvIds* ids) {
@@ -119,122 +121,71 @@ Error check_window(
 
 namespace {
 
+// Both convolutions run on the compute core's NHWC routines (conv_nhwc.h): the dense one on the
+// SGEMM with the filter packed once here (1x1 stride-1 convolutions straight on the input, the
+// others through a blocked im2col that stays in cache), the depthwise one on direct loops
+// vectorized across the channels; bias and clamp fused into both.
 class ConvStep final : public Step {
  public:
   uint32_t in = 0, out = 0;
-  const float* bias = nullptr;
-  Window w;
-  size_t groups = 1, gic = 0, goc = 0;
-  const float* packed = nullptr;  // per group: [KH*KW*gic, goc]
-  float* columns =
-      nullptr;          // im2col of one image and group: [OH*OW, KH*KW*gic]
-  bool direct = false;  // 1x1, stride 1, no padding, one group: the input is A
-  float lo = 0, hi = 0;
+  ConvNhwcParams params;
+  void* packed = nullptr;
   void* ws = nullptr;
   size_t ws_bytes = 0;
 
   void run(Graph& g) override {
-    const float* x = g.data(in);
-    float* y = g.data(out);
-    const size_t pixels = w.out_h * w.out_w;
-    const size_t depth = w.kh * w.kw * gic;
-    for (size_t n = 0; n < w.batch; ++n) {
-      const float* image = x + n * w.in_h * w.in_w * w.in_c;
-      float* result = y + n * pixels * w.out_c;
-      for (size_t gi = 0; gi < groups; ++gi) {
-        const float* a = image;
-        size_t lda = w.in_c;
-        if (!direct) {
-          im2col(image, gi);
-          a = columns;
-          lda = depth;
-        }
-        sgemm(
-            Trans::kNo,
-            Trans::kNo,
-            static_cast<int64_t>(pixels),
-            static_cast<int64_t>(goc),
-            static_cast<int64_t>(depth),
-            1.0f,
-            a,
-            static_cast<int64_t>(lda),
-            packed + gi * depth * goc,
-            static_cast<int64_t>(goc),
-            0.0f,
-            result + gi * goc,
-            static_cast<int64_t>(w.out_c),
-            ws,
-            ws_bytes);
-      }
-    }
-    add_bias_and_clamp(y, w.batch * pixels, w.out_c, bias, lo, hi);
-  }
-
- private:
-  void im2col(const float* image, size_t group) {
-    float* col = columns;
-    for (size_t oh = 0; oh < w.out_h; ++oh) {
-      for (size_t ow = 0; ow < w.out_w; ++ow) {
-        for (size_t r = 0; r < w.kh; ++r) {
-          for (size_t s = 0; s < w.kw; ++s) {
-            const float* px = window_pixel(
-                w, image, window_row(w, oh, r), window_col(w, ow, s));
-            if (px == nullptr) {
-              std::fill(col, col + gic, 0.0f);
-            } else {
-              std::memcpy(col, px + group * gic, gic * sizeof(float));
-            }
-            col += gic;
-          }
-        }
-      }
-    }
+    // The parameters were checked at init, so this cannot fail; scratch is preallocated.
+    conv2d_nhwc(params, packed, g.data(in), g.data(out), ws, ws_bytes);
   }
 };
 
 class DepthwiseStep final : public Step {
  public:
   uint32_t in = 0, out = 0;
+  ConvNhwcParams params;
   const float* bias = nullptr;
   const float* filter = nullptr;  // [KH, KW, C * multiplier]
-  Window w;
-  size_t multiplier = 1;
-  float lo = 0, hi = 0;
 
   void run(Graph& g) override {
-    const float* x = g.data(in);
-    float* y = g.data(out);
-    const size_t oc = w.out_c;
-    for (size_t n = 0; n < w.batch; ++n) {
-      const float* image = x + n * w.in_h * w.in_w * w.in_c;
-      for (size_t oh = 0; oh < w.out_h; ++oh) {
-        for (size_t ow = 0; ow < w.out_w; ++ow) {
-          float* acc = y + ((n * w.out_h + oh) * w.out_w + ow) * oc;
-          for (size_t c = 0; c < oc; ++c)
-            acc[c] = bias != nullptr ? bias[c] : 0.0f;
-          for (size_t r = 0; r < w.kh; ++r) {
-            for (size_t s = 0; s < w.kw; ++s) {
-              const float* px = window_pixel(
-                  w, image, window_row(w, oh, r), window_col(w, ow, s));
-              if (px == nullptr)
-                continue;
-              const float* k = filter + (r * w.kw + s) * oc;
-              if (multiplier == 1) {
-                for (size_t c = 0; c < oc; ++c)
-                  acc[c] += px[c] * k[c];
-              } else {
-                for (size_t c = 0; c < oc; ++c)
-                  acc[c] += px[c / multiplier] * k[c];
-              }
-            }
-          }
-          for (size_t c = 0; c < oc; ++c)
-            acc[c] = clamp_to(acc[c], lo, hi);
-        }
-      }
-    }
+    depthwise_conv2d_nhwc(params, filter, bias, g.data(in), g.data(out));
   }
 };
+
+// The compute core's description of a checked window. A per-tensor quantized output is
+// rounded onto its grid in the convolution's epilogue instead of by a step of its own.
+ConvNhwcParams nhwc_params(
+    const Window& w,
+    size_t groups,
+    float lo,
+    float hi,
+    const Quant& out_quant) {
+  ConvNhwcParams p;
+  p.batch = static_cast<int64_t>(w.batch);
+  p.in_h = static_cast<int64_t>(w.in_h);
+  p.in_w = static_cast<int64_t>(w.in_w);
+  p.in_channels = static_cast<int64_t>(w.in_c);
+  p.out_h = static_cast<int64_t>(w.out_h);
+  p.out_w = static_cast<int64_t>(w.out_w);
+  p.out_channels = static_cast<int64_t>(w.out_c);
+  p.groups = static_cast<int64_t>(groups);
+  p.kernel_h = static_cast<int64_t>(w.kh);
+  p.kernel_w = static_cast<int64_t>(w.kw);
+  p.stride_h = static_cast<int64_t>(w.stride_h);
+  p.stride_w = static_cast<int64_t>(w.stride_w);
+  p.dilation_h = static_cast<int64_t>(w.dil_h);
+  p.dilation_w = static_cast<int64_t>(w.dil_w);
+  p.pad_top = static_cast<int64_t>(w.pad_top);
+  p.pad_left = static_cast<int64_t>(w.pad_left);
+  p.clamp_min = lo;
+  p.clamp_max = hi;
+  if (out_quant.kind == Quant::Kind::kPerTensor) {
+    p.out_scale = out_quant.scale;
+    p.out_zero_point = static_cast<float>(out_quant.zero_point);
+    p.out_qmin = static_cast<float>(out_quant.qmin);
+    p.out_qmax = static_cast<float>(out_quant.qmax);
+  }
+  return p;
+}
 
 // The ids, window and bias shared by both convolutions.
 Error read_conv(
@@ -277,12 +228,12 @@ Error build_conv2d(NodeContext& ctx) {
   const auto* p = ctx.node()->xnode_union_as_XNNConv2d();
   ConvIds ids;
   auto step = std::make_unique<ConvStep>();
-  Error err = read_conv(ctx, p, &ids, &step->w);
+  Window w;
+  Error err = read_conv(ctx, p, &ids, &w);
   if (err != Error::Ok) {
     return err;
   }
   Graph& g = ctx.graph();
-  const Window& w = step->w;
   const size_t groups = p->groups(), gic = p->group_input_channels(),
                goc = p->group_output_channels();
   const Value& filter = g.value(ids.filter);
@@ -301,47 +252,26 @@ Error build_conv2d(NodeContext& ctx) {
     return ctx.invalid(
         "filter must be [%zu, %zu, %zu, %zu]", groups * goc, w.kh, w.kw, gic);
   }
-  const size_t depth = w.kh * w.kw * gic;
-  // Pack: per group, B[(r, s, ci), co] = filter[g * goc + co, r, s, ci].
-  float* packed = g.allocate_floats(groups * depth * goc);
-  if (packed == nullptr) {
-    return Error::MemoryAllocationFailed;
-  }
-  for (size_t gi = 0; gi < groups; ++gi) {
-    for (size_t co = 0; co < goc; ++co) {
-      const float* src = filter.data + (gi * goc + co) * depth;
-      for (size_t d = 0; d < depth; ++d) {
-        packed[gi * depth * goc + d * goc + co] = src[d];
-      }
-    }
-  }
   step->in = ids.in;
   step->out = ids.out;
-  step->bias = ids.bias != kInvalidValueId ? g.value(ids.bias).data : nullptr;
-  step->groups = groups;
-  step->gic = gic;
-  step->goc = goc;
-  step->packed = packed;
-  step->direct = groups == 1 && w.kh == 1 && w.kw == 1 && w.stride_h == 1 &&
-                 w.stride_w == 1 && p->padding_top() == 0 &&
-                 p->padding_left() == 0 && p->padding_bottom() == 0 &&
-                 p->padding_right() == 0;
-  if (!step->direct) {
-    step->columns = g.allocate_floats(w.out_h * w.out_w * depth);
-    if (step->columns == nullptr) {
-      return Error::MemoryAllocationFailed;
-    }
+  step->params = nhwc_params(
+      w, groups, ctx.output_min(), ctx.output_max(), g.value(ids.out).quant);
+  step->rounds_quantized_outputs = true;
+  if (!conv2d_nhwc_params_valid(step->params)) {
+    return ctx.unsupported("a window this large is not supported");
   }
-  step->ws_bytes = sgemm_workspace_size(
-      static_cast<int64_t>(w.out_h * w.out_w),
-      static_cast<int64_t>(goc),
-      static_cast<int64_t>(depth));
+  const size_t packed_bytes = conv2d_nhwc_packed_size(step->params);
+  step->packed = g.allocate_floats(packed_bytes / sizeof(float) + 1);
+  step->ws_bytes = conv2d_nhwc_workspace_size(step->params);
   step->ws = g.allocate_floats(step->ws_bytes / sizeof(float) + 1);
-  if (step->ws == nullptr) {
+  if (step->packed == nullptr || step->ws == nullptr) {
     return Error::MemoryAllocationFailed;
   }
-  step->lo = ctx.output_min();
-  step->hi = ctx.output_max();
+  conv2d_nhwc_pack(
+      step->params,
+      filter.data,
+      ids.bias != kInvalidValueId ? g.value(ids.bias).data : nullptr,
+      step->packed);
   return ctx.accept(std::move(step));
 }
 
@@ -349,12 +279,12 @@ Error build_depthwise_conv2d(NodeContext& ctx) {
   const auto* p = ctx.node()->xnode_union_as_XNNDepthwiseConv2d();
   ConvIds ids;
   auto step = std::make_unique<DepthwiseStep>();
-  Error err = read_conv(ctx, p, &ids, &step->w);
+  Window w;
+  Error err = read_conv(ctx, p, &ids, &w);
   if (err != Error::Ok) {
     return err;
   }
   Graph& g = ctx.graph();
-  const Window& w = step->w;
   // The exporter writes groups = input channels, group_input_channels = 1 and
   // group_output_channels = the channel multiplier.
   const size_t channels = p->groups(), multiplier = p->group_output_channels();
@@ -379,9 +309,12 @@ Error build_depthwise_conv2d(NodeContext& ctx) {
   step->out = ids.out;
   step->bias = ids.bias != kInvalidValueId ? g.value(ids.bias).data : nullptr;
   step->filter = filter.data;
-  step->multiplier = multiplier;
-  step->lo = ctx.output_min();
-  step->hi = ctx.output_max();
+  step->params = nhwc_params(
+      w, channels, ctx.output_min(), ctx.output_max(), g.value(ids.out).quant);
+  step->rounds_quantized_outputs = true;
+  if (!conv2d_nhwc_params_valid(step->params)) {
+    return ctx.unsupported("a window this large is not supported");
+  }
   return ctx.accept(std::move(step));
 }
 

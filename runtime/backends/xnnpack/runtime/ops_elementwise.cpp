@@ -5,6 +5,9 @@
 #include <cmath>
 #include <memory>
 
+#include <executorch/runtime/kernels/compute/conv_nhwc.h>
+#include <executorch/runtime/kernels/compute/vmath_span.h>
+
 #include "node_context.h"
 
 namespace executorch {
@@ -77,10 +80,10 @@ class UnaryStep final : public Step {
         map(x, y, n, [](float v) { return std::floor(v); });
         break;
       case UnaryOp::kTanh:
-        map(x, y, n, [](float v) { return std::tanh(v); });
+        kernels::compute::span_tanh(x, y, static_cast<int64_t>(n));
         break;
       case UnaryOp::kExp:
-        map(x, y, n, [](float v) { return std::exp(v); });
+        kernels::compute::span_exp(x, y, static_cast<int64_t>(n));
         break;
       case UnaryOp::kLog:
         map(x, y, n, [](float v) { return std::log(v); });
@@ -92,7 +95,9 @@ class UnaryStep final : public Step {
         map(x, y, n, [](float v) { return std::cos(v); });
         break;
       case UnaryOp::kSigmoid:
-        map(x, y, n, [](float v) { return 1.0f / (1.0f + std::exp(-v)); });
+        // The kernel library's vectorized sigmoid (EfficientNet's swish gates made the scalar
+        // std::exp loop half of its time).
+        kernels::compute::span_sigmoid(x, y, static_cast<int64_t>(n));
         break;
       case UnaryOp::kGelu:
         map(x, y, n, [](float v) {
@@ -193,6 +198,35 @@ bool unary_op_of(fb::XNodeUnion type, UnaryOp* op) {
   }
 }
 
+// A Clamp from one quantization grid onto the same grid (the int8 programs' ReLU6): its input
+// holds grid points, so clamping to the bounds' own grid points (lo and hi rounded onto the
+// grid) gives exactly the grid point that rounding the clamped value would, and the rounding
+// pass after the node can go. Moves *lo and *hi and returns true when that holds.
+bool clamp_bounds_onto_grid(
+    const Graph& g, uint32_t in, uint32_t out, float* lo, float* hi) {
+  const Quant& qi = g.value(in).quant;
+  const Quant& qo = g.value(out).quant;
+  if (qi.kind != Quant::Kind::kPerTensor ||
+      qo.kind != Quant::Kind::kPerTensor || qi.scale != qo.scale ||
+      qi.zero_point != qo.zero_point || qi.qmin != qo.qmin ||
+      qi.qmax != qo.qmax) {
+    return false;
+  }
+  float bounds[2] = {*lo, *hi};
+  if (!kernels::compute::quantize_to_grid(
+          bounds,
+          2,
+          qo.scale,
+          static_cast<float>(qo.zero_point),
+          static_cast<float>(qo.qmin),
+          static_cast<float>(qo.qmax))) {
+    return false;
+  }
+  *lo = bounds[0];
+  *hi = bounds[1];
+  return true;
+}
+
 Error accept_unary(
     NodeContext& ctx,
     UnaryOp op,
@@ -213,7 +247,11 @@ Error accept_unary(
   if (ctx.graph().value(in).dims != ctx.graph().value(out).dims) {
     return ctx.invalid("input %u and output %u have different shapes", in, out);
   }
-  return ctx.accept(std::make_unique<UnaryStep>(op, in, out, a, b));
+  const bool on_grid = op == UnaryOp::kClamp &&
+                       clamp_bounds_onto_grid(ctx.graph(), in, out, &a, &b);
+  auto step = std::make_unique<UnaryStep>(op, in, out, a, b);
+  step->rounds_quantized_outputs = on_grid;
+  return ctx.accept(std::move(step));
 }
 
 // Strides of `dims` (right-aligned to `rank`) over the output's index space: 0 where the

@@ -7,6 +7,7 @@
 #include <limits>
 #include <vector>
 
+#include <executorch/runtime/kernels/compute/conv_nhwc.h>
 #include <executorch/runtime/platform/log.h>
 
 #include "constants.h"
@@ -462,11 +463,22 @@ Error read_quantized(
 
 namespace {
 
-// Rounds x onto the grid of (scale, zero_point) within [qmin, qmax], as float.
+// Rounds x onto the grid of (scale, zero_point) within [qmin, qmax], as float: the value of
+// clamp(nearbyint(x / scale) + zp, qmin, qmax). NaN stays NaN.
+//
+// Written so that the loops over it vectorize (this runs on every quantized activation):
+// std::nearbyint is a library call per element on baseline x86-64 (no SSE4.1 round). x/scale
+// is first limited to one step beyond the grid on each side, which changes nothing after the
+// final clamp, and then rounded to nearest-even by adding and subtracting 1.5 * 2^23: exact for
+// magnitudes below 2^22, which the limited value is (qmin, qmax and zp are 8-bit integers).
 inline float fake_quantize(
     float x, float inv_scale, float scale, float zp, float qmin, float qmax) {
-  float q = std::nearbyint(x * inv_scale) + zp;
-  q = q < qmin ? qmin : (q > qmax ? qmax : q);  // NaN becomes qmax
+  constexpr float kRoundMagic = 12582912.0f;  // 1.5 * 2^23
+  float t = x * inv_scale;
+  const float below = qmin - zp - 1.0f, above = qmax - zp + 1.0f;
+  t = t < below ? below : (t > above ? above : t);
+  float q = ((t + kRoundMagic) - kRoundMagic) + zp;
+  q = q < qmin ? qmin : (q > qmax ? qmax : q);
   return (q - zp) * scale;
 }
 
@@ -474,13 +486,15 @@ class PerTensorQuantizeStep final : public Step {
  public:
   PerTensorQuantizeStep(uint32_t id, const Quant& q) : id_(id), q_(q) {}
   void run(Graph& g) override {
-    float* x = g.data(id_);
-    const size_t n = g.value(id_).numel;
-    const float inv = 1.0f / q_.scale, zp = static_cast<float>(q_.zero_point);
-    const float lo = static_cast<float>(q_.qmin),
-                hi = static_cast<float>(q_.qmax);
-    for (size_t i = 0; i < n; ++i)
-      x[i] = fake_quantize(x[i], inv, q_.scale, zp, lo, hi);
+    // The compute core's vectorized rounding (the same values as fake_quantize); the grid is
+    // 8-bit (qint8/quint8, zero point inside it), which read_quantized checked.
+    kernels::compute::quantize_to_grid(
+        g.data(id_),
+        static_cast<int64_t>(g.value(id_).numel),
+        q_.scale,
+        static_cast<float>(q_.zero_point),
+        static_cast<float>(q_.qmin),
+        static_cast<float>(q_.qmax));
   }
 
  private:

@@ -1,0 +1,355 @@
+// NHWC convolution driver (conv_nhwc.h): validation, the packed filter, the blocked implicit
+// im2col around the SGEMM, and the depthwise rows across the thread pool.
+#include "conv_nhwc.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "conv_nhwc_kernels.h"
+#include "parallel.h"
+#include "scratch.h"
+
+namespace executorch {
+namespace kernels {
+namespace compute {
+namespace {
+
+const ConvNhwcKernels& kernels_for(Isa isa) {
+  if (static_cast<int>(isa) > static_cast<int>(detected_isa()))
+    isa = detected_isa();
+  switch (isa) {
+#if defined(__aarch64__)
+    case Isa::kNeonDot:
+    case Isa::kNeon:
+      return kConvNhwcNeon;
+#elif defined(__x86_64__)
+    case Isa::kAvx512:
+      return kConvNhwcAvx512;
+    case Isa::kAvx2:
+      return kConvNhwcAvx2;
+#else
+    default:  // no ISA variants are built for this architecture
+#endif
+    case Isa::kBaseline:
+      break;
+  }
+  return kConvNhwcBaseline;
+}
+
+inline int64_t min64(int64_t a, int64_t b) {
+  return a < b ? a : b;
+}
+
+// Rows (output pixels) of A gathered and multiplied per block: the multiple of every
+// micro-kernel's tile height (14, 6, 8, 12 rows) nearest to keeping the block's im2col rows
+// within kBlockBytes (in L2 with the packed B), at least one multiple.
+constexpr int64_t kTileRowsLcm = 168;
+constexpr int64_t kBlockBytes = 256 << 10;
+
+int64_t block_rows(const ConvNhwcParams& p, int64_t depth) {
+  int64_t width = depth > p.out_channels ? depth : p.out_channels;
+  int64_t rows =
+      kBlockBytes / (width * static_cast<int64_t>(sizeof(float))) / kTileRowsLcm * kTileRowsLcm;
+  if (rows < kTileRowsLcm)
+    rows = kTileRowsLcm;
+  const int64_t pixels = p.batch * p.out_h * p.out_w;
+  return rows < pixels ? rows : pixels;
+}
+
+// An 8-bit grid (integral bounds and zero point within [-128, 255]) keeps the rounding's
+// magnitudes far below where it would be inexact.
+bool grid_valid(float scale, float zero_point, float qmin, float qmax) {
+  auto integral_8bit = [](float v) {
+    return v >= -128.0f && v <= 255.0f && v == static_cast<float>(static_cast<int>(v));
+  };
+  return std::isfinite(scale) && scale > 0.0f && integral_8bit(zero_point) && integral_8bit(qmin) &&
+         integral_8bit(qmax) && qmin <= qmax;
+}
+
+NhwcEpilogue epilogue_of(const ConvNhwcParams& p, const float* bias) {
+  const bool grid = p.out_scale != 0.0f;
+  return NhwcEpilogue{bias,
+                      p.clamp_min,
+                      p.clamp_max,
+                      p.out_scale,
+                      grid ? 1.0f / p.out_scale : 0.0f,
+                      p.out_zero_point,
+                      p.out_qmin,
+                      p.out_qmax};
+}
+
+int64_t group_in(const ConvNhwcParams& p) {
+  return p.in_channels / p.groups;
+}
+int64_t group_out(const ConvNhwcParams& p) {
+  return p.out_channels / p.groups;
+}
+int64_t depth_of(const ConvNhwcParams& p) {
+  return p.kernel_h * p.kernel_w * group_in(p);
+}
+
+// A is the input itself: 1x1, stride 1, no padding (then out_h/out_w equal in_h/in_w).
+bool reads_input_directly(const ConvNhwcParams& p) {
+  return p.kernel_h == 1 && p.kernel_w == 1 && p.stride_h == 1 && p.stride_w == 1 &&
+         p.pad_top == 0 && p.pad_left == 0 && p.out_h == p.in_h && p.out_w == p.in_w;
+}
+
+// The packed filter: this header, then from a 64-byte aligned base, for every group and every
+// panel of kNhwcPanelCols output channels, the panel's bias (kNhwcPanelCols floats, zeros when
+// there is none or past the last channel) followed by its B ([depth, kNhwcPanelCols],
+// B[(r, s, ci), co] = filter[g * goc + co, r, s, ci], zero past the last channel).
+struct PackedHeader {
+  int64_t depth, goc, groups, panels;
+};
+constexpr size_t kHeaderBytes = 64;
+static_assert(sizeof(PackedHeader) <= kHeaderBytes, "header fits its slot");
+
+int64_t panels_of(int64_t goc) {
+  return (goc + kNhwcPanelCols - 1) / kNhwcPanelCols;
+}
+// Floats of one panel with its bias.
+int64_t panel_floats(int64_t depth) {
+  return (depth + 1) * kNhwcPanelCols;
+}
+
+char* aligned_base(const void* packed) {
+  return static_cast<char*>(
+      align_up(const_cast<char*>(static_cast<const char*>(packed) + kHeaderBytes)));
+}
+
+// Gathers im2col rows [q0, q0 + rows) of group g (q = flat output pixel over the batch) into
+// dst ([rows, depth]); taps in the padding are zeros.
+void gather_rows(const ConvNhwcParams& p, int64_t g, const float* input, int64_t q0, int64_t rows,
+                 float* dst) {
+  const int64_t gic = group_in(p), depth = depth_of(p);
+  const int64_t plane = p.out_h * p.out_w;
+  const size_t run_bytes = static_cast<size_t>(gic) * sizeof(float);
+  for (int64_t i = 0; i < rows; ++i) {
+    const int64_t q = q0 + i;
+    const int64_t n = q / plane, oh = q % plane / p.out_w, ow = q % p.out_w;
+    const float* image = input + n * p.in_h * p.in_w * p.in_channels + g * gic;
+    float* row = dst + i * depth;
+    for (int64_t r = 0; r < p.kernel_h; ++r) {
+      float* taps = row + r * p.kernel_w * gic;
+      const int64_t ih = oh * p.stride_h - p.pad_top + r * p.dilation_h;
+      if (ih < 0 || ih >= p.in_h) {
+        std::memset(taps, 0, run_bytes * static_cast<size_t>(p.kernel_w));
+        continue;
+      }
+      const float* in_row = image + ih * p.in_w * p.in_channels;
+      const int64_t iw0 = ow * p.stride_w - p.pad_left;
+      for (int64_t s = 0; s < p.kernel_w; ++s) {
+        const int64_t iw = iw0 + s * p.dilation_w;
+        if (iw < 0 || iw >= p.in_w) {
+          std::memset(taps + s * gic, 0, run_bytes);
+        } else {
+          std::memcpy(taps + s * gic, in_row + iw * p.in_channels, run_bytes);
+        }
+      }
+    }
+  }
+}
+
+size_t im2col_block_bytes(const ConvNhwcParams& p) {
+  if (reads_input_directly(p))
+    return 0;
+  const int64_t depth = depth_of(p);
+  return round_up_bytes(static_cast<size_t>(block_rows(p, depth) * depth) * sizeof(float),
+                        kScratchAlign);
+}
+
+}  // namespace
+
+bool conv2d_nhwc_params_valid(const ConvNhwcParams& p) {
+  // Every size below 2^31 and every tensor below 2^62 elements: no index computation overflows.
+  constexpr int64_t kDimLimit = int64_t{1} << 31;
+  const int64_t sizes[] = {p.batch,    p.in_h,         p.in_w,       p.in_channels, p.out_h,
+                           p.out_w,    p.out_channels, p.groups,     p.kernel_h,    p.kernel_w,
+                           p.stride_h, p.stride_w,     p.dilation_h, p.dilation_w};
+  for (int64_t s : sizes) {
+    if (s <= 0 || s >= kDimLimit)
+      return false;
+  }
+  if (p.pad_top < 0 || p.pad_left < 0 || p.pad_top >= kDimLimit || p.pad_left >= kDimLimit ||
+      p.in_channels % p.groups != 0 || p.out_channels % p.groups != 0) {
+    return false;
+  }
+  if (p.out_scale != 0.0f && !grid_valid(p.out_scale, p.out_zero_point, p.out_qmin, p.out_qmax)) {
+    return false;
+  }
+  constexpr int64_t kNumelLimit = int64_t{1} << 62;
+  int64_t in_numel, out_numel, filter_numel;
+  return !__builtin_mul_overflow(p.batch * p.in_h, p.in_w * p.in_channels, &in_numel) &&
+         in_numel < kNumelLimit &&
+         !__builtin_mul_overflow(p.batch * p.out_h, p.out_w * p.out_channels, &out_numel) &&
+         out_numel < kNumelLimit &&
+         !__builtin_mul_overflow(p.kernel_h * p.kernel_w, p.in_channels * p.out_channels,
+                                 &filter_numel) &&
+         filter_numel < kNumelLimit;
+}
+
+size_t conv2d_nhwc_packed_size(const ConvNhwcParams& p) {
+  if (!conv2d_nhwc_params_valid(p))
+    return 0;
+  const int64_t floats = p.groups * panels_of(group_out(p)) * panel_floats(depth_of(p));
+  return kHeaderBytes + kScratchAlign + static_cast<size_t>(floats) * sizeof(float);
+}
+
+bool conv2d_nhwc_pack(const ConvNhwcParams& p, const float* filter, const float* bias,
+                      void* packed) {
+  if (!conv2d_nhwc_params_valid(p))
+    return false;
+  const int64_t depth = depth_of(p), goc = group_out(p);
+  const PackedHeader h{depth, goc, p.groups, panels_of(goc)};
+  std::memcpy(packed, &h, sizeof h);
+  float* out = reinterpret_cast<float*>(aligned_base(packed));
+  for (int64_t g = 0; g < p.groups; ++g) {
+    for (int64_t j0 = 0; j0 < goc; j0 += kNhwcPanelCols) {
+      const int64_t cols = min64(kNhwcPanelCols, goc - j0);
+      std::memset(out, 0, static_cast<size_t>(panel_floats(depth)) * sizeof(float));
+      if (bias != nullptr)
+        std::memcpy(out, bias + g * goc + j0, static_cast<size_t>(cols) * sizeof(float));
+      float* b = out + kNhwcPanelCols;
+      // OHWI rows are already in depth order: output channel co's row is B's column.
+      for (int64_t jj = 0; jj < cols; ++jj) {
+        const float* src = filter + (g * goc + j0 + jj) * depth;
+        for (int64_t d = 0; d < depth; ++d)
+          b[d * kNhwcPanelCols + jj] = src[d];
+      }
+      out += panel_floats(depth);
+    }
+  }
+  return true;
+}
+
+size_t conv2d_nhwc_workspace_size(const ConvNhwcParams& p) {
+  if (!conv2d_nhwc_params_valid(p))
+    return 0;
+  return im2col_block_bytes(p) + kScratchAlign;
+}
+
+bool conv2d_nhwc(const ConvNhwcParams& p, const void* packed, const float* input, float* output,
+                 void* workspace, size_t workspace_bytes) {
+  if (!conv2d_nhwc_params_valid(p))
+    return false;
+  PackedHeader h;
+  std::memcpy(&h, packed, sizeof h);
+  const float* panels = reinterpret_cast<const float*>(aligned_base(packed));
+  const int64_t depth = depth_of(p), goc = group_out(p);
+  const bool direct = reads_input_directly(p);
+  float* columns = nullptr;
+  if (!direct) {
+    const size_t need = conv2d_nhwc_workspace_size(p);
+    void* ws = workspace;
+    if (ws == nullptr || workspace_bytes < need) {
+      ws = thread_scratch(ScratchSlot::kConv, need);
+      if (ws == nullptr)
+        return false;
+    }
+    columns = static_cast<float*>(align_up(ws));
+  }
+  const ConvNhwcKernels& k = kernels_for(active_isa());
+  const int64_t pixels = p.batch * p.out_h * p.out_w;
+  const int64_t block = block_rows(p, depth);
+  NhwcEpilogue e = epilogue_of(p, nullptr);
+  for (int64_t q0 = 0; q0 < pixels; q0 += block) {
+    const int64_t rows = min64(block, pixels - q0);
+    for (int64_t g = 0; g < p.groups; ++g) {
+      NhwcGemmStrip s;
+      s.a = input + q0 * p.in_channels + g * depth;
+      s.lda = p.in_channels;
+      if (!direct) {
+        gather_rows(p, g, input, q0, rows, columns);
+        s.a = columns;
+        s.lda = depth;
+      }
+      s.rows = rows;
+      s.depth = depth;
+      s.ldc = p.out_channels;
+      // The block's rows stay in cache while every panel of the group passes over them; the
+      // panels split across the threads (each output is computed whole by one of them).
+      const float* group_panels = panels + g * h.panels * panel_floats(depth);
+      float* c = output + q0 * p.out_channels + g * goc;
+      parallel_items(h.panels, static_cast<double>(rows) * depth * kNhwcPanelCols,
+                     [&](int64_t j0, int64_t j1) {
+                       NhwcGemmStrip part = s;
+                       NhwcEpilogue pe = e;
+                       for (int64_t j = j0; j < j1; ++j) {
+                         const float* panel = group_panels + j * panel_floats(depth);
+                         pe.bias = panel;
+                         part.panel = panel + kNhwcPanelCols;
+                         part.c = c + j * kNhwcPanelCols;
+                         part.cols = min64(kNhwcPanelCols, goc - j * kNhwcPanelCols);
+                         k.gemm_strip(part, pe);
+                       }
+                     });
+    }
+  }
+  return true;
+}
+
+bool depthwise_conv2d_nhwc_isa(Isa isa, const ConvNhwcParams& p, const float* filter,
+                               const float* bias, const float* input, float* output) {
+  if (!conv2d_nhwc_params_valid(p) || p.groups != p.in_channels)
+    return false;
+  const ConvNhwcKernels& k = kernels_for(isa);
+  const NhwcEpilogue epilogue = epilogue_of(p, bias);
+  const int64_t rows = p.batch * p.out_h;
+  const double work = static_cast<double>(p.out_w * p.out_channels * p.kernel_h * p.kernel_w);
+  parallel_items(rows, work, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) {
+      const int64_t n = i / p.out_h, oh = i % p.out_h;
+      DwNhwcRow r;
+      r.image = input + n * p.in_h * p.in_w * p.in_channels;
+      r.in_h = p.in_h;
+      r.in_w = p.in_w;
+      r.in_c = p.in_channels;
+      r.w = filter;
+      r.kh = p.kernel_h;
+      r.kw = p.kernel_w;
+      r.ih0 = oh * p.stride_h - p.pad_top;
+      r.sw = p.stride_w;
+      r.dh = p.dilation_h;
+      r.dw = p.dilation_w;
+      r.pad_left = p.pad_left;
+      r.multiplier = p.out_channels / p.in_channels;
+      r.out = output + i * p.out_w * p.out_channels;
+      r.out_w = p.out_w;
+      r.out_c = p.out_channels;
+      r.epilogue = epilogue;
+      k.depthwise_row(r);
+    }
+  });
+  return true;
+}
+
+bool quantize_to_grid_isa(Isa isa, float* x, int64_t n, float scale, float zero_point, float qmin,
+                          float qmax) {
+  if (n < 0 || !grid_valid(scale, zero_point, qmin, qmax))
+    return false;
+  constexpr float kInf = std::numeric_limits<float>::infinity();
+  const NhwcEpilogue e{nullptr, -kInf, kInf, scale, 1.0f / scale, zero_point, qmin, qmax};
+  const ConvNhwcKernels& k = kernels_for(isa);
+  // Chunks of whole vectors, so the split never changes which elements take the scalar tail
+  // (the two round the same way anyway).
+  constexpr int64_t kChunk = 1024;
+  parallel_items((n + kChunk - 1) / kChunk, kChunk, [&](int64_t begin, int64_t end) {
+    const int64_t first = begin * kChunk, last = min64(end * kChunk, n);
+    k.epilogue_span(x + first, last - first, e);
+  });
+  return true;
+}
+
+bool quantize_to_grid(float* x, int64_t n, float scale, float zero_point, float qmin, float qmax) {
+  return quantize_to_grid_isa(active_isa(), x, n, scale, zero_point, qmin, qmax);
+}
+
+bool depthwise_conv2d_nhwc(const ConvNhwcParams& p, const float* filter, const float* bias,
+                           const float* input, float* output) {
+  return depthwise_conv2d_nhwc_isa(active_isa(), p, filter, bias, input, output);
+}
+
+}  // namespace compute
+}  // namespace kernels
+}  // namespace executorch

@@ -1,0 +1,387 @@
+// conv2d_nhwc and depthwise_conv2d_nhwc against a plain double-accumulation loop, at every ISA
+// level the CPU supports: 1x1 images, 1x1 kernels read in place and strided/padded ones
+// gathered, K x K with padding (leading and trailing), stride and dilation, groups, channel
+// counts that are not a multiple of any vector width, depthwise multipliers, several im2col
+// blocks, fused bias, clamps and output grid rounding; and the same bits at any thread count.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <executorch/extension/threadpool/threadpool.h>
+#include <executorch/runtime/kernels/compute/conv_nhwc.h>
+
+#include "test_util.h"
+
+namespace {
+
+namespace compute = executorch::kernels::compute;
+namespace tp = executorch::extension::threadpool;
+using compute::ConvNhwcParams;
+using compute::Isa;
+using compute_test::random_floats;
+
+// Square geometry; pad is the leading padding, the trailing one is chosen as for `pad` on both
+// sides (PyTorch's output size), plus `extra` more output rows/columns reaching into trailing
+// padding only.
+ConvNhwcParams make(int64_t n, int64_t ci, int64_t hw, int64_t co, int64_t k, int64_t s,
+                    int64_t pad, int64_t dil, int64_t groups, int64_t extra = 0) {
+  ConvNhwcParams p;
+  p.batch = n;
+  p.in_channels = ci;
+  p.in_h = p.in_w = hw;
+  p.out_channels = co;
+  p.kernel_h = p.kernel_w = k;
+  p.stride_h = p.stride_w = s;
+  p.pad_top = p.pad_left = pad;
+  p.dilation_h = p.dilation_w = dil;
+  p.groups = groups;
+  p.out_h = p.out_w = (hw + 2 * pad - dil * (k - 1) - 1) / s + 1 + extra;
+  return p;
+}
+
+std::string describe(const ConvNhwcParams& p) {
+  return testing::PrintToString(
+             std::vector<int64_t>{p.batch, p.in_h, p.in_w, p.in_channels, p.out_h, p.out_w,
+                                  p.out_channels, p.groups, p.kernel_h, p.kernel_w, p.stride_h,
+                                  p.stride_w, p.dilation_h, p.dilation_w, p.pad_top, p.pad_left}) +
+         " clamp [" + std::to_string(p.clamp_min) + ", " + std::to_string(p.clamp_max) + "]";
+}
+
+// The reference: y[n, oh, ow, oc] in double, with the summed magnitude for the tolerance.
+// The filter is OHWI for the dense form ([co, kh, kw, ci/groups]) and [kh, kw, co] for
+// depthwise (groups == input channels: output channel oc reads input channel oc / multiplier).
+void check_against_reference(const ConvNhwcParams& p, bool depthwise, const std::vector<float>& x,
+                             const std::vector<float>& w, const float* bias,
+                             const std::vector<float>& y) {
+  const int64_t gic = p.in_channels / p.groups, goc = p.out_channels / p.groups;
+  int bad = 0;
+  for (int64_t n = 0; n < p.batch; ++n)
+    for (int64_t oh = 0; oh < p.out_h; ++oh)
+      for (int64_t ow = 0; ow < p.out_w; ++ow)
+        for (int64_t oc = 0; oc < p.out_channels; ++oc) {
+          const int64_t g = oc / goc;
+          double s = bias != nullptr ? bias[oc] : 0.0, mag = std::fabs(s);
+          for (int64_t r = 0; r < p.kernel_h; ++r) {
+            const int64_t ih = oh * p.stride_h - p.pad_top + r * p.dilation_h;
+            if (ih < 0 || ih >= p.in_h)
+              continue;
+            for (int64_t q = 0; q < p.kernel_w; ++q) {
+              const int64_t iw = ow * p.stride_w - p.pad_left + q * p.dilation_w;
+              if (iw < 0 || iw >= p.in_w)
+                continue;
+              for (int64_t ci = 0; ci < gic; ++ci) {
+                const float xv =
+                    x[((n * p.in_h + ih) * p.in_w + iw) * p.in_channels + g * gic + ci];
+                const float wv = depthwise ? w[(r * p.kernel_w + q) * p.out_channels + oc]
+                                           : w[((oc * p.kernel_h + r) * p.kernel_w + q) * gic + ci];
+                const double t = static_cast<double>(xv) * wv;
+                s += t;
+                mag += std::fabs(t);
+              }
+            }
+          }
+          s = std::min<double>(std::max<double>(s, p.clamp_min), p.clamp_max);
+          const double tol = 2.0 * (gic * p.kernel_h * p.kernel_w + 5) * 6e-8 * mag + 1e-7;
+          const double got = y[((n * p.out_h + oh) * p.out_w + ow) * p.out_channels + oc];
+          if (!(std::fabs(got - s) <= tol) && bad++ < 5) {
+            ADD_FAILURE() << "y[" << n << "," << oh << "," << ow << "," << oc << "] = " << got
+                          << ", want " << s;
+          }
+        }
+}
+
+struct Operands {
+  std::vector<float> x, w, bias;
+};
+
+Operands operands(const ConvNhwcParams& p, bool depthwise, std::mt19937& rng) {
+  const int64_t gic = p.in_channels / p.groups;
+  Operands o;
+  o.x = random_floats(static_cast<size_t>(p.batch * p.in_h * p.in_w * p.in_channels), rng);
+  o.w = random_floats(
+      static_cast<size_t>(p.out_channels * p.kernel_h * p.kernel_w * (depthwise ? 1 : gic)), rng);
+  o.bias = random_floats(static_cast<size_t>(p.out_channels), rng);
+  return o;
+}
+
+size_t out_numel(const ConvNhwcParams& p) {
+  return static_cast<size_t>(p.batch * p.out_h * p.out_w * p.out_channels);
+}
+
+// Packs and runs conv2d_nhwc; NaN-filled output, so every element must be written.
+std::vector<float> run_dense(const ConvNhwcParams& p, const Operands& o, bool with_bias,
+                             bool use_workspace) {
+  std::vector<unsigned char> packed(compute::conv2d_nhwc_packed_size(p));
+  EXPECT_FALSE(packed.empty());
+  EXPECT_TRUE(
+      compute::conv2d_nhwc_pack(p, o.w.data(), with_bias ? o.bias.data() : nullptr, packed.data()));
+  std::vector<unsigned char> ws(use_workspace ? compute::conv2d_nhwc_workspace_size(p) : 0);
+  std::vector<float> y(out_numel(p), std::numeric_limits<float>::quiet_NaN());
+  EXPECT_TRUE(compute::conv2d_nhwc(p, packed.data(), o.x.data(), y.data(),
+                                   use_workspace ? ws.data() : nullptr, ws.size()));
+  return y;
+}
+
+class ConvNhwcTest : public testing::TestWithParam<Isa> {
+ protected:
+  void SetUp() override {
+    scope_.reset(new compute_test::IsaScope(GetParam()));
+  }
+  void TearDown() override {
+    scope_.reset();
+  }
+
+  void check_dense(const ConvNhwcParams& p, bool with_bias = true, bool use_workspace = true) {
+    SCOPED_TRACE(describe(p) + " bias " + std::to_string(with_bias));
+    ASSERT_TRUE(compute::conv2d_nhwc_params_valid(p));
+    const Operands o = operands(p, false, rng_);
+    check_against_reference(p, false, o.x, o.w, with_bias ? o.bias.data() : nullptr,
+                            run_dense(p, o, with_bias, use_workspace));
+  }
+
+  void check_depthwise(const ConvNhwcParams& p, bool with_bias = true) {
+    SCOPED_TRACE(describe(p) + " bias " + std::to_string(with_bias));
+    const Operands o = operands(p, true, rng_);
+    std::vector<float> y(out_numel(p), std::numeric_limits<float>::quiet_NaN());
+    ASSERT_TRUE(compute::depthwise_conv2d_nhwc_isa(
+        GetParam(), p, o.w.data(), with_bias ? o.bias.data() : nullptr, o.x.data(), y.data()));
+    check_against_reference(p, true, o.x, o.w, with_bias ? o.bias.data() : nullptr, y);
+  }
+
+  std::unique_ptr<compute_test::IsaScope> scope_;
+  std::mt19937 rng_{7};
+};
+
+TEST_P(ConvNhwcTest, PointwiseReadsTheInputInPlace) {
+  //                N  Ci  HW Co  k  s pad dil g
+  check_dense(make(1, 16, 7, 24, 1, 1, 0, 1, 1));
+  check_dense(make(2, 5, 3, 3, 1, 1, 0, 1, 1), false, false);
+  check_dense(make(1, 3, 1, 1, 1, 1, 0, 1, 1));          // 1x1 image, one output
+  check_dense(make(1, 37, 23, 45, 1, 1, 0, 1, 1));       // 529 pixels: several blocks
+  check_dense(make(1, 300, 5, 33, 1, 1, 0, 1, 1));       // deeper than one kc block
+  check_dense(make(1, 12, 6, 10, 1, 1, 0, 1, 2), true);  // two groups side by side
+}
+
+TEST_P(ConvNhwcTest, StridedOrPaddedPointwiseIsGathered) {
+  check_dense(make(1, 19, 9, 21, 1, 2, 0, 1, 1));   // ResNet's downsampling shortcut
+  check_dense(make(2, 8, 4, 5, 1, 1, 1, 1, 1));     // padding: border pixels are bias only
+  check_dense(make(1, 7, 7, 9, 1, 3, 0, 1, 1, 1));  // one extra column in trailing padding
+}
+
+TEST_P(ConvNhwcTest, KxKWithPaddingStrideDilation) {
+  check_dense(make(1, 3, 17, 8, 3, 2, 1, 1, 1));                 // a stem
+  check_dense(make(1, 3, 23, 5, 7, 2, 3, 1, 1));                 // ResNet's 7x7 stem shape
+  check_dense(make(2, 17, 9, 13, 3, 1, 1, 1, 1), false);         // batch 2, odd channels
+  check_dense(make(1, 6, 11, 7, 3, 1, 2, 2, 1));                 // dilation 2
+  check_dense(make(1, 4, 8, 6, 5, 2, 2, 1, 1, 1));               // trailing padding row/column
+  check_dense(make(1, 9, 1, 11, 3, 1, 1, 1, 1));                 // 1x1 image, 3x3 kernel
+  check_dense(make(1, 64, 19, 20, 3, 1, 1, 1, 1), true, false);  // several blocks, scratch
+  check_dense(make(1, 12, 10, 18, 3, 2, 1, 1, 3));               // groups
+}
+
+TEST_P(ConvNhwcTest, AsymmetricWindowAndClamp) {
+  ConvNhwcParams p = make(1, 5, 12, 11, 3, 1, 1, 1, 1);
+  p.in_w = 9;
+  p.kernel_w = 5;
+  p.stride_w = 2;
+  p.pad_left = 2;
+  p.out_w = (9 + 4 - 5) / 2 + 1;
+  p.clamp_min = 0.0f;
+  p.clamp_max = 0.5f;
+  check_dense(p);
+}
+
+TEST_P(ConvNhwcTest, Depthwise) {
+  //                    N  C  HW Co  k  s pad dil  g
+  check_depthwise(make(1, 32, 9, 32, 3, 1, 1, 1, 32));
+  check_depthwise(make(1, 24, 8, 24, 3, 2, 1, 1, 24));      // 16 + 8 channel tail
+  check_depthwise(make(2, 80, 7, 80, 5, 1, 2, 1, 80));      // a 64 block, then 16
+  check_depthwise(make(1, 67, 6, 67, 5, 2, 2, 1, 67));      // 64 + 3 scalar channels
+  check_depthwise(make(1, 7, 5, 7, 3, 1, 1, 1, 7), false);  // fewer channels than a vector
+  check_depthwise(make(1, 19, 10, 19, 3, 1, 2, 2, 19));     // dilation 2
+  check_depthwise(make(1, 40, 1, 40, 3, 1, 1, 1, 40));      // 1x1 image
+  check_depthwise(make(1, 16, 6, 16, 3, 2, 1, 1, 16, 1));   // trailing padding
+}
+
+TEST_P(ConvNhwcTest, DepthwiseMultiplierAndClamp) {
+  check_depthwise(make(1, 8, 7, 16, 3, 1, 1, 1, 8));  // multiplier 2
+  check_depthwise(make(1, 5, 6, 15, 5, 2, 2, 1, 5));  // multiplier 3
+  ConvNhwcParams relu6 = make(1, 48, 9, 48, 3, 1, 1, 1, 48);
+  relu6.clamp_min = 0.0f;
+  relu6.clamp_max = 0.3f;
+  check_depthwise(relu6);
+}
+
+// The grid rounding the int8 programs ask for, written the plain way.
+float on_grid(float y, const ConvNhwcParams& p) {
+  float q = std::nearbyint(y / p.out_scale) + p.out_zero_point;
+  q = std::min(std::max(q, p.out_qmin), p.out_qmax);
+  return (q - p.out_zero_point) * p.out_scale;
+}
+
+// With an output grid, every output is exactly the grid point of the output without one.
+TEST_P(ConvNhwcTest, OutputGridRoundsEveryOutput) {
+  struct Grid {
+    float scale, zero_point, qmin, qmax;
+  };
+  // int8 with an offset zero point; uint8 around 128; a coarse one that clamps at both ends.
+  const Grid grids[] = {{0.013f, 3, -128, 127}, {0.02f, 128, 0, 255}, {0.5f, -2, -4, 3}};
+  const ConvNhwcParams shapes[] = {
+      make(1, 13, 6, 19, 1, 1, 0, 1, 1),  // pointwise
+      make(1, 5, 7, 21, 3, 2, 1, 1, 1),   // gathered
+  };
+  const ConvNhwcParams dw_shapes[] = {make(1, 83, 5, 83, 3, 1, 1, 1, 83),
+                                      make(1, 4, 5, 8, 3, 1, 1, 1, 4)};
+  for (const Grid& grid : grids) {
+    auto with_grid = [&](ConvNhwcParams p) {
+      p.clamp_min = -1.5f;
+      p.out_scale = grid.scale;
+      p.out_zero_point = grid.zero_point;
+      p.out_qmin = grid.qmin;
+      p.out_qmax = grid.qmax;
+      return p;
+    };
+    auto expect_on_grid = [&](const ConvNhwcParams& p, const std::vector<float>& plain,
+                              const std::vector<float>& rounded) {
+      SCOPED_TRACE(describe(p) + " scale " + std::to_string(p.out_scale));
+      int bad = 0;
+      for (size_t i = 0; i < plain.size(); ++i) {
+        const float want = on_grid(plain[i], p);
+        if (std::memcmp(&rounded[i], &want, sizeof want) != 0 && bad++ < 5)
+          ADD_FAILURE() << "y[" << i << "] = " << rounded[i] << ", want " << want;
+      }
+    };
+    for (ConvNhwcParams p : shapes) {
+      p.clamp_min = -1.5f;
+      const Operands o = operands(p, false, rng_);
+      const ConvNhwcParams q = with_grid(p);
+      ASSERT_TRUE(compute::conv2d_nhwc_params_valid(q));
+      expect_on_grid(q, run_dense(p, o, true, true), run_dense(q, o, true, true));
+    }
+    for (ConvNhwcParams p : dw_shapes) {
+      p.clamp_min = -1.5f;
+      const Operands o = operands(p, true, rng_);
+      const ConvNhwcParams q = with_grid(p);
+      std::vector<float> plain(out_numel(p)), rounded(out_numel(p));
+      ASSERT_TRUE(compute::depthwise_conv2d_nhwc_isa(GetParam(), p, o.w.data(), o.bias.data(),
+                                                     o.x.data(), plain.data()));
+      ASSERT_TRUE(compute::depthwise_conv2d_nhwc_isa(GetParam(), q, o.w.data(), o.bias.data(),
+                                                     o.x.data(), rounded.data()));
+      expect_on_grid(q, plain, rounded);
+    }
+  }
+}
+
+// The rounding on its own, over lengths around the vector width and large enough to split
+// across threads: exactly the plain loop, NaN and infinities included.
+TEST_P(ConvNhwcTest, QuantizeToGridMatchesThePlainRounding) {
+  ConvNhwcParams grid;
+  grid.out_scale = 0.037f;
+  grid.out_zero_point = -5;
+  grid.out_qmin = -128;
+  grid.out_qmax = 127;
+  for (int64_t n : {0, 1, 15, 16, 17, 33, 5000}) {
+    std::vector<float> x = random_floats(static_cast<size_t>(n), rng_, -6.0f, 6.0f);
+    if (n > 3) {
+      x[0] = std::numeric_limits<float>::quiet_NaN();
+      x[1] = std::numeric_limits<float>::infinity();
+      x[2] = -std::numeric_limits<float>::infinity();
+      x[3] = 0.5f * grid.out_scale;  // a tie: to even
+    }
+    std::vector<float> want(x.size());
+    for (size_t i = 0; i < x.size(); ++i)
+      want[i] = on_grid(x[i], grid);
+    ASSERT_TRUE(compute::quantize_to_grid_isa(GetParam(), x.data(), n, grid.out_scale,
+                                              grid.out_zero_point, grid.out_qmin, grid.out_qmax));
+    for (size_t i = 0; i < x.size(); ++i) {
+      if (std::isnan(want[i]))
+        EXPECT_TRUE(std::isnan(x[i])) << i;
+      else
+        EXPECT_EQ(x[i], want[i]) << "n " << n << " i " << i;
+    }
+  }
+  float v = 1.0f;
+  EXPECT_FALSE(compute::quantize_to_grid(&v, 1, 0.1f, 0, -32768, 32767));
+  EXPECT_FALSE(compute::quantize_to_grid(&v, 1, 0.0f, 0, -128, 127));
+  EXPECT_FALSE(compute::quantize_to_grid(&v, 1, 0.1f, 0.5f, -128, 127));
+  EXPECT_EQ(v, 1.0f);
+}
+
+TEST_P(ConvNhwcTest, RejectsInvalidParameters) {
+  ConvNhwcParams p = make(1, 6, 5, 4, 3, 1, 1, 1, 4);  // 6 channels in 4 groups
+  EXPECT_FALSE(compute::conv2d_nhwc_params_valid(p));
+  EXPECT_EQ(compute::conv2d_nhwc_packed_size(p), 0u);
+  float x = 0, y = 0;
+  EXPECT_FALSE(compute::depthwise_conv2d_nhwc(p, &x, nullptr, &x, &y));
+  p = make(1, 4, 5, 4, 3, 1, 1, 1, 1);
+  p.stride_h = 0;
+  EXPECT_FALSE(compute::conv2d_nhwc_params_valid(p));
+  p = make(1, 4, 5, 4, 3, 1, 1, 1, 1);
+  p.pad_top = -1;
+  EXPECT_FALSE(compute::conv2d_nhwc_params_valid(p));
+  p = make(1, 4, 5, 4, 3, 1, 1, 1, 1);
+  p.out_h = int64_t{1} << 40;
+  EXPECT_FALSE(compute::conv2d_nhwc_params_valid(p));
+  // A grid wider than 8 bits (its rounding would not be exact), or a bad scale.
+  p = make(1, 4, 5, 4, 3, 1, 1, 1, 1);
+  p.out_scale = 0.1f;
+  p.out_qmin = -32768;
+  p.out_qmax = 32767;
+  EXPECT_FALSE(compute::conv2d_nhwc_params_valid(p));
+  p.out_qmin = -128;
+  p.out_qmax = 127;
+  EXPECT_TRUE(compute::conv2d_nhwc_params_valid(p));
+  p.out_scale = -0.1f;
+  EXPECT_FALSE(compute::conv2d_nhwc_params_valid(p));
+  // Not depthwise: groups must equal the input channels.
+  p = make(1, 4, 5, 8, 3, 1, 1, 1, 2);
+  EXPECT_TRUE(compute::conv2d_nhwc_params_valid(p));
+  EXPECT_FALSE(compute::depthwise_conv2d_nhwc(p, &x, nullptr, &x, &y));
+}
+
+TEST_P(ConvNhwcTest, SameBitsAtAnyThreadCount) {
+  const ConvNhwcParams dense[] = {
+      // Large enough that the SGEMM splits each block across the threads.
+      make(1, 64, 56, 64, 1, 1, 0, 1, 1),  // pointwise, several blocks
+      make(1, 32, 60, 48, 3, 2, 1, 1, 1),  // gathered
+  };
+  const ConvNhwcParams dw = make(1, 40, 28, 40, 5, 1, 2, 1, 40);
+  for (const ConvNhwcParams& p : dense) {
+    SCOPED_TRACE(describe(p));
+    const Operands o = operands(p, false, rng_);
+    ASSERT_TRUE(tp::set_num_threads(1));
+    const std::vector<float> want = run_dense(p, o, true, true);
+    for (size_t threads : {2, 3, 4}) {
+      ASSERT_TRUE(tp::set_num_threads(threads));
+      const std::vector<float> got = run_dense(p, o, true, true);
+      ASSERT_EQ(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)), 0) << threads;
+    }
+  }
+  const Operands o = operands(dw, true, rng_);
+  auto run_dw = [&] {
+    std::vector<float> y(out_numel(dw));
+    EXPECT_TRUE(
+        compute::depthwise_conv2d_nhwc(dw, o.w.data(), o.bias.data(), o.x.data(), y.data()));
+    return y;
+  };
+  ASSERT_TRUE(tp::set_num_threads(1));
+  const std::vector<float> want = run_dw();
+  for (size_t threads : {2, 3, 4}) {
+    ASSERT_TRUE(tp::set_num_threads(threads));
+    const std::vector<float> got = run_dw();
+    ASSERT_EQ(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)), 0) << threads;
+  }
+  ASSERT_TRUE(tp::set_num_threads(1));
+}
+
+INSTANTIATE_TEST_SUITE_P(Isa, ConvNhwcTest, testing::ValuesIn(compute_test::supported_isas()),
+                         compute_test::isa_param_name);
+
+}  // namespace
