@@ -293,6 +293,22 @@ def _xnn(build_fn, quantize=None, atol=None):
     return b
 
 
+def _xnn_half(build_fn, atol):
+    """build_fn's model in half precision (model.half(), float16 inputs) lowered with
+    XnnpackPartitioner: fp16 values, constants and delegate arguments. The goldens are eager
+    PyTorch's float16 outputs, so the tolerance covers two fp16 implementations."""
+    def b():
+        bld = build_fn()
+        bld.partitioner = "xnnpack"
+        for ms in bld.methods.values():
+            ms.module = ms.module.half()
+            ms.example_args = tuple(a.half() for a in ms.example_args)
+            ms.calls = [tuple(a.half() for a in c) for c in ms.calls]
+        bld.atol = bld.rtol = atol
+        return bld
+    return b
+
+
 def quantize_methods(bld: Build) -> None:
     """Replaces each method's module by its PT2E-quantized reference model (bld.quantize)."""
     from executorch.backends.xnnpack.quantizer.xnnpack_quantizer import (
@@ -391,6 +407,14 @@ PROGRAMS: List[ProgramSpec] = [
                 "weights), lowered with XnnpackPartitioner; goldens from the quantized reference model "
                 "(whose per-row parameters differ from XNNPACK's by about 1e-3 at the outputs)",
                 ["delegate", "quantized"], _xnn(build_mlp, "dynamic", atol=5e-3), seed_name="mlp"),
+    ProgramSpec("mlp_xnnpack_f16", "delegated",
+                "mlp in half precision (model.half(), float16 input) lowered with XnnpackPartitioner: fp16 "
+                "values, constants and arguments; goldens from eager float16",
+                ["delegate", "float16"], _xnn_half(build_mlp, 1e-2), seed_name="mlp"),
+    ProgramSpec("cnn_xnnpack_f16", "delegated",
+                "cnn in half precision lowered with XnnpackPartitioner (fp16 activations, fp32 conv weights, "
+                "fp16 linear weights); goldens from eager float16",
+                ["delegate", "float16"], _xnn_half(build_cnn, 1e-2), seed_name="cnn"),
     ProgramSpec("vit_tiny_xnnpack", "delegated",
                 "vit_tiny lowered with XnnpackPartitioner: several delegates with portable ops between",
                 ["delegate", "gelu", "sdpa"], _xnn(build_vit_tiny), seed_name="vit_tiny"),

@@ -183,20 +183,12 @@ TEST(XnnpackMalformed, NodeParameters) {
 }
 
 TEST(XnnpackMalformed, UnsupportedIsNamed) {
-  GraphWriter g;
-  const uint32_t x = g.value({1, 4, 4, 2}, 0), y = g.value({1, 2, 2, 2}, 1, true),
-                 idx = g.value({1, 2, 2, 2});
-  auto* p = new fb::XNNArgMaxPooling2dT();
-  p->pooling_height = p->pooling_width = 2;
-  p->input_id = x;
-  p->output_value_id = y;
-  p->output_index_id = idx;
-  g.node(T::XNNArgMaxPooling2d, p);
-  expect_refused(g.payload(), Error::NotSupported, "XNNArgMaxPooling2d");
-
-  expect_refused(
-      [](GraphWriter& g2) { g2.tensor(0)->datatype = fb::XNNDatatype::xnn_datatype_fp16; },
-      Error::NotSupported, "xnn_datatype_fp16");
+  // XNNPACK-internal datatypes upstream's exporter never writes.
+  for (auto dt : {fb::XNNDatatype::xnn_datatype_int32, fb::XNNDatatype::xnn_datatype_pfp32,
+                  fb::XNNDatatype::xnn_datatype_qpint8}) {
+    expect_refused([dt](GraphWriter& g2) { g2.tensor(0)->datatype = dt; }, Error::NotSupported,
+                   fb::EnumNameXNNDatatype(dt));
+  }
   expect_refused(
       [](GraphWriter& g2) { g2.tensor(0)->dq_datatype = fb::XNNDatatype::xnn_datatype_qint8; },
       Error::NotSupported, "dynamic quantization");

@@ -41,8 +41,14 @@ struct Quant {
   size_t row_size = 0;
 };
 
-// One tensor value of the graph. Every value the steps use is float32 (other datatypes are
-// refused at init), `data` points to its elements: a constant's converted copy, an
+// How a value's elements are stored where they are not float32: the fp16/bf16 values of a
+// half-precision graph (the steps compute in float and round onto the format's grid after the
+// node that writes the value, float_formats.h), and the indices an ArgMaxPooling2d writes
+// (floats holding small integers inside the graph, int64 or int32 in the caller's tensor).
+enum class FloatFormat : uint8_t { kFp32, kFp16, kBf16, kIndex };
+
+// One tensor value of the graph. Every value the steps use is held as float32, `data` points to
+// its elements: a constant's converted copy, an
 // intermediate's buffer, or (bound at each execute) the call's tensor for an external value.
 struct Value {
   bool defined = false;  // an XValue with this id exists
@@ -56,6 +62,13 @@ struct Value {
   // computes in float and the value is rounded onto its quantization grid after the node that
   // writes it (quantized_values.h). Quantized constants are decoded to floats at init.
   Quant quant;
+  // fp16/bf16 values are rounded onto their grid; a non-fp32 external value is bound through a
+  // float staging buffer (`data`, allocated at init) converted from or to the caller's tensor
+  // (`external_data`, set at each execute).
+  FloatFormat format = FloatFormat::kFp32;
+  void* external_data = nullptr;
+  bool index_is_int64 =
+      false;  // kIndex: the bound tensor is int64 (else int32)
 };
 
 class Graph;

@@ -11,6 +11,7 @@
 #include "graph.h"
 #include "node_context.h"
 #include "constants.h"
+#include "float_formats.h"
 #include "payload_header.h"
 #include "quantized_values.h"
 
@@ -104,14 +105,13 @@ Error read_value(
         position,
         id);
   }
-  if (qv == nullptr && tv->datatype() != fb::XNNDatatype::xnn_datatype_fp32) {
+  if (qv == nullptr && !float_format_of(tv->datatype(), &v.format)) {
     XNN_FAIL(
         NotSupported,
-        "value %u: datatype %s is not supported by this backend (fp32, or "
-        "quantized with "
-        "quantization parameters)",
+        "value %u: datatype %s is not supported by this backend (%s)",
         id,
-        datatype_name(tv->datatype()));
+        datatype_name(tv->datatype()),
+        unsupported_datatype_reason(tv->datatype()));
   }
   if (tv->dq_datatype() != fb::XNNDatatype::xnn_datatype_invalid) {
     XNN_FAIL(
@@ -192,7 +192,7 @@ Error read_value(
         named_data,
         id,
         tv->constant_buffer_idx(),
-        numel * sizeof(float),
+        numel * element_bytes(v.format),
         holder,
         &bytes);
     if (err != Error::Ok) {
@@ -206,9 +206,7 @@ Error read_value(
           id,
           numel);
     }
-    if (numel > 0) {
-      std::memcpy(v.data, bytes, numel * sizeof(float));
-    }
+    decode_elements(v.format, bytes, numel, v.data);
     v.is_constant = true;
     holder.Free();
   }
@@ -483,6 +481,11 @@ Error NodeContext::accept(std::unique_ptr<Step> step) {
     if (quantize != nullptr) {
       graph_.steps.push_back(std::move(quantize));
     }
+    // So is an fp16/bf16 output onto the half-precision grid.
+    std::unique_ptr<Step> round = make_round_step(graph_.values[id], id);
+    if (round != nullptr) {
+      graph_.steps.push_back(std::move(round));
+    }
   }
   return Error::Ok;
 }
@@ -583,6 +586,10 @@ Result<std::unique_ptr<Graph>> build_graph(
     if (err != Error::Ok) {
       return err;
     }
+  }
+  err = allocate_staging(*graph);
+  if (err != Error::Ok) {
+    return err;
   }
   for (uint32_t id : graph->output_values) {
     if (!written[id]) {

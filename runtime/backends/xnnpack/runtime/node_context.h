@@ -118,6 +118,8 @@ runtime::Error build_slice(NodeContext& ctx);
 runtime::Error build_constant_pad(NodeContext& ctx);
 runtime::Error build_conv_transpose2d(NodeContext& ctx);
 runtime::Error build_resize_bilinear(NodeContext& ctx);
+runtime::Error build_argmax_pooling(NodeContext& ctx);
+runtime::Error build_sdpa(NodeContext& ctx);
 
 }  // namespace xnnpack
 }  // namespace backends

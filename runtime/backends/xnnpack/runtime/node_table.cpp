@@ -70,9 +70,10 @@ NodeBuilder find_node_builder(fb::XNodeUnion type) {
       return &build_conv_transpose2d;
     case T::XNNStaticResizeBilinear2D:
       return &build_resize_bilinear;
-    // Not implemented: refused at init.
     case T::XNNArgMaxPooling2d:
+      return &build_argmax_pooling;
     case T::XNNScaledDotProductAttention:
+      return &build_sdpa;
     default:
       return nullptr;
   }

@@ -188,7 +188,8 @@ bool unary_op_of(fb::XNodeUnion type, UnaryOp* op) {
     case T::XNNELU:
       *op = UnaryOp::kELU;
       return true;
-    // Every value is float32 here, so Convert is fp32 -> fp32.
+    // Every value is held as float32, so Convert is a copy; the rounding onto the output's
+    // grid (quantized, fp16, bf16) is the step that follows every write of such a value.
     case T::XNNCopy:
     case T::XNNConvert:
       *op = UnaryOp::kCopy;

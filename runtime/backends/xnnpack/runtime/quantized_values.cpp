@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <executorch/runtime/kernels/compute/conv_nhwc.h>
+#include <executorch/runtime/core/portable_type/bfloat16.h>
 #include <executorch/runtime/platform/log.h>
 
 #include "constants.h"
@@ -98,14 +99,6 @@ int32_t stored_int(Storage s, const uint8_t* bytes, const Value& v, size_t i) {
   return 0;
 }
 
-// bf16 -> float: the upper half of a float32.
-float bf16_to_float(uint16_t h) {
-  const uint32_t bits = static_cast<uint32_t>(h) << 16;
-  float f;
-  std::memcpy(&f, &bits, 4);
-  return f;
-}
-
 // The per-channel (or per-block) scales: the inline float vector, or a constant of
 // `count` floats (or bf16 when `bf16`).
 Error read_scales(
@@ -147,7 +140,7 @@ Error read_scales(
       if (bf16) {
         uint16_t h;
         std::memcpy(&h, bytes + i * 2, 2);
-        out->push_back(bf16_to_float(h));
+        out->push_back(runtime::etensor::internal::bf16_bits_to_float(h));
       } else {
         float f;
         std::memcpy(&f, bytes + i * 4, 4);

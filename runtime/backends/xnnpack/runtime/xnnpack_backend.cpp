@@ -8,6 +8,7 @@
 #include <executorch/runtime/core/exec_aten/util/tensor_util.h>
 #include <executorch/runtime/platform/log.h>
 
+#include "float_formats.h"
 #include "graph.h"
 
 namespace executorch {
@@ -56,7 +57,7 @@ Error bind_argument(Graph& g, uint32_t id, EValue* arg, bool is_output) {
     return Error::InvalidArgument;
   }
   Tensor& t = arg->toTensor();
-  if (t.scalar_type() != ScalarType::Float) {
+  if (v.format == FloatFormat::kFp32 && t.scalar_type() != ScalarType::Float) {
     ET_LOG(
         Error,
         "XnnpackBackend: argument %u has dtype %d, the graph needs float32",
@@ -109,6 +110,10 @@ Error bind_argument(Graph& g, uint32_t id, EValue* arg, bool is_output) {
         v.external_id,
         v.numel);
     return Error::InvalidArgument;
+  }
+  if (v.format != FloatFormat::kFp32) {
+    // fp16/bf16/index arguments go through the value's staging buffer (float_formats.h).
+    return bind_staged(v, t, is_output);
   }
   v.data = t.mutable_data_ptr<float>();
   return Error::Ok;
@@ -194,11 +199,12 @@ class XnnpackBackend final : public BackendInterface {
     EventTracer* tracer = context.event_tracer();
     if (tracer != nullptr) {
       run_steps_traced(g, tracer);
-      return Error::Ok;
+    } else {
+      for (auto& step : g.steps) {
+        step->run(g);
+      }
     }
-    for (auto& step : g.steps) {
-      step->run(g);
-    }
+    write_back_staged_outputs(g);
     return Error::Ok;
   }
 
