@@ -148,6 +148,12 @@ WorkspaceLayout layout(const Conv2dParams& p) {
   return l;
 }
 
+// The fused activation on one finished output block (n floats of one output channel or of
+// consecutive channels), after bias and clamp.
+void conv_epilogue_activation(const Conv2dParams& p, float* y, int64_t n) {
+  apply_activation(p.activation, y, n);
+}
+
 }  // namespace
 
 int64_t conv2d_out_h(const Conv2dParams& p) {
@@ -218,6 +224,7 @@ bool conv2d_nchw(const Conv2dParams& p, const float* input, const float* weight,
                        dq.out = output + (n * p.out_channels + oc) * out_plane;
                        dq.bias = bias != nullptr ? bias[oc] : 0.0f;
                        ck.depthwise_plane(dq);
+                       conv_epilogue_activation(p, dq.out, out_plane);
                      }
                    });
     return true;
@@ -260,11 +267,12 @@ bool conv2d_nchw(const Conv2dParams& p, const float* input, const float* weight,
         sgemm(Trans::kNo, Trans::kNo, cog, ncols, k_dim, 1.0f, w, k_dim, b, ldb, 0.0f, y + oh0 * ow,
               out_plane, gemm_ws, gemm_ws_bytes);
       }
-      if (bias != nullptr || clamp) {
+      if (bias != nullptr || clamp || p.activation != Activation::kNone) {
         parallel_items(cog, out_plane, [&](int64_t c0, int64_t c1) {
           for (int64_t oc = c0; oc < c1; ++oc) {
             ck.bias_clamp(y + oc * out_plane, out_plane,
                           bias != nullptr ? bias[g * cog + oc] : 0.0f, p.clamp_min, p.clamp_max);
+            conv_epilogue_activation(p, y + oc * out_plane, out_plane);
           }
         });
       }

@@ -1,0 +1,40 @@
+// Epilogue activations (activation.h), through the vector math of the active ISA level.
+#include "activation.h"
+
+#include "vmath.h"
+
+namespace executorch {
+namespace kernels {
+namespace compute {
+
+void apply_activation(Activation act, float* y, int64_t n) {
+  const VmathKernels& vm = vmath();
+  switch (act) {
+    case Activation::kNone:
+      return;
+    case Activation::kSilu: {
+      // sigmoid into a small buffer, then the product: the two rounding steps of sigmoid + mul
+      // (vmath's silu rounds once less, so it would not be bit-identical to them).
+      constexpr int64_t kChunk = 256;
+      float s[kChunk];
+      for (int64_t i = 0; i < n; i += kChunk) {
+        const int64_t len = n - i < kChunk ? n - i : kChunk;
+        vm.sigmoid(y + i, s, len);
+        for (int64_t j = 0; j < len; ++j) {
+          y[i + j] *= s[j];
+        }
+      }
+      return;
+    }
+    case Activation::kHardswish:
+      vm.hardswish(y, y, n);
+      return;
+    case Activation::kHardsigmoid:
+      vm.hardsigmoid(y, y, n);
+      return;
+  }
+}
+
+}  // namespace compute
+}  // namespace kernels
+}  // namespace executorch

@@ -1,0 +1,27 @@
+// Activations applied in an operator's epilogue (private to the kernel library): a convolution
+// or GEMM whose output feeds only an activation runs it on each finished output block while the
+// block is still in cache, instead of a separate pass (or the several passes of the add, clamp,
+// mul and div an export decomposes hardswish into).
+#pragma once
+
+#include <cstdint>
+
+namespace executorch {
+namespace kernels {
+namespace compute {
+
+enum class Activation : uint8_t {
+  kNone,
+  kSilu,         // y * sigmoid(y)
+  kHardswish,    // y * clamp(y + 3, 0, 6) / 6
+  kHardsigmoid,  // clamp(y + 3, 0, 6) / 6
+};
+
+// y[i] = act(y[i]) over n contiguous floats, bit-identical to the decomposed operators the
+// export emits for it (sigmoid then mul for SiLU: the vector sigmoid of vmath.h, as the sigmoid
+// kernel uses, then the product; vmath's hardswish / hardsigmoid for the others).
+void apply_activation(Activation act, float* y, int64_t n);
+
+}  // namespace compute
+}  // namespace kernels
+}  // namespace executorch
