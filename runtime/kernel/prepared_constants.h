@@ -88,6 +88,10 @@ using InstructionFuser =
  * alone. The fused kernel is called with first's arguments (its output
  * replaced by that last output) followed by the covered instructions'
  * arguments; at execute it may read only first's inputs and the constants.
+ * When that last output shares storage with an input of first, first's
+ * output is kept instead: the kernel then writes first's output as first
+ * does and computes the last output from it (it sees the two as different
+ * arguments).
  */
 struct FusionCandidate {
   const char* op_name;  // "name.overload"

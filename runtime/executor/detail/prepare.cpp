@@ -570,8 +570,16 @@ class PairRewriter {
       total += next[t].args.size();
     }
     EValue* const out = last(next[used - 1].args);
-    if (total > 63 || !out->isTensor() || out == last(k1.args) ||
-        !may_write(k1, out)) {
+    EValue* const out1 = last(k1.args);
+    if (total > 63 || !out->isTensor() || out == out1) {
+      return false;
+    }
+    // When the run's output shares storage with an input of k1 (planned
+    // memory reused once that input is dead), k1 keeps writing its own
+    // output, which is alive through the run and so apart from both, and the
+    // fused kernel writes the run's output from it.
+    const bool keep_out1 = !may_write(k1, out);
+    if (keep_out1 && overlaps(out1, out)) {
       return false;
     }
     for (size_t t = 0; t + 1 < members.size(); ++t) {
@@ -586,10 +594,9 @@ class PairRewriter {
       }
     }
     EValue** args = state_->make_args(total);
-    EValue* const out1 = last(k1.args);
     size_t k = 0;
     for (EValue* a : k1.args) {
-      args[k++] = a == out1 ? out : a;
+      args[k++] = a == out1 && !keep_out1 ? out : a;
     }
     for (size_t t = 0; t < used; ++t) {
       k1.read_only_args |= next[t].constant_args << k;

@@ -1,16 +1,21 @@
 // Epilogue activations (activation.h), through the vector math of the active ISA level.
 #include "activation.h"
 
+#include <cstring>
+
 #include "vmath.h"
 
 namespace executorch {
 namespace kernels {
 namespace compute {
 
-void apply_activation(Activation act, float* y, int64_t n) {
+void apply_activation(Activation act, const float* x, float* y, int64_t n) {
   const VmathKernels& vm = vmath();
   switch (act) {
     case Activation::kNone:
+      if (x != y) {
+        std::memcpy(y, x, sizeof(float) * static_cast<size_t>(n > 0 ? n : 0));
+      }
       return;
     case Activation::kSilu: {
       // sigmoid into a small buffer, then the product: the two rounding steps of sigmoid + mul
@@ -19,18 +24,18 @@ void apply_activation(Activation act, float* y, int64_t n) {
       float s[kChunk];
       for (int64_t i = 0; i < n; i += kChunk) {
         const int64_t len = n - i < kChunk ? n - i : kChunk;
-        vm.sigmoid(y + i, s, len);
+        vm.sigmoid(x + i, s, len);
         for (int64_t j = 0; j < len; ++j) {
-          y[i + j] *= s[j];
+          y[i + j] = x[i + j] * s[j];
         }
       }
       return;
     }
     case Activation::kHardswish:
-      vm.hardswish(y, y, n);
+      vm.hardswish(x, y, n);
       return;
     case Activation::kHardsigmoid:
-      vm.hardsigmoid(y, y, n);
+      vm.hardsigmoid(x, y, n);
       return;
   }
 }

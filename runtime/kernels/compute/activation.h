@@ -17,10 +17,11 @@ enum class Activation : uint8_t {
   kHardsigmoid,  // clamp(y + 3, 0, 6) / 6
 };
 
-// y[i] = act(y[i]) over n contiguous floats, bit-identical to the decomposed operators the
-// export emits for it (sigmoid then mul for SiLU: the vector sigmoid of vmath.h, as the sigmoid
-// kernel uses, then the product; vmath's hardswish / hardsigmoid for the others).
-void apply_activation(Activation act, float* y, int64_t n);
+// y[i] = act(x[i]) over n contiguous floats (y == x: in place; otherwise they must not overlap),
+// bit-identical to the decomposed operators the export emits for it (sigmoid then mul for SiLU:
+// the vector sigmoid of vmath.h, as the sigmoid kernel uses, then the product; vmath's
+// hardswish / hardsigmoid for the others). kNone copies x to y.
+void apply_activation(Activation act, const float* x, float* y, int64_t n);
 
 }  // namespace compute
 }  // namespace kernels

@@ -151,7 +151,7 @@ WorkspaceLayout layout(const Conv2dParams& p) {
 // The fused activation on one finished output block (n floats of one output channel or of
 // consecutive channels), after bias and clamp.
 void conv_epilogue_activation(const Conv2dParams& p, float* y, int64_t n) {
-  apply_activation(p.activation, y, n);
+  apply_activation(p.activation, y, y, n);
 }
 
 }  // namespace

@@ -7,6 +7,8 @@
 #include <cstring>
 #include <limits>
 
+#include <executorch/runtime/kernels/detail/shape_util.h>
+
 namespace executorch {
 namespace kernels {
 namespace detail {
@@ -164,6 +166,22 @@ Activation match_activation_run(const EValue* x, Span<const FusionCandidate> nex
     }
   }
   return act;
+}
+
+bool activation_into(::executorch::runtime::KernelRuntimeContext& ctx, const char* op,
+                     Activation act, const Tensor& from, Tensor& to) {
+  if (!resize_out(ctx, op, to, from.sizes())) {
+    return false;
+  }
+  if (to.scalar_type() != ScalarType::Float || from.scalar_type() != ScalarType::Float ||
+      !is_contiguous_dim_order(to) || !is_contiguous_dim_order(from)) {
+    ET_LOG(Error, "%s: fused activation: unexpected output layout", op);
+    ctx.fail(::executorch::runtime::Error::InvalidProgram);
+    return false;
+  }
+  compute::apply_activation(act, from.const_data_ptr<float>(), to.mutable_data_ptr<float>(),
+                            from.numel());
+  return true;
 }
 
 }  // namespace detail

@@ -12,6 +12,7 @@
 
 #include <cstddef>
 
+#include <executorch/runtime/kernel/kernel_runtime_context.h>
 #include <executorch/runtime/kernel/prepared_constants.h>
 #include <executorch/runtime/kernels/compute/activation.h>
 
@@ -25,6 +26,19 @@ compute::Activation match_activation_run(
     const ::executorch::runtime::EValue* x,
     ::executorch::runtime::Span<const ::executorch::runtime::FusionCandidate> next,
     size_t* n_consumed);
+
+// The last step of a fused run whose first operator kept its own output `from` (see
+// RunFuser): to = act(from), to resized to from's shape. Both contiguous float (the fusers
+// check). False after failing ctx (with a log naming op).
+bool activation_into(::executorch::runtime::KernelRuntimeContext& ctx, const char* op,
+                     compute::Activation act, const ::executorch::aten::Tensor& from,
+                     ::executorch::aten::Tensor& to);
+
+// The output of the fused run (the last argument of the fused instruction).
+inline ::executorch::runtime::EValue* run_output(
+    ::executorch::runtime::Span<::executorch::runtime::EValue*> args) {
+  return args[args.size() - 1];
+}
 
 }  // namespace detail
 }  // namespace kernels

@@ -320,7 +320,7 @@ Tensor& convolution_clamped(KernelRuntimeContext& ctx, const Tensor& input, cons
     }
   }
   if (!clamped) {
-    compute::apply_activation(act, y, out.numel());
+    compute::apply_activation(act, y, y, out.numel());
   }
   if (!out_c) {
     store_from_contiguous(y, out);
@@ -428,17 +428,34 @@ template <char kKind>
 
 template <compute::Activation kAct>
 void convolution_run_fused(KernelRuntimeContext& ctx, Span<EValue*> args) {
-  convolution_from_fused_args(ctx, args, -kInf, kInf, kAct);
+  EValue* const run_out = detail::run_output(args);
+  if (args.size() <= kConvArgs || args[kConvArgs - 2] == run_out) {
+    convolution_from_fused_args(ctx, args, -kInf, kInf, kAct);
+    return;
+  }
+  // The convolution kept its own output (the run's output shares storage with its input).
+  convolution_from_fused_args(ctx, args, -kInf, kInf, compute::Activation::kNone);
+  if (ctx.failure_state() == Error::Ok && run_out->isTensor()) {
+    detail::activation_into(ctx, kOp, kAct, args[kConvArgs - 2]->toTensor(), run_out->toTensor());
+  }
 }
 
 ::executorch::runtime::FusedKernel fuse_convolution_run(
     Span<EValue*> conv, Span<const ::executorch::runtime::FusionCandidate> next,
     size_t* n_consumed) {
+  // Contiguous outputs, so that the activation can also run from one into the other.
   if (conv.size() != kConvArgs || !conv[0]->isTensor() ||
-      conv[0]->toTensor().scalar_type() != ScalarType::Float) {
+      conv[0]->toTensor().scalar_type() != ScalarType::Float || !conv[kConvArgs - 1]->isTensor() ||
+      !is_contiguous_dim_order(conv[kConvArgs - 1]->toTensor())) {
     return nullptr;
   }
-  switch (detail::match_activation_run(conv[kConvArgs - 1], next, n_consumed)) {
+  const compute::Activation act =
+      detail::match_activation_run(conv[kConvArgs - 1], next, n_consumed);
+  const EValue* run_out = detail::run_output(next[*n_consumed > 0 ? *n_consumed - 1 : 0].args);
+  if (!run_out->isTensor() || !is_contiguous_dim_order(run_out->toTensor())) {
+    return nullptr;
+  }
+  switch (act) {
     case compute::Activation::kSilu:
       return convolution_run_fused<compute::Activation::kSilu>;
     case compute::Activation::kHardswish:

@@ -397,7 +397,13 @@ void gemm_activation_fused(KernelRuntimeContext& ctx, Span<EValue*> args) {
     return;
   }
   Tensor& out = args[kN - 1]->toTensor();
-  compute::apply_activation(kAct, out.mutable_data_ptr<float>(), out.numel());
+  EValue* const run_out = detail::run_output(args);
+  if (run_out == args[kN - 1]) {
+    compute::apply_activation(kAct, out.const_data_ptr<float>(), out.mutable_data_ptr<float>(),
+                              out.numel());
+  } else if (run_out->isTensor()) {  // the product kept its own output (see RunFuser)
+    detail::activation_into(ctx, "fused matrix product", kAct, out, run_out->toTensor());
+  }
 }
 
 template <size_t kN, const OpFunction* kBoxed>
@@ -410,7 +416,12 @@ template <size_t kN, const OpFunction* kBoxed>
       !is_contiguous_dim_order(first[kN - 1]->toTensor())) {
     return nullptr;
   }
-  switch (detail::match_activation_run(first[kN - 1], next, n_consumed)) {
+  const compute::Activation act = detail::match_activation_run(first[kN - 1], next, n_consumed);
+  const EValue* run_out = detail::run_output(next[*n_consumed > 0 ? *n_consumed - 1 : 0].args);
+  if (!run_out->isTensor() || !is_contiguous_dim_order(run_out->toTensor())) {
+    return nullptr;
+  }
+  switch (act) {
     case compute::Activation::kSilu:
       return gemm_activation_fused<kN, kBoxed, compute::Activation::kSilu>;
     case compute::Activation::kHardswish:

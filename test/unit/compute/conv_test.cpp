@@ -11,6 +11,7 @@
 #include <random>
 #include <vector>
 
+#include <executorch/runtime/kernels/compute/activation.h>
 #include <executorch/runtime/kernels/compute/conv.h>
 #include <executorch/runtime/kernels/compute/vmath.h>
 
@@ -279,6 +280,29 @@ TEST_P(ConvTest, FusedActivationIsBitIdenticalToTheSeparateOps) {
         }
         ASSERT_EQ(std::memcmp(fused.data(), want.data(), sizeof(float) * out), 0);
       }
+    }
+  }
+}
+
+// A fused run whose first operator kept its own output applies the activation from that output
+// into the run's: the same floats as in place, and kNone is a copy.
+TEST_P(ConvTest, ActivationOutOfPlaceEqualsInPlace) {
+  using executorch::kernels::compute::Activation;
+  using executorch::kernels::compute::apply_activation;
+  compute_test::IsaScope level(GetParam());
+  std::vector<float> x = random_floats(1000, rng_);
+  for (float& v : x) {
+    v *= 8.0f;
+  }
+  for (Activation act :
+       {Activation::kNone, Activation::kSilu, Activation::kHardswish, Activation::kHardsigmoid}) {
+    std::vector<float> in_place = x, out(x.size(), std::numeric_limits<float>::quiet_NaN());
+    apply_activation(act, in_place.data(), in_place.data(), static_cast<int64_t>(x.size()));
+    apply_activation(act, x.data(), out.data(), static_cast<int64_t>(x.size()));
+    EXPECT_EQ(std::memcmp(in_place.data(), out.data(), sizeof(float) * x.size()), 0)
+        << static_cast<int>(act);
+    if (act == Activation::kNone) {
+      EXPECT_EQ(out, x);
     }
   }
 }
