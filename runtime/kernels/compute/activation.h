@@ -19,7 +19,7 @@ enum class Activation : uint8_t {
 
 // y[i] = act(x[i]) over n contiguous floats (y == x: in place; otherwise they must not overlap),
 // bit-identical to the decomposed operators the export emits for it (sigmoid then mul for SiLU:
-// the vector sigmoid of vmath.h, as the sigmoid kernel uses, then the product; vmath's
+// vmath's sigmoid_mul, the sigmoid kernel's vector sigmoid rounded, then the product; vmath's
 // hardswish / hardsigmoid for the others). kNone copies x to y.
 void apply_activation(Activation act, const float* x, float* y, int64_t n);
 

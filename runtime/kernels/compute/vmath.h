@@ -66,6 +66,8 @@ struct VmathKernels {
   // mul, div the export decomposes them into.
   void (*hardswish)(const float* x, float* y, int64_t n);
   void (*hardsigmoid)(const float* x, float* y, int64_t n);
+  // x * sigmoid(x) rounded as sigmoid then mul (the decomposed SiLU), bit for bit.
+  void (*sigmoid_mul)(const float* x, float* y, int64_t n);
   const char* name;
 };
 

@@ -308,4 +308,25 @@ TEST_P(VmathTest, HardActivationsMatchTheirDecompositionBitForBit) {
   }
 }
 
+// sigmoid_mul is the decomposed SiLU (sigmoid, then mul by x) bit for bit.
+TEST_P(VmathTest, SigmoidMulMatchesSigmoidThenMulBitForBit) {
+  std::vector<float> xs = sweep(-100.0f, 100.0f, 40961);
+  for (float v : {0.0f, -0.0f, kInf, -kInf, kNaN}) {
+    xs.push_back(v);
+  }
+  const int64_t n = static_cast<int64_t>(xs.size());
+  std::vector<float> got(xs.size()), s(xs.size());
+  k().sigmoid_mul(xs.data(), got.data(), n);
+  k().sigmoid(xs.data(), s.data(), n);
+  for (size_t i = 0; i < xs.size(); ++i) {
+    volatile float want = xs[i] * s[i];
+    const float w = want;
+    if (std::isnan(w)) {
+      EXPECT_TRUE(std::isnan(got[i])) << xs[i];
+    } else {
+      ASSERT_EQ(std::memcmp(&got[i], &w, sizeof w), 0) << "at " << xs[i];
+    }
+  }
+}
+
 }  // namespace
