@@ -488,6 +488,11 @@ void bind_program(py::module_& m) {
             return rows;
           },
           "Per-operator (name, calls, total_ns) since load or the last reset_profile().")
+      .def_property_readonly(
+          "prepared_bytes",
+          [](const MethodState& s) { return s.method->prepared_constant_bytes(); },
+          "Heap bytes the load-time preparation added (folded constants, batch norms folded "
+          "into weights, packed weights); 0 with prepare=False.")
       .def("reset_profile",
            [](MethodState& s) {
              std::lock_guard<std::mutex> lock(s.mu);

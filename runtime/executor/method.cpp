@@ -332,7 +332,8 @@ size_t Method::prepared_constant_bytes() const {
 
 size_t Method::prepared_instruction_count() const {
   return owned_.prepared != nullptr
-             ? owned_.prepared->n_folded + owned_.prepared->n_fused
+             ? owned_.prepared->n_folded + owned_.prepared->n_fused +
+                   owned_.prepared->n_folded_pairs
              : 0;
 }
 

@@ -193,7 +193,8 @@ class ET_API Method final {
   size_t prepared_constant_bytes() const;
 
   /// EXPERIMENTAL: instructions execute() skips: evaluated once at load, or
-  /// fused into the instruction before them (e.g. a relu after a convolution).
+  /// fused or folded into the instruction before them (e.g. a relu after a
+  /// convolution, an inference batch norm folded into its weights).
   size_t prepared_instruction_count() const;
 
   /// DEPRECATED: use MethodMeta and set_input().

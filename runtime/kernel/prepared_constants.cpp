@@ -17,13 +17,17 @@ namespace runtime {
 
 namespace {
 
-// Preparers (second == null) and fusers (second != null) share one table.
+// Preparers (second == null), fusers and folders (second != null) share one
+// table; `kind` keeps a fuser and a folder of the same pair apart.
 constexpr size_t kMaxEntries = 64;
 
+enum class Kind : uint8_t { Preparer, Fuser, Folder, RunFuser };
+
 struct Entry {
+  Kind kind;
   const char* first;
   const char* second;
-  void (*fn)();  // a ConstantPreparer or an InstructionFuser
+  void (*fn)();  // a ConstantPreparer, InstructionFuser or InstructionFolder
 };
 
 Entry g_entries[kMaxEntries];
@@ -36,18 +40,35 @@ bool same(const char* a, const char* b) {
 
 using AnyFn = void (*)();
 
-AnyFn find_locked(const char* first, const char* second) {
+AnyFn find_locked(Kind kind, const char* first, const char* second) {
   for (size_t i = 0; i < g_n_entries; ++i) {
-    if (same(g_entries[i].first, first) && same(g_entries[i].second, second)) {
+    if (g_entries[i].kind == kind && same(g_entries[i].first, first) &&
+        same(g_entries[i].second, second)) {
       return g_entries[i].fn;
     }
   }
   return nullptr;
 }
 
-Error add(const char* what, const char* first, const char* second, AnyFn fn) {
+// Preparers and run fusers are keyed by one operator, fusers and folders by a
+// pair.
+bool takes_pair(Kind kind) {
+  return kind == Kind::Fuser || kind == Kind::Folder;
+}
+
+Error add(
+    Kind kind,
+    const char* what,
+    const char* first,
+    const char* second,
+    AnyFn fn) {
+  if (first == nullptr || fn == nullptr ||
+      (takes_pair(kind) && second == nullptr)) {
+    ET_LOG(Error, "%s: null name or function", what);
+    return Error::InvalidArgument;
+  }
   std::lock_guard<std::mutex> lock(g_mutex);
-  if (find_locked(first, second) != nullptr) {
+  if (find_locked(kind, first, second) != nullptr) {
     ET_LOG(
         Error,
         "%s: '%s'%s%s is already registered",
@@ -61,26 +82,23 @@ Error add(const char* what, const char* first, const char* second, AnyFn fn) {
     ET_LOG(Error, "%s: table full (%zu) at '%s'", what, kMaxEntries, first);
     return Error::RegistrationExceedingMaxKernels;
   }
-  g_entries[g_n_entries++] = Entry{first, second, fn};
+  g_entries[g_n_entries++] = Entry{kind, first, second, fn};
   return Error::Ok;
 }
 
-AnyFn find(const char* first, const char* second) {
-  if (first == nullptr) {
+AnyFn find(Kind kind, const char* first, const char* second) {
+  if (first == nullptr || (takes_pair(kind) && second == nullptr)) {
     return nullptr;
   }
   std::lock_guard<std::mutex> lock(g_mutex);
-  return find_locked(first, second);
+  return find_locked(kind, first, second);
 }
 
 }  // namespace
 
 Error register_constant_preparer(const char* op_name, ConstantPreparer fn) {
-  if (op_name == nullptr || fn == nullptr) {
-    ET_LOG(Error, "register_constant_preparer: null name or function");
-    return Error::InvalidArgument;
-  }
   return add(
+      Kind::Preparer,
       "register_constant_preparer",
       op_name,
       nullptr,
@@ -88,16 +106,14 @@ Error register_constant_preparer(const char* op_name, ConstantPreparer fn) {
 }
 
 ConstantPreparer find_constant_preparer(const char* op_name) {
-  return reinterpret_cast<ConstantPreparer>(find(op_name, nullptr));
+  return reinterpret_cast<ConstantPreparer>(
+      find(Kind::Preparer, op_name, nullptr));
 }
 
 Error register_instruction_fuser(
     const char* first_op, const char* second_op, InstructionFuser fn) {
-  if (first_op == nullptr || second_op == nullptr || fn == nullptr) {
-    ET_LOG(Error, "register_instruction_fuser: null name or function");
-    return Error::InvalidArgument;
-  }
   return add(
+      Kind::Fuser,
       "register_instruction_fuser",
       first_op,
       second_op,
@@ -106,10 +122,37 @@ Error register_instruction_fuser(
 
 InstructionFuser find_instruction_fuser(
     const char* first_op, const char* second_op) {
-  if (second_op == nullptr) {
-    return nullptr;
-  }
-  return reinterpret_cast<InstructionFuser>(find(first_op, second_op));
+  return reinterpret_cast<InstructionFuser>(
+      find(Kind::Fuser, first_op, second_op));
+}
+
+Error register_instruction_folder(
+    const char* first_op, const char* second_op, InstructionFolder fn) {
+  return add(
+      Kind::Folder,
+      "register_instruction_folder",
+      first_op,
+      second_op,
+      reinterpret_cast<AnyFn>(fn));
+}
+
+InstructionFolder find_instruction_folder(
+    const char* first_op, const char* second_op) {
+  return reinterpret_cast<InstructionFolder>(
+      find(Kind::Folder, first_op, second_op));
+}
+
+Error register_run_fuser(const char* first_op, RunFuser fn) {
+  return add(
+      Kind::RunFuser,
+      "register_run_fuser",
+      first_op,
+      nullptr,
+      reinterpret_cast<AnyFn>(fn));
+}
+
+RunFuser find_run_fuser(const char* first_op) {
+  return reinterpret_cast<RunFuser>(find(Kind::RunFuser, first_op, nullptr));
 }
 
 }  // namespace runtime

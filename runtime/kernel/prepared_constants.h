@@ -75,6 +75,93 @@ using FusedKernel =
 using InstructionFuser =
     FusedKernel (*)(Span<EValue*> first_args, Span<EValue*> second_args);
 
+/**
+ * Fusion of a run of kernel instructions at load, for activations that the
+ * export decomposes into several operators (e.g. SiLU into sigmoid and mul,
+ * hardswish into add, clamp, mul and div). `first` is given with the
+ * instructions that run after it (those already prepared are left out),
+ * each with its operator name and the mask of its constant tensor arguments
+ * (bit k: argument k; only those hold data at load). The fuser returns a
+ * kernel and sets *n_consumed (>= 1) to how many of `next` it covers, or
+ * returns null. The Method fuses only when every value written by the run,
+ * except the last covered instruction's output, is read inside the run
+ * alone. The fused kernel is called with first's arguments (its output
+ * replaced by that last output) followed by the covered instructions'
+ * arguments; at execute it may read only first's inputs and the constants.
+ * When that last output shares storage with an input of first, first's
+ * output is kept instead: the kernel then writes first's output as first
+ * does and computes the last output from it (it sees the two as different
+ * arguments).
+ */
+struct FusionCandidate {
+  const char* op_name;  // "name.overload"
+  Span<EValue*> args;
+  uint64_t constant_args;
+};
+
+using RunFuser = FusedKernel (*)(
+    Span<EValue*> first_args,
+    Span<const FusionCandidate> next,
+    size_t* n_consumed);
+
+/// Registers `fn` for runs starting with `first_op` (one per operator).
+/// Errors as for register_constant_preparer().
+ET_NODISCARD ET_API Error register_run_fuser(const char* first_op, RunFuser fn);
+
+/// The run fuser registered for `first_op`, or null.
+ET_API RunFuser find_run_fuser(const char* first_op);
+
+/**
+ * Folding of a second instruction into the constants of the first at load
+ * (e.g. an inference batch norm into the weight and bias of the convolution
+ * whose output it alone reads). Same pairing rule as for a fuser: `first`
+ * writes a value only `second` reads (as its argument 0); instructions
+ * already prepared in between do not count.
+ *
+ * The folder checks the two argument lists (only constants and shapes hold
+ * data), and when it can fold, replaces constant arguments of `first` through
+ * `rewrite` and returns the index in `second_args` of the output `first` is
+ * to write from then on; `second` is then skipped. Any other value `second`
+ * writes must be read by nobody else (the Method checks; otherwise nothing is
+ * folded). It returns -1 to leave the pair alone; replacements it made are
+ * then discarded. The rewritten first instruction may be folded or fused
+ * again with the instruction after `second`.
+ */
+class ArgumentRewriter {
+ public:
+  /// True when argument `index` of the first instruction is a constant
+  /// tensor (its data can be read at load and never changes).
+  virtual bool first_is_constant(size_t index) const = 0;
+  /// The same for argument `index` of the second instruction.
+  virtual bool second_is_constant(size_t index) const = 0;
+  /// Replaces argument `index` of the first instruction by a new contiguous
+  /// constant tensor of `dtype` and `sizes`, owned by the Method and counted
+  /// in its prepared bytes, and returns its data for the folder to fill
+  /// (64-byte aligned); null when out of memory or the index or sizes are
+  /// invalid.
+  virtual void* replace_with_constant(
+      size_t index,
+      executorch::aten::ScalarType dtype,
+      Span<const int32_t> sizes) = 0;
+
+ protected:
+  ~ArgumentRewriter() = default;
+};
+
+using InstructionFolder = int (*)(
+    Span<EValue*> first_args,
+    Span<EValue*> second_args,
+    ArgumentRewriter& rewrite);
+
+/// Registers `fn` for the pair (first, second), names as for kernels and
+/// string literals. Errors as for register_constant_preparer().
+ET_NODISCARD ET_API Error register_instruction_folder(
+    const char* first_op, const char* second_op, InstructionFolder fn);
+
+/// The folder registered for (first, second), or null.
+ET_API InstructionFolder
+find_instruction_folder(const char* first_op, const char* second_op);
+
 /// Registers `fn` for the pair (first, second), names as for kernels and
 /// string literals. Errors as for register_constant_preparer().
 ET_NODISCARD ET_API Error register_instruction_fuser(

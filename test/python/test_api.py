@@ -283,6 +283,19 @@ def test_profile_counts_every_operator_call(et):
         et.load(zoo_path("mlp.pte")).load_method("forward").profile_results()
 
 
+def test_prepared_bytes_reports_the_load_time_memory(et):
+    # conv_bn_act's batch norms fold into new convolution weights and its head's weight is
+    # packed: preparation allocates, and reports it; prepare=False allocates nothing.
+    on = et.load(zoo_path("conv_bn_act.pte")).load_method("forward")
+    off = et.load(zoo_path("conv_bn_act.pte")).load_method("forward", prepare=False)
+    assert on.prepared_bytes > 0
+    assert off.prepared_bytes == 0
+    x = np.load(zoo_path("data/conv_bn_act/forward.call0.in0.npy"))
+    want = np.load(zoo_path("data/conv_bn_act/forward.call0.out0.npy"))
+    assert np.allclose(on(x)[0], want, atol=1e-4, rtol=1e-4)
+    assert np.allclose(off(x)[0], want, atol=1e-4, rtol=1e-4)
+
+
 def test_cli_run_profile_prints_table(et):
     r = subprocess.run([sys.executable, "-m", "executorch_runtime", "run", zoo_path("mlp.pte"),
                         "--profile", "--iterations", "3"], capture_output=True, text=True)

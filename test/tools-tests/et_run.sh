@@ -69,6 +69,32 @@ if run fuse 0 "$zoo/cnn.pte" --profile; then
   fi
 fi
 
+# --- conv_bn_act: batch norms fold into their convolutions and the decomposed hardswish /
+# hardsigmoid (add, clamp, div) and SiLUs (sigmoid, mul) run in the conv and GEMM epilogues; the
+# memory report shows the bytes preparation added
+lacks() {  # lacks NAME TEXT: the last output does not contain TEXT
+  if grep -qF -- "$2" "$work/out"; then bad "$1: '$2' in the output"; else ok "$1"; fi
+}
+if run fold 0 "$zoo/conv_bn_act.pte" --profile; then
+  lacks "hardswish / hardsigmoid fused (no div runs)" "aten::div.out"
+  lacks "hard activations fused (no clamp runs)" "aten::clamp.out"
+  has "one sigmoid left (the squeeze-excitation gate)" "aten::sigmoid.out                                     1"
+  has "three of four batch norms folded" \
+    "aten::_native_batch_norm_legit_no_training.out        1"
+  has "memory report" "planned buffers:"
+  if grep -q "prepared at load: *[1-9][0-9]* bytes" "$work/out"; then
+    ok "memory report counts the prepared bytes"
+  else
+    bad "memory report counts the prepared bytes"
+  fi
+  if run no-fold 0 "$zoo/conv_bn_act.pte" --profile --no-prepare; then
+    has "no-prepare runs every batch norm" \
+      "aten::_native_batch_norm_legit_no_training.out        4"
+    has "no-prepare runs the divs" "aten::div.out"
+    has "no-prepare prepared nothing" "prepared at load:            0 bytes (--no-prepare)"
+  fi
+fi
+
 # --- errors: runtime error name and message, non-zero exit
 if run "missing file" 1 "$work/no-such-file.pte"; then
   has "missing file error" "Error::AccessFailed (0x22)"

@@ -114,6 +114,14 @@ def build_resnet18():
     return Build({"forward": MethodSpec(m, (x,), [(x,)])}, atol=1e-4, rtol=1e-4)
 
 
+def build_conv_bn_act():
+    m = M.ConvBnActTiny()
+    M.randomize_batchnorm(m)
+    m.eval()
+    x = _f(1, 3, 32, 32) * 3.0  # wide enough to reach both ends of hardswish's clamp
+    return Build({"forward": MethodSpec(m, (x,), [(x,)])}, atol=1e-4, rtol=1e-4)
+
+
 def build_vit_tiny():
     m = M.ViTTiny().eval()
     x = _f(1, 3, 32, 32)
@@ -333,6 +341,10 @@ PROGRAMS: List[ProgramSpec] = [
     ProgramSpec("mobilenet_v2", "model",
                 "MobileNetV2-shaped: depthwise convs, inverted residuals, ReLU6, batch norm, adaptive avg pool, dropout",
                 ["conv2d", "depthwise", "batch_norm", "adaptive_avg_pool"], build_mobilenet_v2),
+    ProgramSpec("conv_bn_act", "model",
+                "conv + batch norm + hardswish / SiLU / hardsigmoid blocks, squeeze-excitation gate, "
+                "GEMM + hardswish head, on [1, 3, 32, 32]",
+                ["conv2d", "depthwise", "batch_norm", "activations"], build_conv_bn_act),
     ProgramSpec("resnet18", "model", "ResNet-18-shaped, widths 8/16/32/64, on [1, 3, 32, 32]",
                 ["conv2d", "batch_norm", "max_pool2d", "residual"], build_resnet18),
     ProgramSpec("vit_tiny", "model",

@@ -525,3 +525,32 @@ class LlamaTinyCustomOps(LlamaTiny):
         super().__init__(dim=dim, heads=heads, kv_heads=kv_heads, max_seq=max_seq)
         for layer in self.layers:
             layer.attn = CustomOpsAttention(dim, heads, kv_heads, max_seq)
+
+
+class ConvBnActTiny(nn.Module):
+    """MobileNetV3 / EfficientNet-style blocks: conv + batch norm + hardswish / SiLU / hardsigmoid
+    (the activations the export decomposes into several operators), a squeeze-excitation gate
+    x * sigmoid(.), a depthwise conv, a biased conv before its batch norm, and a GEMM + hardswish
+    head. Every convolution's batch norm can be folded into it at load."""
+
+    def __init__(self, num_classes: int = 10) -> None:
+        super().__init__()
+        self.stem = nn.Sequential(nn.Conv2d(3, 16, 3, stride=2, padding=1, bias=False),
+                                  nn.BatchNorm2d(16), nn.Hardswish())
+        self.expand = nn.Sequential(nn.Conv2d(16, 32, 1, bias=True), nn.BatchNorm2d(32), nn.SiLU())
+        self.dw = nn.Sequential(nn.Conv2d(32, 32, 3, padding=1, groups=32, bias=False),
+                                nn.BatchNorm2d(32), nn.SiLU())
+        self.se_fc1 = nn.Conv2d(32, 8, 1)
+        self.se_fc2 = nn.Conv2d(8, 32, 1)
+        self.project = nn.Sequential(nn.Conv2d(32, 16, 1, bias=False), nn.BatchNorm2d(16))
+        self.gate = nn.Sequential(nn.Conv2d(16, 16, 1), nn.Hardsigmoid())
+        self.head = nn.Sequential(nn.Linear(16, 32), nn.Hardswish(), nn.Linear(32, num_classes))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = self.stem(x)
+        y = self.dw(self.expand(x))
+        s = F.adaptive_avg_pool2d(y, 1)
+        y = y * torch.sigmoid(self.se_fc2(F.relu(self.se_fc1(s))))
+        y = self.project(y) + x
+        y = y * self.gate(y)
+        return self.head(torch.flatten(F.adaptive_avg_pool2d(y, 1), 1))

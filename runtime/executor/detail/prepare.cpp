@@ -6,7 +6,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 
+#include <executorch/runtime/core/exec_aten/util/scalar_type_util.h>
+#include <executorch/runtime/core/exec_aten/util/tensor_dimension_limit.h>
 #include <executorch/runtime/executor/detail/plan_validation.h>
 #include <executorch/runtime/kernel/kernel_runtime_context.h>
 #include <executorch/runtime/platform/log.h>
@@ -232,29 +235,128 @@ bool overlaps(const EValue* a, const EValue* b) {
   return pa < pb + tb.nbytes() && pb < pa + ta.nbytes();
 }
 
-/// Runs registered fusers over pairs of consecutive kernel instructions where
-/// the second is the only reader of the first's output. The fused kernel
-/// writes the second's output directly, so that output must not share
-/// storage with anything the first reads (planned memory is reused once a
-/// value is dead).
-Error fuse_instructions(
+/// The last argument of a call (its returned value); callers check the size.
+EValue* last(Span<EValue*> args) {
+  return args[args.size() - 1];
+}
+
+/// The index of an argument in the value table (instruction arguments point
+/// into it, see instruction_builder), or n_values for a constant made at load
+/// by a folder, which lives outside the table.
+size_t index_of(const EValue* values, size_t n_values, const EValue* arg) {
+  const uintptr_t p = reinterpret_cast<uintptr_t>(arg);
+  const uintptr_t begin = reinterpret_cast<uintptr_t>(values);
+  if (p < begin || p >= begin + n_values * sizeof(EValue)) {
+    return n_values;
+  }
+  return (p - begin) / sizeof(EValue);
+}
+
+/// How often value v appears among `args` and the items of its list
+/// arguments (what count_uses() counted for one instruction).
+uint32_t appearances(
     const fb::ExecutionPlan* plan,
-    Chain* chains,
-    size_t n_chains,
-    EValue* values,
-    size_t n_values,
-    const Writes& writes,
-    PreparedState* state) {
-  const std::vector<uint32_t> uses = count_uses(plan, n_values);
-  const auto* s_chains = plan->chains();
-  char first_name[128], second_name[128];
-  for (size_t c = 0; c < n_chains && c < s_chains->size(); ++c) {
-    const auto* s_ins =
-        s_chains->Get(static_cast<flatbuffers::uoffset_t>(c))->instructions();
-    const size_t n = chains[c].n_instructions < s_ins->size()
-                         ? chains[c].n_instructions
-                         : s_ins->size();
-    // A jump may land on the second instruction without running the first.
+    const EValue* values,
+    Span<EValue*> args,
+    size_t v) {
+  const size_t n_values = plan->values()->size();
+  uint32_t n = 0;
+  for (EValue* a : args) {
+    const size_t ai = index_of(values, n_values, a);
+    if (ai == n_values) {
+      continue;  // a constant made at load
+    }
+    n += ai == v;
+    const auto* l = plan->values()
+                        ->Get(static_cast<flatbuffers::uoffset_t>(ai))
+                        ->val_as_TensorList();
+    if (l != nullptr && l->items() != nullptr) {
+      for (const int32_t item : *l->items()) {
+        n += static_cast<size_t>(item) == v;
+      }
+    }
+  }
+  return n;
+}
+
+/// The rewriter a folder gets: replacements are staged, and applied only
+/// when the folder folds (else their memory is released).
+class StagedRewriter final : public ArgumentRewriter {
+ public:
+  StagedRewriter(
+      PreparedState* state, const Instruction& first, const Instruction& second)
+      : state_(state), first_(first), second_(second) {}
+  ~StagedRewriter() {
+    for (const Replacement& r : staged) {
+      state_->release(r.data);
+    }
+  }
+
+  bool first_is_constant(size_t index) const override {
+    return is_constant(first_, index);
+  }
+  bool second_is_constant(size_t index) const override {
+    return is_constant(second_, index);
+  }
+  void* replace_with_constant(
+      size_t index,
+      executorch::aten::ScalarType dtype,
+      Span<const int32_t> sizes) override {
+    if (index >= first_.args.size() || index >= 63) {
+      return nullptr;
+    }
+    void* data = nullptr;
+    EValue* value = state_->make_constant_tensor(dtype, sizes, &data);
+    if (value == nullptr) {
+      return nullptr;
+    }
+    staged.push_back(Replacement{index, value, data});
+    return data;
+  }
+
+  struct Replacement {
+    size_t index;
+    EValue* value;
+    void* data;
+  };
+  std::vector<Replacement> staged;  // cleared once applied
+
+ private:
+  static bool is_constant(const Instruction& ins, size_t index) {
+    return index < ins.args.size() && index < 63 &&
+           ((ins.read_only_args >> index) & 1) != 0 &&
+           ins.args[index]->isTensor();
+  }
+  PreparedState* state_;
+  const Instruction& first_;
+  const Instruction& second_;
+};
+
+/// Load-time rewriting of instruction pairs: `first` writes a value that only
+/// `second` (the next instruction that still runs) reads, as its argument 0.
+/// A registered folder may fold second into first's constants (first then
+/// writes one of second's outputs and may pair again with the instruction
+/// after second); a registered fuser may merge the two into one kernel.
+class PairRewriter {
+ public:
+  PairRewriter(
+      const fb::ExecutionPlan* plan,
+      EValue* values,
+      size_t n_values,
+      Writes* writes,
+      PreparedState* state)
+      : plan_(plan),
+        values_(values),
+        writes_(writes),
+        state_(state),
+        uses_(count_uses(plan, n_values)) {}
+
+  void run(
+      Chain& chain,
+      const flatbuffers::Vector<flatbuffers::Offset<fb::Instruction>>* s_ins) {
+    const size_t n = chain.n_instructions < s_ins->size() ? chain.n_instructions
+                                                          : s_ins->size();
+    // A jump may land between the two without running the first.
     std::vector<uint8_t> jump_target(n + 1, 0);
     for (size_t i = 0; i < n; ++i) {
       const auto* j = s_ins->Get(static_cast<flatbuffers::uoffset_t>(i))
@@ -264,72 +366,307 @@ Error fuse_instructions(
         jump_target[static_cast<size_t>(j->destination_instruction())] = 1;
       }
     }
-    for (size_t i = 0; i + 1 < n; ++i) {
-      Instruction& k1 = chains[c].instructions[i];
-      Instruction& k2 = chains[c].instructions[i + 1];
+    char first_name[128], second_name[128];
+    for (size_t i = 0; i < n; ++i) {
+      Instruction& k1 = chain.instructions[i];
       const auto* c1 = s_ins->Get(static_cast<flatbuffers::uoffset_t>(i))
                            ->instr_args_as_KernelCall();
-      const auto* c2 = s_ins->Get(static_cast<flatbuffers::uoffset_t>(i + 1))
-                           ->instr_args_as_KernelCall();
-      if (k1.kind != Instruction::Kind::Kernel ||
-          k2.kind != Instruction::Kind::Kernel || c1 == nullptr ||
-          c2 == nullptr || jump_target[i + 1] || c1->args()->size() < 2 ||
-          c2->args()->size() < 2 || k1.args.size() + k2.args.size() > 63) {
+      if (k1.kind != Instruction::Kind::Kernel || c1 == nullptr ||
+          !full_op_name(op_of(c1), first_name, sizeof first_name)) {
         continue;
       }
-      // The first's output (its last two arguments: out and the returned
-      // out) is read by the second alone, as its argument 0.
-      const int32_t o1 = c1->args()->Get(c1->args()->size() - 1);
-      const int32_t o2 = c2->args()->Get(c2->args()->size() - 1);
-      if (c2->args()->Get(0) != o1 || o1 == o2 || writes.of(o1) != 1 ||
-          uses[static_cast<size_t>(o1)] != 3 ||
-          c1->args()->Get(c1->args()->size() - 2) != o1) {
-        continue;
+      for (size_t j = i + 1; j < n && !jump_target[j]; ++j) {
+        Instruction& k2 = chain.instructions[j];
+        if (k2.kind == Instruction::Kind::Prepared) {
+          continue;  // does not run: look at the next one
+        }
+        const auto* c2 = s_ins->Get(static_cast<flatbuffers::uoffset_t>(j))
+                             ->instr_args_as_KernelCall();
+        if (k2.kind != Instruction::Kind::Kernel || c2 == nullptr ||
+            !full_op_name(op_of(c2), second_name, sizeof second_name)) {
+          break;
+        }
+        if (pairs(k1, k2) && fold(k1, k2, first_name, second_name)) {
+          continue;  // k1 now writes k2's output: try the next one too
+        }
+        if (!fuse_run(k1, chain, s_ins, j, jump_target, first_name) &&
+            pairs(k1, k2)) {
+          fuse(k1, k2, first_name, second_name);
+        }
+        break;
       }
-      bool clash = false;
-      for (size_t k = 0; k + 2 < k1.args.size(); ++k) {
-        // A list's tensors are not checked one by one: no fusion then.
-        clash = clash || k1.args[k] == &values[o2] ||
-                k1.args[k]->isTensorList() ||
-                k1.args[k]->isListOptionalTensor() ||
-                overlaps(k1.args[k], &values[o2]);
-      }
-      if (clash ||
-          !full_op_name(
-              plan->operators()->Get(
-                  static_cast<flatbuffers::uoffset_t>(c1->op_index())),
-              first_name,
-              sizeof first_name) ||
-          !full_op_name(
-              plan->operators()->Get(
-                  static_cast<flatbuffers::uoffset_t>(c2->op_index())),
-              second_name,
-              sizeof second_name)) {
-        continue;
-      }
-      const InstructionFuser fuser =
-          find_instruction_fuser(first_name, second_name);
-      const FusedKernel fused =
-          fuser != nullptr ? fuser(k1.args, k2.args) : nullptr;
-      if (fused == nullptr) {
-        continue;
-      }
-      const size_t n1 = k1.args.size(), n2 = k2.args.size();
-      EValue** args = state->make_args(n1 + n2);
-      for (size_t k = 0; k < n1; ++k) {
-        args[k] = k1.args[k] == &values[o1] ? &values[o2] : k1.args[k];
-      }
-      for (size_t k = 0; k < n2; ++k) {
-        args[n1 + k] = k2.args[k];
-      }
-      k1.args = InstructionArgs(args, n1 + n2);
-      k1.read_only_args |= k2.read_only_args << n1;
-      k1.kernel = fused;
-      k2.kind = Instruction::Kind::Prepared;
-      ++state->n_fused;
     }
   }
-  return Error::Ok;
+
+ private:
+  const fb::Operator* op_of(const fb::KernelCall* call) const {
+    return plan_->operators()->Get(
+        static_cast<flatbuffers::uoffset_t>(call->op_index()));
+  }
+  size_t idx(const EValue* v) const {
+    return index_of(values_, uses_.size(), v);
+  }
+
+  /// The first's output (its last two arguments: out and the returned out)
+  /// is read by the second alone, as its argument 0.
+  bool pairs(const Instruction& k1, const Instruction& k2) const {
+    const size_t n1 = k1.args.size(), n2 = k2.args.size();
+    if (n1 < 2 || n2 < 2 || n1 + n2 > 63 ||
+        k1.args[n1 - 2] != k1.args[n1 - 1] || k2.args[0] != k1.args[n1 - 1]) {
+      return false;
+    }
+    const size_t o1 = idx(k1.args[n1 - 1]);
+    return o1 < uses_.size() && writes_->of(static_cast<int64_t>(o1)) == 1 &&
+           uses_[o1] == 3;
+  }
+
+  /// True if `out` may be written by k1 directly: it shares no storage with
+  /// anything k1 reads (planned memory is reused once a value is dead). A
+  /// list's tensors are not checked one by one: false then.
+  bool may_write(const Instruction& k1, const EValue* out) const {
+    for (size_t k = 0; k + 2 < k1.args.size(); ++k) {
+      if (k1.args[k] == out || k1.args[k]->isTensorList() ||
+          k1.args[k]->isListOptionalTensor() || overlaps(k1.args[k], out)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  bool fold(
+      Instruction& k1,
+      Instruction& k2,
+      const char* first_name,
+      const char* second_name) {
+    const InstructionFolder folder =
+        find_instruction_folder(first_name, second_name);
+    if (folder == nullptr) {
+      return false;
+    }
+    StagedRewriter rewrite(state_, k1, k2);
+    const int r = folder(k1.args, k2.args, rewrite);
+    if (r < 1 || static_cast<size_t>(r) >= k2.args.size()) {
+      return false;
+    }
+    EValue* const out = k2.args[static_cast<size_t>(r)];
+    const size_t o1 = idx(last(k1.args)), o = idx(out);
+    if (!out->isTensor() || o == o1 || o >= uses_.size() ||
+        writes_->of(static_cast<int64_t>(o)) > 1 || !may_write(k1, out) ||
+        !others_unread(k2, o)) {
+      return false;
+    }
+    const size_t n1 = k1.args.size();
+    EValue** args = state_->make_args(n1);
+    for (size_t k = 0; k < n1; ++k) {
+      args[k] = k1.args[k];
+    }
+    for (const StagedRewriter::Replacement& rep : rewrite.staged) {
+      args[rep.index] = rep.value;
+      k1.read_only_args |= uint64_t{1} << rep.index;
+    }
+    rewrite.staged.clear();
+    args[n1 - 2] = args[n1 - 1] = out;
+    // k2 no longer reads anything; k1 writes `out` in place of o1.
+    for (EValue* a : k2.args) {
+      drop_use(idx(a));
+    }
+    uses_[o1] -= 2;
+    uses_[o] += 2;
+    writes_->count[o] = 1;
+    k1.args = InstructionArgs(args, n1);
+    k2.kind = Instruction::Kind::Prepared;
+    ++state_->n_folded_pairs;
+    return true;
+  }
+
+  /// Every value k2 writes (its last argument, and that list's items) other
+  /// than `kept` is read by nobody but k2.
+  bool others_unread(const Instruction& k2, size_t kept) const {
+    const size_t last_out = idx(last(k2.args));
+    if (last_out >= uses_.size()) {
+      return false;
+    }
+    std::vector<size_t> outs{last_out};
+    const auto* l = plan_->values()
+                        ->Get(static_cast<flatbuffers::uoffset_t>(last_out))
+                        ->val_as_TensorList();
+    if (l != nullptr && l->items() != nullptr) {
+      for (const int32_t item : *l->items()) {
+        outs.push_back(static_cast<size_t>(item));
+      }
+    }
+    for (const size_t v : outs) {
+      if (v != kept && uses_[v] != appearances(plan_, values_, k2.args, v)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  void drop_use(size_t v) {
+    if (v >= uses_.size()) {
+      return;  // a constant made at load: not counted
+    }
+    uses_[v] -= uses_[v] > 0;
+    const auto* l = plan_->values()
+                        ->Get(static_cast<flatbuffers::uoffset_t>(v))
+                        ->val_as_TensorList();
+    if (l != nullptr && l->items() != nullptr) {
+      for (const int32_t item : *l->items()) {
+        uses_[static_cast<size_t>(item)] -=
+            uses_[static_cast<size_t>(item)] > 0;
+      }
+    }
+  }
+
+  /// Offers k1 and the instructions that run after it (from j on) to the
+  /// run fuser of k1's operator; true when it fused some of them.
+  bool fuse_run(
+      Instruction& k1,
+      Chain& chain,
+      const flatbuffers::Vector<flatbuffers::Offset<fb::Instruction>>* s_ins,
+      size_t j,
+      const std::vector<uint8_t>& jump_target,
+      const char* first_name) {
+    const RunFuser fuser = find_run_fuser(first_name);
+    const size_t n1 = k1.args.size();
+    if (fuser == nullptr || n1 < 2 || k1.args[n1 - 2] != k1.args[n1 - 1]) {
+      return false;
+    }
+    constexpr size_t kMaxRun = 8;
+    FusionCandidate next[kMaxRun];
+    Instruction* ins[kMaxRun];
+    char names[kMaxRun][128];
+    size_t m = 0;
+    const size_t n = jump_target.size() - 1;
+    for (; j < n && !jump_target[j] && m < kMaxRun; ++j) {
+      Instruction& k = chain.instructions[j];
+      if (k.kind == Instruction::Kind::Prepared) {
+        continue;
+      }
+      const auto* c = s_ins->Get(static_cast<flatbuffers::uoffset_t>(j))
+                          ->instr_args_as_KernelCall();
+      if (k.kind != Instruction::Kind::Kernel || c == nullptr ||
+          k.args.size() < 2 ||
+          !full_op_name(op_of(c), names[m], sizeof names[m])) {
+        break;
+      }
+      next[m] = FusionCandidate{names[m], k.args, k.read_only_args};
+      ins[m++] = &k;
+    }
+    size_t used = 0;
+    const FusedKernel fused =
+        m > 0 ? fuser(k1.args, Span<const FusionCandidate>(next, m), &used)
+              : nullptr;
+    if (fused == nullptr || used < 1 || used > m) {
+      return false;
+    }
+    // The run's members and the values they write: all but the last output
+    // must be read inside the run alone (and written once).
+    std::vector<Span<EValue*>> members{k1.args};
+    size_t total = n1;
+    for (size_t t = 0; t < used; ++t) {
+      members.push_back(next[t].args);
+      total += next[t].args.size();
+    }
+    EValue* const out = last(next[used - 1].args);
+    EValue* const out1 = last(k1.args);
+    if (total > 63 || !out->isTensor() || out == out1) {
+      return false;
+    }
+    // When the run's output shares storage with an input of k1 (planned
+    // memory reused once that input is dead), k1 keeps writing its own
+    // output, which is alive through the run and so apart from both, and the
+    // fused kernel writes the run's output from it.
+    const bool keep_out1 = !may_write(k1, out);
+    if (keep_out1 && overlaps(out1, out)) {
+      return false;
+    }
+    for (size_t t = 0; t + 1 < members.size(); ++t) {
+      const size_t v = idx(last(members[t]));
+      uint32_t inside = 0;
+      for (const Span<EValue*>& member : members) {
+        inside += appearances(plan_, values_, member, v);
+      }
+      if (v >= uses_.size() || values_[v].isTensorList() ||
+          writes_->of(static_cast<int64_t>(v)) != 1 || uses_[v] != inside) {
+        return false;
+      }
+    }
+    EValue** args = state_->make_args(total);
+    size_t k = 0;
+    for (EValue* a : k1.args) {
+      args[k++] = a == out1 && !keep_out1 ? out : a;
+    }
+    for (size_t t = 0; t < used; ++t) {
+      k1.read_only_args |= next[t].constant_args << k;
+      for (EValue* a : next[t].args) {
+        args[k++] = a;
+      }
+      ins[t]->kind = Instruction::Kind::Prepared;
+    }
+    k1.args = InstructionArgs(args, total);
+    k1.kernel = fused;
+    state_->n_fused += used;
+    return true;
+  }
+
+  void fuse(
+      Instruction& k1,
+      Instruction& k2,
+      const char* first_name,
+      const char* second_name) {
+    EValue* const out2 = last(k2.args);
+    if (out2 == last(k1.args) || !may_write(k1, out2)) {
+      return;
+    }
+    const InstructionFuser fuser =
+        find_instruction_fuser(first_name, second_name);
+    const FusedKernel fused =
+        fuser != nullptr ? fuser(k1.args, k2.args) : nullptr;
+    if (fused == nullptr) {
+      return;
+    }
+    const size_t n1 = k1.args.size(), n2 = k2.args.size();
+    EValue* const out1 = last(k1.args);
+    EValue** args = state_->make_args(n1 + n2);
+    for (size_t k = 0; k < n1; ++k) {
+      args[k] = k1.args[k] == out1 ? out2 : k1.args[k];
+    }
+    for (size_t k = 0; k < n2; ++k) {
+      args[n1 + k] = k2.args[k];
+    }
+    k1.args = InstructionArgs(args, n1 + n2);
+    k1.read_only_args |= k2.read_only_args << n1;
+    k1.kernel = fused;
+    k2.kind = Instruction::Kind::Prepared;
+    ++state_->n_fused;
+  }
+
+  const fb::ExecutionPlan* plan_;
+  EValue* values_;
+  Writes* writes_;
+  PreparedState* state_;
+  std::vector<uint32_t> uses_;
+};
+
+/// Folds and fuses pairs of kernel instructions (PairRewriter) in every
+/// chain.
+void rewrite_pairs(
+    const fb::ExecutionPlan* plan,
+    Chain* chains,
+    size_t n_chains,
+    EValue* values,
+    size_t n_values,
+    Writes* writes,
+    PreparedState* state) {
+  PairRewriter rewriter(plan, values, n_values, writes, state);
+  const auto* s_chains = plan->chains();
+  for (size_t c = 0; c < n_chains && c < s_chains->size(); ++c) {
+    rewriter.run(
+        chains[c],
+        s_chains->Get(static_cast<flatbuffers::uoffset_t>(c))->instructions());
+  }
 }
 
 /// Calls the registered preparer (if any) of every remaining kernel
@@ -375,9 +712,42 @@ void run_preparers(
 
 }  // namespace
 
+/// A tensor made at load: its shape arrays and its EValue (the data is one
+/// of the state's buffers).
+struct PreparedState::OwnedTensor {
+  executorch::aten::SizesType sizes[kTensorDimensionLimit];
+  executorch::aten::DimOrderType dim_order[kTensorDimensionLimit];
+  executorch::aten::StridesType strides[kTensorDimensionLimit];
+  executorch::aten::TensorImpl impl;
+  EValue value;
+  void* data;
+
+  OwnedTensor(executorch::aten::ScalarType dtype, Span<const int32_t> shape)
+      : impl(
+            dtype, contiguous_shape(shape), sizes, nullptr, dim_order, strides),
+        value(executorch::aten::Tensor(&impl)),
+        data(nullptr) {}
+
+ private:
+  /// Fills the shape arrays (declared before impl) and returns the rank.
+  ssize_t contiguous_shape(Span<const int32_t> shape) {
+    int64_t stride = 1;
+    for (size_t d = shape.size(); d-- > 0;) {
+      sizes[d] = static_cast<executorch::aten::SizesType>(shape[d]);
+      dim_order[d] = static_cast<executorch::aten::DimOrderType>(d);
+      strides[d] = static_cast<executorch::aten::StridesType>(stride);
+      stride *= shape[d];
+    }
+    return static_cast<ssize_t>(shape.size());
+  }
+};
+
 PreparedState::~PreparedState() {
-  for (void* p : buffers_) {
-    std::free(p);
+  for (const Buffer& b : buffers_) {
+    std::free(b.data);
+  }
+  for (OwnedTensor* t : tensors_) {
+    delete t;
   }
 }
 
@@ -388,9 +758,66 @@ void* PreparedState::allocate(size_t bytes) {
   if (size < bytes || posix_memalign(&p, 64, size) != 0) {
     return nullptr;
   }
-  buffers_.push_back(p);
+  buffers_.push_back(Buffer{p, bytes});
   this->bytes += bytes;
   return p;
+}
+
+void PreparedState::release(const void* p) {
+  for (size_t i = 0; i < buffers_.size(); ++i) {
+    if (buffers_[i].data != p) {
+      continue;
+    }
+    for (size_t b = 0; b < blobs_.size(); ++b) {
+      if (blobs_[b].data == p) {
+        blobs_.erase(blobs_.begin() + static_cast<std::ptrdiff_t>(b));
+        break;
+      }
+    }
+    for (size_t t = 0; t < tensors_.size(); ++t) {
+      if (tensors_[t]->data == p) {
+        delete tensors_[t];
+        tensors_.erase(tensors_.begin() + static_cast<std::ptrdiff_t>(t));
+        break;
+      }
+    }
+    std::free(buffers_[i].data);
+    bytes -= buffers_[i].bytes;
+    buffers_.erase(buffers_.begin() + static_cast<std::ptrdiff_t>(i));
+    return;
+  }
+}
+
+EValue* PreparedState::make_constant_tensor(
+    executorch::aten::ScalarType dtype,
+    Span<const int32_t> sizes,
+    void** data) {
+  const size_t element = executorch::runtime::elementSize(dtype);
+  if (sizes.size() > kTensorDimensionLimit || element == 0 ||
+      !executorch::runtime::isValid(dtype)) {
+    return nullptr;
+  }
+  size_t numel = 1;
+  for (const int32_t s : sizes) {
+    if (s < 0 ||
+        (s > 0 && numel > SIZE_MAX / element / static_cast<size_t>(s))) {
+      return nullptr;
+    }
+    numel *= static_cast<size_t>(s);
+  }
+  OwnedTensor* t = new (std::nothrow) OwnedTensor(dtype, sizes);
+  if (t == nullptr) {
+    return nullptr;
+  }
+  t->data = allocate(numel * element);
+  if (t->data == nullptr) {
+    delete t;
+    return nullptr;
+  }
+  t->impl.set_data(t->data);
+  tensors_.push_back(t);
+  *data = t->data;
+  return &t->value;
 }
 
 EValue** PreparedState::make_args(size_t n) {
@@ -426,7 +853,7 @@ Error prepare_constants(
     size_t n_values,
     MemoryAllocator* temp_allocator,
     PreparedState* state) {
-  const Writes writes = count_writes(plan, n_values);
+  Writes writes = count_writes(plan, n_values);
   // Constants of the program, plus outputs folded so far.
   std::vector<uint8_t> constant(n_values, 0);
   for (size_t v = 0; v < n_values; ++v) {
@@ -499,8 +926,7 @@ Error prepare_constants(
       ins.kind = Instruction::Kind::Prepared;
     }
   }
-  ET_CHECK_OK_OR_RETURN_ERROR(fuse_instructions(
-      plan, chains, n_chains, values, n_values, writes, state));
+  rewrite_pairs(plan, chains, n_chains, values, n_values, &writes, state);
   run_preparers(plan, chains, n_chains, temp_allocator, state);
   return Error::Ok;
 }

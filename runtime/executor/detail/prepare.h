@@ -47,12 +47,25 @@ class PreparedState final : public PreparedConstants {
   /// 64-byte aligned storage owned by this state, counted in bytes.
   void* allocate(size_t bytes);
 
-  /// An argument array of n entries for a fused instruction, owned here.
+  /// An argument array of n entries for a rewritten instruction, owned here.
   EValue** make_args(size_t n);
 
-  size_t bytes = 0;     // everything allocated: folded outputs and blobs
-  size_t n_folded = 0;  // instructions evaluated at load
-  size_t n_fused = 0;   // instruction pairs run as one kernel
+  /// A new contiguous constant tensor of `dtype` and `sizes` (at most
+  /// kTensorDimensionLimit dims, non-negative) with uninitialized data owned
+  /// here (*data), counted in bytes; null when out of memory or invalid.
+  EValue* make_constant_tensor(
+      executorch::aten::ScalarType dtype,
+      Span<const int32_t> sizes,
+      void** data);
+
+  /// Frees a buffer from allocate() (and the blob or tensor that uses it)
+  /// and takes it out of bytes; nothing when p is not one.
+  void release(const void* p);
+
+  size_t bytes = 0;           // everything allocated: folded outputs and blobs
+  size_t n_folded = 0;        // instructions evaluated at load
+  size_t n_fused = 0;         // instructions run inside the one before
+  size_t n_folded_pairs = 0;  // instructions folded into the one before
 
  private:
   struct Blob {
@@ -60,9 +73,15 @@ class PreparedState final : public PreparedConstants {
     uint32_t tag;
     void* data;
   };
-  std::vector<void*> buffers_;  // malloc'd, freed by the destructor
+  struct Buffer {
+    void* data;
+    size_t bytes;
+  };
+  struct OwnedTensor;
+  std::vector<Buffer> buffers_;  // malloc'd, freed by the destructor
   std::vector<Blob> blobs_;
   std::vector<std::vector<EValue*>> fused_args_;
+  std::vector<OwnedTensor*> tensors_;  // new'd, deleted by the destructor
 };
 
 /// Folds the constant-only data movement instructions of `plan` (decoded in

@@ -131,6 +131,12 @@ WorkspaceLayout layout(const Conv2dParams& p) {
   return l;
 }
 
+// The fused activation on one finished output block (n floats of one output channel or of
+// consecutive channels), after bias and clamp.
+void conv_epilogue_activation(const Conv2dParams& p, float* y, int64_t n) {
+  apply_activation(p.activation, y, y, n);
+}
+
 }  // namespace
 
 int64_t conv2d_out_h(const Conv2dParams& p) {
@@ -267,6 +273,7 @@ bool conv2d_nchw_packed(const Conv2dParams& p, const float* input, const float* 
                        dq.out = output + (n * p.out_channels + oc) * out_plane;
                        dq.bias = bias != nullptr ? bias[oc] : 0.0f;
                        ck.depthwise_plane(dq);
+                       conv_epilogue_activation(p, dq.out, out_plane);
                      }
                    });
     return true;
@@ -315,11 +322,15 @@ bool conv2d_nchw_packed(const Conv2dParams& p, const float* input, const float* 
                             packed_group(packed_weight, p, g), gemm_ws, gemm_ws_bytes,
                             fused ? &epi : nullptr);
       }
-      if ((bias != nullptr || clamp) && !fused) {
+      const bool bias_clamp_pass = (bias != nullptr || clamp) && !fused;
+      if (bias_clamp_pass || p.activation != Activation::kNone) {
         parallel_items(cog, out_plane, [&](int64_t c0, int64_t c1) {
           for (int64_t oc = c0; oc < c1; ++oc) {
-            ck.bias_clamp(y + oc * out_plane, out_plane,
-                          bias != nullptr ? bias[g * cog + oc] : 0.0f, p.clamp_min, p.clamp_max);
+            if (bias_clamp_pass)
+              ck.bias_clamp(y + oc * out_plane, out_plane,
+                            bias != nullptr ? bias[g * cog + oc] : 0.0f, p.clamp_min,
+                            p.clamp_max);
+            conv_epilogue_activation(p, y + oc * out_plane, out_plane);
           }
         });
       }

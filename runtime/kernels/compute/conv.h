@@ -3,7 +3,8 @@
 //   y[n, oc, oh, ow] = bias[oc] + sum_{ic in group(oc), r, s}
 //       x[n, ic, oh*stride_h - pad_h + r*dilation_h, ow*stride_w - pad_w + s*dilation_w]
 //       * w[oc, ic - group_start, r, s]
-// with zero padding, then clamped to [clamp_min, clamp_max] (fused ReLU / ReLU6 / hardtanh).
+// with zero padding, then clamped to [clamp_min, clamp_max] (fused ReLU / ReLU6 / hardtanh), then
+// the fused activation, if any.
 // Weights use PyTorch's layout [out_channels, in_channels / groups, kernel_h, kernel_w]; a 1-D
 // convolution is in_h = kernel_h = 1. All tensors are contiguous NCHW; the caller (the
 // convolution kernel) converts other dim orders.
@@ -24,6 +25,8 @@
 #include <cstdint>
 #include <limits>
 
+#include "activation.h"
+
 namespace executorch {
 namespace kernels {
 namespace compute {
@@ -39,6 +42,9 @@ struct Conv2dParams {
   // Fused activation: ReLU is {0, +inf}, ReLU6 is {0, 6}. The defaults leave values unchanged.
   float clamp_min = -std::numeric_limits<float>::infinity();
   float clamp_max = std::numeric_limits<float>::infinity();
+  // Fused activation after the clamp (SiLU, hardswish, hardsigmoid), applied to each finished
+  // output block by conv_epilogue_activation().
+  Activation activation = Activation::kNone;
 };
 
 // Output size along one dim, PyTorch's formula; 0 when the dilated kernel does not fit the

@@ -19,6 +19,9 @@
 //                             1 + erf cancels
 //   gelu_tanh                 the same bounds (x * sigmoid(2u), the same function as
 //                             0.5 x (1 + tanh(u)) without its cancellation for x < 0)
+//   hardsigmoid               <= 1 ulp (x + 3 is exact where it cancels, x in [-6, -1.5];
+//                             elsewhere the add and the division round once each)
+//   hardswish                 <= 2 ulp (one more rounding, the product)
 // NaN in gives NaN out for every routine. All loops take any n >= 0 and unaligned pointers;
 // the tail goes through the same vector code (on a zero-padded copy), so an element's result
 // does not depend on its position. Outputs may alias inputs exactly (y == x).
@@ -59,6 +62,12 @@ struct VmathKernels {
   // y[i] = (x[i] - mean) * rstd * w[i] + b[i]; w and/or b may be null (1 and 0).
   void (*normalize)(const float* x, float* y, int64_t n, float mean, float rstd, const float* w,
                     const float* b);
+  // x * clamp(x + 3, 0, 6) / 6 and clamp(x + 3, 0, 6) / 6, bit-identical to the add, clamp,
+  // mul, div the export decomposes them into.
+  void (*hardswish)(const float* x, float* y, int64_t n);
+  void (*hardsigmoid)(const float* x, float* y, int64_t n);
+  // x * sigmoid(x) rounded as sigmoid then mul (the decomposed SiLU), bit for bit.
+  void (*sigmoid_mul)(const float* x, float* y, int64_t n);
   const char* name;
 };
 

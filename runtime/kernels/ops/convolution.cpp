@@ -17,8 +17,10 @@
 #include <vector>
 
 #include <executorch/runtime/kernel/prepared_constants.h>
+#include <executorch/runtime/kernels/compute/activation.h>
 #include <executorch/runtime/kernels/compute/conv.h>
 #include <executorch/runtime/kernels/compute/gemm.h>
+#include <executorch/runtime/kernels/detail/activation_run.h>
 #include <executorch/runtime/kernels/detail/shape_util.h>
 
 namespace executorch {
@@ -170,13 +172,14 @@ const void* prepared_weight(KernelRuntimeContext& ctx, const float* w) {
   return cache != nullptr ? cache->find(w, kPackedWeightTag) : nullptr;
 }
 
-// The convolution, its result clamped to [lo, hi] (NaN stays NaN): the defaults are the plain
-// operator, other bounds an activation fused into it at load (see the end of this file).
+// The convolution, its result clamped to [lo, hi] (NaN stays NaN) and then passed through `act`:
+// the defaults are the plain operator, others an activation fused into it at load (see the end
+// of this file).
 Tensor& convolution_clamped(KernelRuntimeContext& ctx, const Tensor& input, const Tensor& weight,
                             const optional<Tensor>& bias, ArrayRef<int64_t> stride,
                             ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation, bool transposed,
                             ArrayRef<int64_t> output_padding, int64_t groups, Tensor& out, float lo,
-                            float hi) {
+                            float hi, compute::Activation act = compute::Activation::kNone) {
   const ssize_t rank = input.dim();
   ET_KERNEL_CHECK_MSG(
       ctx, rank == 3 || rank == 4, InvalidArgument, out,
@@ -214,6 +217,7 @@ Tensor& convolution_clamped(KernelRuntimeContext& ctx, const Tensor& input, cons
   }
   p.clamp_min = lo;
   p.clamp_max = hi;
+  p.activation = act;
   const int64_t* vw = v[spatial - 1];
   const int64_t vh[4] = {1, 0, 1, 0};
   const int64_t* hh = rank == 4 ? v[0] : vh;
@@ -303,7 +307,7 @@ Tensor& convolution_clamped(KernelRuntimeContext& ctx, const Tensor& input, cons
     yout.resize(static_cast<size_t>(out.numel()));
   }
   float* y = out_c ? out.mutable_data_ptr<float>() : yout.data();
-  bool clamped = false;  // conv2d_nchw clamps in its epilogue
+  bool clamped = false;  // conv2d_nchw clamps and activates in its epilogue
   if (p.batch > 0 && p.in_channels > 0) {
     if (transposed) {
       if (!conv_transpose2d(p, oh, ow, x, w, b, y)) {
@@ -325,6 +329,9 @@ Tensor& convolution_clamped(KernelRuntimeContext& ctx, const Tensor& input, cons
     for (int64_t i = 0; i < out.numel(); ++i) {
       y[i] = y[i] < lo ? lo : (y[i] > hi ? hi : y[i]);
     }
+  }
+  if (!clamped) {
+    compute::apply_activation(act, y, y, out.numel());
   }
   if (!out_c) {
     store_from_contiguous(y, out);
@@ -378,14 +385,12 @@ bool activation_bounds(const char* kind, Span<EValue*> act, float* lo, float* hi
   return !(std::isnan(*lo) || std::isnan(*hi));
 }
 
-template <char kKind>
-void convolution_activation_fused(KernelRuntimeContext& ctx, Span<EValue*> args) {
-  const char kind[2] = {kKind, '\0'};
-  float lo, hi;
-  if (args.size() <= kConvArgs ||
-      !activation_bounds(kind, Span<EValue*>(args.data() + kConvArgs, args.size() - kConvArgs), &lo,
-                         &hi) ||
-      !args[0]->isTensor() || !args[1]->isTensor() || !args[3]->isIntList() ||
+// Runs the convolution of a fused instruction (its first kConvArgs arguments, out replaced by the
+// last fused operator's output) with the fused clamp and activation.
+void convolution_from_fused_args(KernelRuntimeContext& ctx, Span<EValue*> args, float lo, float hi,
+                                 compute::Activation act) {
+  if (args.size() <= kConvArgs || !args[0]->isTensor() || !args[1]->isTensor() ||
+      !(args[2]->isTensor() || args[2]->isNone()) || !args[3]->isIntList() ||
       !args[4]->isIntList() || !args[5]->isIntList() || !args[6]->isBool() ||
       !args[7]->isIntList() || !args[8]->isInt() || !args[9]->isTensor()) {
     fail(ctx, Error::InvalidProgram, kOp, "fused convolution: unexpected arguments");
@@ -393,14 +398,22 @@ void convolution_activation_fused(KernelRuntimeContext& ctx, Span<EValue*> args)
   }
   const optional<Tensor> bias =
       args[2]->isTensor() ? optional<Tensor>(args[2]->toTensor()) : optional<Tensor>();
-  if (!args[2]->isTensor() && !args[2]->isNone()) {
-    fail(ctx, Error::InvalidProgram, kOp, "fused convolution: unexpected bias");
-    return;
-  }
-  Tensor& out = args[9]->toTensor();
   convolution_clamped(ctx, args[0]->toTensor(), args[1]->toTensor(), bias, args[3]->toIntList(),
                       args[4]->toIntList(), args[5]->toIntList(), args[6]->toBool(),
-                      args[7]->toIntList(), args[8]->toInt(), out, lo, hi);
+                      args[7]->toIntList(), args[8]->toInt(), args[9]->toTensor(), lo, hi, act);
+}
+
+template <char kKind>
+void convolution_activation_fused(KernelRuntimeContext& ctx, Span<EValue*> args) {
+  const char kind[2] = {kKind, '\0'};
+  float lo, hi;
+  if (args.size() <= kConvArgs ||
+      !activation_bounds(kind, Span<EValue*>(args.data() + kConvArgs, args.size() - kConvArgs), &lo,
+                         &hi)) {
+    fail(ctx, Error::InvalidProgram, kOp, "fused convolution: unexpected arguments");
+    return;
+  }
+  convolution_from_fused_args(ctx, args, lo, hi, compute::Activation::kNone);
 }
 
 // Fuses only what the fused kernel handles exactly like the pair: a Float convolution whose
@@ -485,6 +498,52 @@ void prepare_convolution(KernelRuntimeContext& ctx, Span<EValue*> args,
   }
 }
 
+// ---- Fusion at load: convolution followed by the decomposed SiLU / hardswish / hardsigmoid
+// (detail/activation_run.h) runs as one convolution whose epilogue applies the activation;
+// bit-identical, as compute/activation.h computes exactly what the decomposed ops do.
+
+template <compute::Activation kAct>
+void convolution_run_fused(KernelRuntimeContext& ctx, Span<EValue*> args) {
+  EValue* const run_out = detail::run_output(args);
+  if (args.size() <= kConvArgs || args[kConvArgs - 2] == run_out) {
+    convolution_from_fused_args(ctx, args, -kInf, kInf, kAct);
+    return;
+  }
+  // The convolution kept its own output (the run's output shares storage with its input).
+  convolution_from_fused_args(ctx, args, -kInf, kInf, compute::Activation::kNone);
+  if (ctx.failure_state() == Error::Ok && run_out->isTensor()) {
+    detail::activation_into(ctx, kOp, kAct, args[kConvArgs - 2]->toTensor(), run_out->toTensor());
+  }
+}
+
+::executorch::runtime::FusedKernel fuse_convolution_run(
+    Span<EValue*> conv, Span<const ::executorch::runtime::FusionCandidate> next,
+    size_t* n_consumed) {
+  // Contiguous outputs, so that the activation can also run from one into the other.
+  if (conv.size() != kConvArgs || !conv[0]->isTensor() ||
+      conv[0]->toTensor().scalar_type() != ScalarType::Float || !conv[kConvArgs - 1]->isTensor() ||
+      !is_contiguous_dim_order(conv[kConvArgs - 1]->toTensor())) {
+    return nullptr;
+  }
+  const compute::Activation act =
+      detail::match_activation_run(conv[kConvArgs - 1], next, n_consumed);
+  const EValue* run_out = detail::run_output(next[*n_consumed > 0 ? *n_consumed - 1 : 0].args);
+  if (!run_out->isTensor() || !is_contiguous_dim_order(run_out->toTensor())) {
+    return nullptr;
+  }
+  switch (act) {
+    case compute::Activation::kSilu:
+      return convolution_run_fused<compute::Activation::kSilu>;
+    case compute::Activation::kHardswish:
+      return convolution_run_fused<compute::Activation::kHardswish>;
+    case compute::Activation::kHardsigmoid:
+      return convolution_run_fused<compute::Activation::kHardsigmoid>;
+    case compute::Activation::kNone:
+      break;
+  }
+  return nullptr;
+}
+
 bool register_fusers() {
   using ::executorch::runtime::register_instruction_fuser;
   const bool r = register_instruction_fuser(convolution_out_name, "aten::relu.out",
@@ -493,7 +552,9 @@ bool register_fusers() {
                                             fuse_convolution_activation<'h'>) == Error::Ok;
   const bool c = register_instruction_fuser(convolution_out_name, "aten::clamp.out",
                                             fuse_convolution_activation<'c'>) == Error::Ok;
-  return r && h && c;
+  const bool run = ::executorch::runtime::register_run_fuser(convolution_out_name,
+                                                             fuse_convolution_run) == Error::Ok;
+  return r && h && c && run;
 }
 
 [[maybe_unused]] const bool g_fusers_registered = register_fusers();

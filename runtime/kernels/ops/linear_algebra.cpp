@@ -13,8 +13,10 @@
 #include <type_traits>
 
 #include <executorch/runtime/kernel/prepared_constants.h>
+#include <executorch/runtime/kernels/compute/activation.h>
 #include <executorch/runtime/kernels/compute/gemm.h>
 #include <executorch/runtime/kernels/compute/parallel.h>
+#include <executorch/runtime/kernels/detail/activation_run.h>
 #include <executorch/runtime/kernels/detail/shape_util.h>
 
 namespace executorch {
@@ -30,6 +32,7 @@ ET_DEFINE_OPERATOR_NAME(addmm_out_name, "aten::addmm.out");
 ET_DEFINE_OPERATOR_NAME(linear_out_name, "aten::linear.out");
 
 using compute::Trans;
+using ::executorch::runtime::OpFunction;
 using ::executorch::runtime::PreparedConstants;
 using ::executorch::runtime::Span;
 using std::optional;
@@ -365,6 +368,83 @@ void prepare_matmul(KernelRuntimeContext& ctx, Span<EValue*> args, PreparedConst
     prepare_b(cache, ta, m, bm);
   }
 }
+
+// ---- Fusion at load: mm / addmm / linear followed by the decomposed SiLU / hardswish /
+// hardsigmoid (detail/activation_run.h) runs as the product, then the activation over its
+// output while it is in cache, as one instruction. Bit-identical: compute/activation.h computes
+// what the decomposed operators do, on the same floats.
+
+// The plain kernels, boxed as the registry calls them.
+const OpFunction g_mm_boxed =
+    ::executorch::extension::make_boxed_kernel(mm_out_name, EXECUTORCH_FN(mm_out, mm_out_name)).op_;
+const OpFunction g_addmm_boxed = ::executorch::extension::make_boxed_kernel(
+                                     addmm_out_name, EXECUTORCH_FN(addmm_out, addmm_out_name))
+                                     .op_;
+const OpFunction g_linear_boxed = ::executorch::extension::make_boxed_kernel(
+                                      linear_out_name, EXECUTORCH_FN(linear_out, linear_out_name))
+                                      .op_;
+
+// kN: the product's argument count (its out second to last, returned last).
+template <size_t kN, const OpFunction* kBoxed, compute::Activation kAct>
+void gemm_activation_fused(KernelRuntimeContext& ctx, Span<EValue*> args) {
+  if (args.size() <= kN || !args[kN - 1]->isTensor()) {
+    ET_LOG(Error, "fused matrix product: unexpected arguments");
+    ctx.fail(Error::InvalidProgram);
+    return;
+  }
+  (*kBoxed)(ctx, Span<EValue*>(args.data(), kN));
+  if (ctx.failure_state() != Error::Ok) {
+    return;
+  }
+  Tensor& out = args[kN - 1]->toTensor();
+  EValue* const run_out = detail::run_output(args);
+  if (run_out == args[kN - 1]) {
+    compute::apply_activation(kAct, out.const_data_ptr<float>(), out.mutable_data_ptr<float>(),
+                              out.numel());
+  } else if (run_out->isTensor()) {  // the product kept its own output (see RunFuser)
+    detail::activation_into(ctx, "fused matrix product", kAct, out, run_out->toTensor());
+  }
+}
+
+template <size_t kN, const OpFunction* kBoxed>
+::executorch::runtime::FusedKernel fuse_gemm_run(
+    Span<EValue*> first, Span<const ::executorch::runtime::FusionCandidate> next,
+    size_t* n_consumed) {
+  // Float out, contiguous (the kernels require it), so the activation runs over numel floats.
+  if (first.size() != kN || !first[kN - 1]->isTensor() ||
+      first[kN - 1]->toTensor().scalar_type() != ScalarType::Float ||
+      !is_contiguous_dim_order(first[kN - 1]->toTensor())) {
+    return nullptr;
+  }
+  const compute::Activation act = detail::match_activation_run(first[kN - 1], next, n_consumed);
+  const EValue* run_out = detail::run_output(next[*n_consumed > 0 ? *n_consumed - 1 : 0].args);
+  if (!run_out->isTensor() || !is_contiguous_dim_order(run_out->toTensor())) {
+    return nullptr;
+  }
+  switch (act) {
+    case compute::Activation::kSilu:
+      return gemm_activation_fused<kN, kBoxed, compute::Activation::kSilu>;
+    case compute::Activation::kHardswish:
+      return gemm_activation_fused<kN, kBoxed, compute::Activation::kHardswish>;
+    case compute::Activation::kHardsigmoid:
+      return gemm_activation_fused<kN, kBoxed, compute::Activation::kHardsigmoid>;
+    case compute::Activation::kNone:
+      break;
+  }
+  return nullptr;
+}
+
+bool register_run_fusers() {
+  using ::executorch::runtime::register_run_fuser;
+  const bool mm = register_run_fuser(mm_out_name, fuse_gemm_run<4, &g_mm_boxed>) == Error::Ok;
+  const bool addmm =
+      register_run_fuser(addmm_out_name, fuse_gemm_run<7, &g_addmm_boxed>) == Error::Ok;
+  const bool linear =
+      register_run_fuser(linear_out_name, fuse_gemm_run<5, &g_linear_boxed>) == Error::Ok;
+  return mm && addmm && linear;
+}
+
+[[maybe_unused]] const bool g_run_fusers_registered = register_run_fusers();
 
 bool register_preparers() {
   using ::executorch::runtime::register_constant_preparer;

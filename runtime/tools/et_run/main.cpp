@@ -607,6 +607,20 @@ int run(const et_run::Options& opt) {
     }
   }
 
+  // ---- memory: what the program plans, and what load-time preparation added on the heap
+  // (folded constants, batch norms folded into weights, packed weights).
+  size_t planned_bytes = 0;
+  for (size_t i = 0; i < meta->num_memory_planned_buffers(); ++i) {
+    const auto size = meta->memory_planned_buffer_size(i);
+    planned_bytes += size.ok() ? static_cast<size_t>(size.get()) : 0;
+  }
+  std::printf(
+      "\nmemory:\n  planned buffers:             %zu bytes\n"
+      "  prepared at load:            %zu bytes%s\n",
+      planned_bytes,
+      method.prepared_constant_bytes(),
+      opt.prepare ? "" : " (--no-prepare)");
+
   // ---- times
   uint64_t exec_total = 0;
   for (uint64_t t : times) {

@@ -5,12 +5,15 @@
 
 #include <cmath>
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <random>
 #include <vector>
 
+#include <executorch/runtime/kernels/compute/activation.h>
 #include <executorch/runtime/kernels/compute/conv.h>
+#include <executorch/runtime/kernels/compute/vmath.h>
 
 #include "test_util.h"
 
@@ -261,6 +264,79 @@ TEST_P(ConvTest, OddWidthsMatchBaseline) {
     const double tol = 2.0 * (2.0 * (terms + 4) * 6e-8 * terms + 1e-7);
     for (int64_t i = 0; i < out; ++i)
       ASSERT_NEAR(y[i], ref[i], tol) << i;
+  }
+}
+
+// The fused activation must equal the plain convolution followed by the decomposed activation
+// (sigmoid then mul for SiLU; add, clamp, mul, div for the hard ones), bit for bit, on every
+// path (depthwise, pointwise SGEMM, im2col) and with the clamp before it.
+TEST_P(ConvTest, FusedActivationIsBitIdenticalToTheSeparateOps) {
+  using executorch::kernels::compute::Activation;
+  compute_test::IsaScope level(GetParam());
+  //                                      N Ci  H   W Co kh kw s pad dil g
+  const Conv2dParams cases[] = {make(1, 6, 10, 11, 6, 3, 3, 1, 1, 1, 6),
+                                make(2, 8, 9, 9, 12, 1, 1, 1, 0, 1, 1),
+                                make(1, 5, 12, 10, 7, 3, 3, 2, 1, 1, 1)};
+  for (Conv2dParams p : cases) {
+    for (Activation act : {Activation::kSilu, Activation::kHardswish, Activation::kHardsigmoid}) {
+      for (float lo : {-std::numeric_limits<float>::infinity(), -0.5f}) {
+        SCOPED_TRACE(testing::Message() << "act=" << static_cast<int>(act) << " g=" << p.groups
+                                        << " k=" << p.kernel_h << " lo=" << lo);
+        p.clamp_min = lo;
+        p.activation = Activation::kNone;
+        const int64_t out = p.batch * p.out_channels * conv2d_out_h(p) * conv2d_out_w(p);
+        const int64_t cig = p.in_channels / p.groups;
+        // Inputs up to 4 so that the outputs reach both ends of the hard activations' clamp.
+        std::vector<float> x = random_floats(p.batch * p.in_channels * p.in_h * p.in_w, rng_);
+        for (float& v : x) {
+          v *= 4.0f;
+        }
+        std::vector<float> w = random_floats(p.out_channels * cig * p.kernel_h * p.kernel_w, rng_);
+        std::vector<float> bias = random_floats(p.out_channels, rng_);
+        std::vector<float> plain(out), fused(out), want(out);
+        ASSERT_TRUE(conv2d_nchw(p, x.data(), w.data(), bias.data(), plain.data()));
+        p.activation = act;
+        ASSERT_TRUE(conv2d_nchw(p, x.data(), w.data(), bias.data(), fused.data()));
+        const auto& vm = executorch::kernels::compute::vmath();
+        if (act == Activation::kSilu) {
+          vm.sigmoid(plain.data(), want.data(), out);  // the sigmoid kernel's routine
+          for (int64_t i = 0; i < out; ++i) {
+            want[i] *= plain[i];
+          }
+        } else {
+          for (int64_t i = 0; i < out; ++i) {
+            volatile float t = plain[i] + 3.0f;
+            t = t < 0.0f ? 0.0f : (t > 6.0f ? 6.0f : t);
+            volatile float m = act == Activation::kHardswish ? plain[i] * t : t;
+            want[i] = m / 6.0f;
+          }
+        }
+        ASSERT_EQ(std::memcmp(fused.data(), want.data(), sizeof(float) * out), 0);
+      }
+    }
+  }
+}
+
+// A fused run whose first operator kept its own output applies the activation from that output
+// into the run's: the same floats as in place, and kNone is a copy.
+TEST_P(ConvTest, ActivationOutOfPlaceEqualsInPlace) {
+  using executorch::kernels::compute::Activation;
+  using executorch::kernels::compute::apply_activation;
+  compute_test::IsaScope level(GetParam());
+  std::vector<float> x = random_floats(1000, rng_);
+  for (float& v : x) {
+    v *= 8.0f;
+  }
+  for (Activation act :
+       {Activation::kNone, Activation::kSilu, Activation::kHardswish, Activation::kHardsigmoid}) {
+    std::vector<float> in_place = x, out(x.size(), std::numeric_limits<float>::quiet_NaN());
+    apply_activation(act, in_place.data(), in_place.data(), static_cast<int64_t>(x.size()));
+    apply_activation(act, x.data(), out.data(), static_cast<int64_t>(x.size()));
+    EXPECT_EQ(std::memcmp(in_place.data(), out.data(), sizeof(float) * x.size()), 0)
+        << static_cast<int>(act);
+    if (act == Activation::kNone) {
+      EXPECT_EQ(out, x);
+    }
   }
 }
 

@@ -98,6 +98,28 @@ double ref_gelu_tanh(double x) {
   return x / (1.0 + std::exp(-2.0 * u));
 }
 
+// hardswish / hardsigmoid exactly, and in float the way the export's decomposition (add, clamp,
+// mul, div) computes them, one rounding per operation.
+double ref_hardsigmoid(double x) {
+  return std::fmin(std::fmax(x + 3.0, 0.0), 6.0) / 6.0;
+}
+double ref_hardswish(double x) {
+  return x * ref_hardsigmoid(x);
+}
+float decomposed_hardsigmoid(float x) {
+  volatile float t = x + 3.0f;  // volatile: one rounding per step, no contraction
+  t = t < 0.0f ? 0.0f : t;
+  t = t > 6.0f ? 6.0f : t;
+  return t / 6.0f;
+}
+float decomposed_hardswish(float x) {
+  volatile float t = x + 3.0f;
+  t = t < 0.0f ? 0.0f : t;
+  t = t > 6.0f ? 6.0f : t;
+  volatile float m = x * t;
+  return m / 6.0f;
+}
+
 class VmathTest : public testing::TestWithParam<Isa> {
  protected:
   const VmathKernels& k() const {
@@ -122,6 +144,8 @@ TEST_P(VmathTest, AccuracyWithinStatedUlp) {
       {"silu", &VmathKernels::silu, ref_silu, -87.0f, 100.0f, 4.0, 0.0},
       {"gelu", &VmathKernels::gelu, ref_gelu, -12.0f, 100.0f, 8.0, 2.5},
       {"gelu_tanh", &VmathKernels::gelu_tanh, ref_gelu_tanh, -12.0f, 100.0f, 8.0, 2.5},
+      {"hardsigmoid", &VmathKernels::hardsigmoid, ref_hardsigmoid, -1e6f, 1e6f, 1.0, 0.0},
+      {"hardswish", &VmathKernels::hardswish, ref_hardswish, -1e6f, 1e6f, 2.0, 0.0},
   };
   for (const Bound& b : bounds) {
     float worst_x = 0;
@@ -166,7 +190,8 @@ TEST_P(VmathTest, SpecialValues) {
 TEST_P(VmathTest, ResultDoesNotDependOnPosition) {
   std::mt19937 rng(7);
   const std::vector<float> x = compute_test::random_floats(37, rng, -12.0f, 12.0f);
-  for (Routine fn : {k().exp, k().sigmoid, k().tanh, k().silu, k().gelu, k().gelu_tanh}) {
+  for (Routine fn : {k().exp, k().sigmoid, k().tanh, k().silu, k().gelu, k().gelu_tanh,
+                     k().hardswish, k().hardsigmoid}) {
     std::vector<float> whole(x.size());
     fn(x.data(), whole.data(), static_cast<int64_t>(x.size()));
     for (size_t i = 0; i < x.size(); ++i) {
@@ -250,6 +275,56 @@ TEST_P(VmathTest, NormalizationPieces) {
       const double d = (static_cast<double>(x[i]) - mean) * 0.5;
       EXPECT_NEAR(z[i], d * w[i] + b[i], 1e-6 * (std::fabs(d) + 1)) << i;
       EXPECT_NEAR(u[i], d, 1e-6 * (std::fabs(d) + 1)) << i;
+    }
+  }
+}
+
+// The epilogue of a fused convolution / GEMM must give what the decomposed operators give: every
+// value of a dense sweep (and the special values) bit for bit.
+TEST_P(VmathTest, HardActivationsMatchTheirDecompositionBitForBit) {
+  std::vector<float> xs = sweep(-1e6f, 1e6f, 40961);
+  for (float v = -7.0f; v <= 7.0f; v += 0.001953125f) {
+    xs.push_back(v);  // dense around the clamp's corners
+  }
+  for (float v : {0.0f, -0.0f, -3.0f, 3.0f, kInf, -kInf, kNaN}) {
+    xs.push_back(v);
+  }
+  const int64_t n = static_cast<int64_t>(xs.size());
+  std::vector<float> hs(xs.size()), hg(xs.size());
+  k().hardswish(xs.data(), hs.data(), n);
+  k().hardsigmoid(xs.data(), hg.data(), n);
+  for (size_t i = 0; i < xs.size(); ++i) {
+    const float want_s = decomposed_hardswish(xs[i]), want_g = decomposed_hardsigmoid(xs[i]);
+    if (std::isnan(want_s)) {
+      EXPECT_TRUE(std::isnan(hs[i])) << xs[i];
+    } else {
+      ASSERT_EQ(std::memcmp(&hs[i], &want_s, sizeof want_s), 0) << "hardswish at " << xs[i];
+    }
+    if (std::isnan(want_g)) {
+      EXPECT_TRUE(std::isnan(hg[i])) << xs[i];
+    } else {
+      ASSERT_EQ(std::memcmp(&hg[i], &want_g, sizeof want_g), 0) << "hardsigmoid at " << xs[i];
+    }
+  }
+}
+
+// sigmoid_mul is the decomposed SiLU (sigmoid, then mul by x) bit for bit.
+TEST_P(VmathTest, SigmoidMulMatchesSigmoidThenMulBitForBit) {
+  std::vector<float> xs = sweep(-100.0f, 100.0f, 40961);
+  for (float v : {0.0f, -0.0f, kInf, -kInf, kNaN}) {
+    xs.push_back(v);
+  }
+  const int64_t n = static_cast<int64_t>(xs.size());
+  std::vector<float> got(xs.size()), s(xs.size());
+  k().sigmoid_mul(xs.data(), got.data(), n);
+  k().sigmoid(xs.data(), s.data(), n);
+  for (size_t i = 0; i < xs.size(); ++i) {
+    volatile float want = xs[i] * s[i];
+    const float w = want;
+    if (std::isnan(w)) {
+      EXPECT_TRUE(std::isnan(got[i])) << xs[i];
+    } else {
+      ASSERT_EQ(std::memcmp(&got[i], &w, sizeof w), 0) << "at " << xs[i];
     }
   }
 }
