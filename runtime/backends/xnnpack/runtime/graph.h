@@ -111,6 +111,9 @@ class Graph {
   size_t num_args = 0;  // highest external id + 1
   // False after a reshape pass failed: the next execute runs it again whatever the shapes.
   bool shapes_valid = true;
+  // The intermediate values' arena, and what one buffer per value would have taken.
+  size_t intermediate_bytes = 0;
+  size_t intermediate_bytes_unshared = 0;
 
   float* data(uint32_t id) {
     return values[id].data;
@@ -132,6 +135,12 @@ class Graph {
 // (a named constant is missing or has the wrong size), MemoryAllocationFailed.
 runtime::Result<std::unique_ptr<Graph>> build_graph(
     const void* payload, size_t size, const runtime::NamedDataMap* named_data);
+
+// Gives every intermediate value (written by a node, neither constant nor external) its
+// storage in one arena, sized for the exported (upper-bound) shapes: values whose lifetimes
+// (from the node that writes them to the last node that reads them) do not overlap share
+// bytes. Run once by build_graph() after all nodes are accepted. MemoryAllocationFailed.
+runtime::Error plan_intermediate_buffers(Graph& graph);
 
 // The reshape pass: runs every step's reshape() in order, after the external inputs' dims were
 // set to the call's shapes. InvalidArgument when the shapes do not propagate (a value would

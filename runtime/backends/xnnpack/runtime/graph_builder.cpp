@@ -456,19 +456,8 @@ Error NodeContext::accept(std::unique_ptr<Step> step) {
     return invalid(
         "output_min %g is above output_max %g", output_min(), output_max());
   }
+  // Buffers come later, from plan_intermediate_buffers(), once all lifetimes are known.
   for (uint32_t id : outputs_) {
-    Value& v = graph_.values[id];
-    if ((v.flags & kFlagExternalOutput) == 0) {
-      v.data = graph_.allocate_floats(v.numel);
-      if (v.data == nullptr) {
-        ET_LOG(
-            Error,
-            "XnnpackBackend: no memory for value %u (%zu elements)",
-            id,
-            v.numel);
-        return Error::MemoryAllocationFailed;
-      }
-    }
     written_[id] = 1;
   }
   if (!first_step_accepted_) {
@@ -621,10 +610,14 @@ Result<std::unique_ptr<Graph>> build_graph(
           id);
     }
   }
-  // The payload's shapes are the bounds every buffer was sized for.
+  // The payload's shapes are the bounds every buffer is sized for.
   for (Value& v : graph->values) {
     v.bound_dims = v.dims;
     v.capacity = v.numel;
+  }
+  err = plan_intermediate_buffers(*graph);
+  if (err != Error::Ok) {
+    return err;
   }
   return graph;
 }
