@@ -273,6 +273,39 @@ TEST(XnnpackDynamic, ShapesThatDoNotPropagateAreRefusedAtExecute) {
   EXPECT_EQ(ty.tensor().size(1), 3);
 }
 
+// x[2, s] -> Convert -> qdint8 with one row spanning both dims -> Convert -> y[2, s].
+GraphWriter dynamic_quant_graph(uint32_t s) {
+  GraphWriter g;
+  const uint32_t x = g.value({2, s}, 0);
+  const uint32_t q = g.value({2, s});
+  auto* dq = new fb::PerTokenDynamicQuantT();
+  dq->num_nonbatch_dims = 2;
+  g.quantize(q, fb::XNNDatatype::xnn_datatype_qdint8, fb::XNNQuantParams::PerTokenDynamicQuant, dq);
+  const uint32_t y = g.value({2, s}, 1, true);
+  g.unary(T::XNNConvert, x, q);
+  g.unary(T::XNNConvert, q, y);
+  return g;
+}
+
+TEST(XnnpackDynamic, DynamicQuantizationRowsFollowTheShape) {
+  // The row is the whole [2, s] value: at s = 3 it has 6 elements, not the bound's 8 (a stale
+  // 8-element row would take the previous call's large values into its scale).
+  Delegate bounded(dynamic_quant_graph(4).payload());
+  ASSERT_EQ(bounded.init_error, Error::Ok);
+  ASSERT_EQ(call(bounded, {2, 4}, {0, 0, 0, 0, 0, 0, 90, -90}, {2, 4}).error, Error::Ok);
+  const std::vector<float> x = {0.3f, -0.7f, 0.05f, 1.1f, -0.2f, 0.9f};
+  Delegate exact_size(dynamic_quant_graph(3).payload());
+  ASSERT_EQ(exact_size.init_error, Error::Ok);
+  const Call want = call(exact_size, {2, 3}, x, {2, 3});
+  ASSERT_EQ(want.error, Error::Ok);
+  const Call got = call(bounded, {2, 3}, x, {2, 4});
+  ASSERT_EQ(got.error, Error::Ok);
+  EXPECT_EQ(got.out_sizes, (std::vector<int32_t>{2, 3}));
+  EXPECT_EQ(got.out, want.out);
+  // And the rounding is real: 1.1 - (-0.7) over 255 steps does not hold 0.05 exactly.
+  EXPECT_NE(got.out[2], x[2]);
+}
+
 TEST(XnnpackDynamic, ReshapeWithTwoInferredDimsIsMalformed) {
   GraphWriter g;
   const uint32_t x = g.value({3, 4}, 0);

@@ -43,8 +43,10 @@ struct Quant {
   int32_t zero_point = 0;
   int32_t qmin = 0, qmax = 0;
   // kDynamicPerRow (qdint8): each row of `row_size` elements gets its own scale and zero point
-  // at run time, as XNNPACK's dynamic quantization computes them.
+  // at run time, as XNNPACK's dynamic quantization computes them. A row is the value's
+  // innermost `row_dims` dims.
   size_t row_size = 0;
+  size_t row_dims = 0;
 };
 
 // One tensor value of the graph. Every value the steps use is float32 (other datatypes are
