@@ -273,6 +273,34 @@ TEST(XnnpackDynamic, ShapesThatDoNotPropagateAreRefusedAtExecute) {
   EXPECT_EQ(ty.tensor().size(1), 3);
 }
 
+TEST(XnnpackDynamic, ARefusedCallDoesNotLeaveAStalePlan) {
+  // y = a + b, both [4, 3] at most. A call whose a shrinks to [1, 3] but whose b is refused
+  // (wrong dtype) must not leave the plan for the old shapes behind: the next call, with the
+  // same a and a good b of unchanged shape, must broadcast a, not read 12 elements of it.
+  GraphWriter g;
+  const uint32_t a = g.value({4, 3}, 0);
+  const uint32_t b = g.value({4, 3}, 1);
+  const uint32_t y = g.value({4, 3}, 2, true);
+  g.binary(T::XNNAdd, a, b, y);
+  Delegate d(g.payload());
+  ASSERT_EQ(d.init_error, Error::Ok);
+  const std::vector<float> av = {1, 2, 3};
+  std::vector<float> bv(12);
+  for (size_t i = 0; i < bv.size(); ++i)
+    bv[i] = 10.0f * static_cast<float>(i);
+  OwnedTensor ta(ScalarType::Float, {1, 3}), tb(ScalarType::Float, {4, 3}),
+      wrong(ScalarType::Int, {4, 3}), ty(ScalarType::Float, {4, 3}, {}, true);
+  ta.set_logical(reinterpret_cast<const uint8_t*>(av.data()));
+  tb.set_logical(reinterpret_cast<const uint8_t*>(bv.data()));
+  EValue ea(ta.tensor()), eb(tb.tensor()), ew(wrong.tensor()), ey(ty.tensor());
+  EXPECT_EQ(d.execute({&ea, &ew, &ey}), Error::InvalidArgument);
+  ASSERT_EQ(d.execute({&ea, &eb, &ey}), Error::Ok);
+  ASSERT_EQ(ty.tensor().numel(), 12);
+  const float* out = ty.tensor().const_data_ptr<float>();
+  for (size_t i = 0; i < 12; ++i)
+    EXPECT_EQ(out[i], bv[i] + av[i % 3]) << i;
+}
+
 // x[2, s] -> Convert -> qdint8 with one row spanning both dims -> Convert -> y[2, s].
 GraphWriter dynamic_quant_graph(uint32_t s) {
   GraphWriter g;

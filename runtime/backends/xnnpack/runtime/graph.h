@@ -111,7 +111,8 @@ class Graph {
   std::vector<uint32_t> input_values;
   std::vector<uint32_t> output_values;
   size_t num_args = 0;  // highest external id + 1
-  // False after a reshape pass failed: the next execute runs it again whatever the shapes.
+  // False once an input's dims changed and until a reshape pass succeeds on them: execute
+  // runs the pass whenever it is false.
   bool shapes_valid = true;
   // The intermediate values' arena, and what one buffer per value would have taken.
   size_t intermediate_bytes = 0;

@@ -64,9 +64,10 @@ Error check_tensor_argument(const Value& v, EValue* arg) {
 
 // Takes an input's shape for its value. The payload's dims are the tensor's sizes in memory
 // order (its dim order: for a channels-last tensor, NHWC) and each is an upper bound: a
-// dynamic dim may be smaller, never larger. Sets *changed when the shape differs from the
-// value's current one.
-Error bind_input(Graph& g, uint32_t id, EValue* arg, bool* changed) {
+// dynamic dim may be smaller, never larger. A shape that differs from the value's current one
+// invalidates the propagated shapes, even if a later argument is refused: the next call
+// must not run on a plan made for other shapes.
+Error bind_input(Graph& g, uint32_t id, EValue* arg) {
   Value& v = g.values[id];
   Error err = check_tensor_argument(v, arg);
   if (err != Error::Ok) {
@@ -92,7 +93,7 @@ Error bind_input(Graph& g, uint32_t id, EValue* arg, bool* changed) {
   }
   if (!std::equal(dims, dims + v.dims.size(), v.dims.begin())) {
     set_dims(v, dims, v.dims.size());
-    *changed = true;
+    g.shapes_valid = false;
   }
   if (v.numel > 0 && t.mutable_data_ptr() == nullptr) {
     ET_LOG(
@@ -207,15 +208,14 @@ class XnnpackBackend final : public BackendInterface {
           g.num_args);
       return Error::InvalidArgument;
     }
-    bool changed = false;
     for (uint32_t id : g.input_values) {
-      Error err = bind_input(g, id, args[g.values[id].external_id], &changed);
+      Error err = bind_input(g, id, args[g.values[id].external_id]);
       if (err != Error::Ok)
         return err;
     }
-    // Shapes are propagated only when an input's shape differs from the last call's (or the
-    // last propagation failed), so a fixed-shape model never pays for it.
-    if (changed || !g.shapes_valid) {
+    // Shapes are propagated only when an input's shape differs from the last propagated one
+    // (or the last propagation failed), so a fixed-shape model never pays for it.
+    if (!g.shapes_valid) {
       Error err = reshape_graph(g);
       if (err != Error::Ok)
         return err;
