@@ -259,6 +259,10 @@ Error read_quantized(
         datatype_name(dtype));
   }
   const uint32_t buffer_idx = tv->constant_buffer_idx();
+  // The verifier accepts a union whose table is absent: no parameters to read.
+  if (qv->quant_params() == nullptr) {
+    QFAIL(InvalidProgram, "has no quantization parameters", id);
+  }
   switch (qv->quant_params_type()) {
     case fb::XNNQuantParams::PerTensorQuant: {
       const auto* p = qv->quant_params_as_PerTensorQuant();
