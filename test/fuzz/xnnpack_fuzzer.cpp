@@ -1,6 +1,7 @@
 // Fuzz target: an XNNPACK delegate payload (the "XH00" header, the XNNGraph flatbuffer and its
-// constant region) through XnnpackBackend's init, and, when it is accepted, one execution on
-// zero-filled arguments shaped as the graph declares them. Named constants come from a map
+// constant region) through XnnpackBackend's init, and, when it is accepted, executions on
+// zero-filled arguments: shaped as the graph declares them, then with every input dim halved
+// (the reshape pass, as for a dynamic dim below its bound), then at the declared shapes again. Named constants come from a map
 // that serves zeros for any key, so payloads lowered with named data (every zoo *_xnnpack
 // program: the seeds are their payloads) still reach the node checks and the execution.
 #include <cstddef>
@@ -95,16 +96,43 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       const uint32_t e = v.external_id;
       sizes[e].assign(v.dims.begin(), v.dims.end());
       storage[e].assign(v.numel + 1, 0.0f);
-      impls[e] =
-          std::make_unique<TensorImpl>(ScalarType::Float, static_cast<ssize_t>(sizes[e].size()),
-                                       sizes[e].data(), storage[e].data());
+      // Outputs may be resized below their declared (bound) shape.
+      impls[e] = std::make_unique<TensorImpl>(
+          ScalarType::Float, static_cast<ssize_t>(sizes[e].size()), sizes[e].data(),
+          storage[e].data(), nullptr, nullptr,
+          (v.flags & 2u) != 0 ? executorch::aten::TensorShapeDynamism::DYNAMIC_BOUND
+                              : executorch::aten::TensorShapeDynamism::STATIC);
       values[e] = EValue(Tensor(impls[e].get()));
     }
     for (size_t i = 0; i < g.num_args; ++i)
       args[i] = &values[i];
     executorch::runtime::BackendExecutionContext exec_ctx;
-    (void)backend->execute(exec_ctx, *handle,
-                           executorch::runtime::Span<EValue*>(args.data(), args.size()));
+    const auto execute = [&]() {
+      (void)backend->execute(exec_ctx, *handle,
+                             executorch::runtime::Span<EValue*>(args.data(), args.size()));
+    };
+    execute();
+    // Every input dim halved (storage stays at the bound), then the declared shapes again.
+    std::vector<std::unique_ptr<TensorImpl>> declared(g.num_args);
+    std::vector<std::vector<int32_t>> halved(g.num_args);
+    for (const auto& v : g.values) {
+      if ((v.flags & 1u) == 0)
+        continue;
+      const uint32_t e = v.external_id;
+      for (int32_t d : sizes[e])
+        halved[e].push_back((d + 1) / 2);
+      declared[e] = std::move(impls[e]);
+      impls[e] =
+          std::make_unique<TensorImpl>(ScalarType::Float, static_cast<ssize_t>(halved[e].size()),
+                                       halved[e].data(), storage[e].data());
+      values[e] = EValue(Tensor(impls[e].get()));
+    }
+    execute();
+    for (const auto& v : g.values) {
+      if ((v.flags & 1u) != 0)
+        values[v.external_id] = EValue(Tensor(declared[v.external_id].get()));
+    }
+    execute();
   }
   backend->destroy(*handle);
   return 0;

@@ -53,6 +53,30 @@ def test_greedy_matches_upstream_token_for_token(case):
     assert res.prefill_tokens_per_second > 0 and res.decode_tokens_per_second > 0
 
 
+# Ours and upstream's logits differ by rounding only (about 1e-6 measured; the 8da4w program's
+# emulated dynamic int8 quantization rounds onto the same grid as upstream's XNNPACK).
+LOGIT_TOLERANCE = 1e-4
+
+
+def test_logits_match_upstream_at_every_step(case):
+    # Teacher-forced on upstream's tokens: the prefill call (the whole prompt, below the
+    # XNNPACK graphs' dynamic bound) and each decode call (one token) give upstream's logits.
+    entry, _ = case
+    want_tokens = entry["expected_tokens_upstream"]
+    want = np.fromfile(os.path.join(LLM_DIR, entry["logits_upstream"]), dtype="<f4")
+    want = want.reshape(len(want_tokens), -1)
+    method = et.load(os.path.join(LLM_DIR, entry["file"])).load_method("forward")
+    tokens, pos = entry["prompt"], 0
+    for step, token in enumerate(want_tokens):
+        out = np.asarray(method.execute((np.asarray([tokens], dtype=np.int64),
+                                         np.asarray([pos], dtype=np.int64)))[0])
+        got = out.reshape(-1, out.shape[-1])[-1]
+        np.testing.assert_allclose(got, want[step], rtol=0, atol=LOGIT_TOLERANCE,
+                                   err_msg=f"step {step}")
+        pos += len(tokens)
+        tokens = [token]
+
+
 def test_a_second_generate_starts_over(case):
     entry, gen = case
     want = entry["expected_tokens_upstream"][:5]

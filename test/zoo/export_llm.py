@@ -10,8 +10,9 @@ exactly as a user would (tiny params.json, random weights, KV cache, the fused
 `llama::sdpa_with_kv_cache` path), then runs the .pte in upstream's Python runtime on a fixed
 prompt: one prefill call with the whole prompt at position 0, then one decode call per token,
 greedy. The prompt, the continuation and, per step, the gap between the best and second-best
-logit are written to manifest.json; the tests replay the same loop on our runtime and require
-the same tokens. Steps whose top-2 gap is tiny could flip on rounding alone, so the script
+logit are written to manifest.json, and each step's last-position logits to NAME.logits.f32; the
+tests replay the same loop on our runtime and require the same tokens (and logits within a
+stated tolerance). Steps whose top-2 gap is tiny could flip on rounding alone, so the script
 refuses to write a continuation with a gap below MIN_MARGIN (re-run to draw new weights).
 """
 
@@ -46,6 +47,12 @@ MIN_MARGIN = 1e-3
 VARIANTS = {
     # fp32, portable kernels plus the llama:: custom operators (no delegate).
     "llama_portable": ["-kv", "--use_sdpa_with_kv_cache", "-d", "fp32"],
+    # The same model with its linear layers (and what else the partitioner takes) lowered to
+    # XNNPACK: the delegate graph has a dynamic sequence length (prefill and decode calls).
+    "llama_xnnpack": ["-kv", "--use_sdpa_with_kv_cache", "-X", "-d", "fp32"],
+    # ... with 8-bit dynamically quantized activations and 4-bit grouped weights.
+    "llama_xnnpack_8da4w": ["-kv", "--use_sdpa_with_kv_cache", "-X", "-d", "fp32",
+                            "-qmode", "8da4w", "-G", "32"],
 }
 
 
@@ -95,10 +102,11 @@ def greedy_upstream(pte: Path):
     method = Runtime.get().load_program(str(pte)).load_method("forward")
     tokens = torch.tensor([PROMPT], dtype=torch.long)
     logits = method.execute([tokens, torch.tensor([0], dtype=torch.long)])[0]
-    out, margins = [], []
+    out, margins, rows = [], [], []
     pos = len(PROMPT)
     for _ in range(NEW_TOKENS):
         row = logits.reshape(-1, logits.shape[-1])[-1].numpy().astype(np.float64)
+        rows.append(row.astype(np.float32))
         top2 = np.sort(row)[-2:]
         margins.append(float(top2[1] - top2[0]))
         nxt = int(row.argmax())
@@ -106,7 +114,7 @@ def greedy_upstream(pte: Path):
         logits = method.execute([torch.tensor([[nxt]], dtype=torch.long),
                                  torch.tensor([pos], dtype=torch.long)])[0]
         pos += 1
-    return out, margins
+    return out, margins, np.stack(rows)
 
 
 def main() -> int:
@@ -128,7 +136,12 @@ def main() -> int:
     }
     for name, extra in VARIANTS.items():
         pte, cmd = export(name, extra, out_dir)
-        tokens, margins = greedy_upstream(pte)
+        tokens, margins, logits = greedy_upstream(pte)
+        # The last-position logits of each greedy step (prefill, then one per decode call), as
+        # little-endian float32 [NEW_TOKENS, vocab]: tests that cannot expect bit-equal tokens
+        # (emulated dynamic quantization) compare against these with a tolerance.
+        logits_file = out_dir / f"{name}.logits.f32"
+        logits.astype("<f4").tofile(logits_file)
         if min(margins) < MIN_MARGIN:
             print(f"{name}: top-2 logit gap {min(margins):.2e} < {MIN_MARGIN}; re-run",
                   file=sys.stderr)
@@ -141,6 +154,7 @@ def main() -> int:
             "prompt": PROMPT,
             "expected_tokens_upstream": tokens,
             "min_top2_logit_gap": min(margins),
+            "logits_upstream": logits_file.name,
         })
         print(f"  LLM     {name}: {pte.stat().st_size} bytes, continuation {tokens}")
     (out_dir / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")

@@ -5,6 +5,12 @@
 // node's ids, shapes and parameters) and builds the plan: constants are converted and packed
 // for the compute core, every intermediate value gets its buffer. After that, execute() only
 // binds the call's tensors to the external values and runs the steps; it allocates nothing.
+//
+// Dynamic shapes: the payload's dims are upper bounds (the exporter writes a dynamic dim's
+// bound), and every buffer is sized for them. An execute whose inputs are smaller re-propagates
+// the shapes through the steps first (reshape_graph(), only when an input's shape changed since
+// the last call), as upstream's XNNPACK runtime reshapes its subgraph; the outputs are then
+// resized to the shapes computed.
 #pragma once
 
 #include <cstddef>
@@ -37,8 +43,10 @@ struct Quant {
   int32_t zero_point = 0;
   int32_t qmin = 0, qmax = 0;
   // kDynamicPerRow (qdint8): each row of `row_size` elements gets its own scale and zero point
-  // at run time, as XNNPACK's dynamic quantization computes them.
+  // at run time, as XNNPACK's dynamic quantization computes them. A row is the value's
+  // innermost `row_dims` dims.
   size_t row_size = 0;
+  size_t row_dims = 0;
 };
 
 // How a value's elements are stored where they are not float32: the fp16/bf16 values of a
@@ -52,8 +60,12 @@ enum class FloatFormat : uint8_t { kFp32, kFp16, kBf16, kIndex };
 // intermediate's buffer, or (bound at each execute) the call's tensor for an external value.
 struct Value {
   bool defined = false;  // an XValue with this id exists
+  // The current shape: the payload's at init, then what the last reshape pass computed.
   std::vector<size_t> dims;
   size_t numel = 0;
+  // The payload's shape (the upper bound of each dim) and the element count its buffer holds.
+  std::vector<size_t> bound_dims;
+  size_t capacity = 0;
   uint32_t flags = 0;
   uint32_t external_id = kInvalidValueId;
   bool is_constant = false;
@@ -79,6 +91,13 @@ class Step {
   virtual ~Step() = default;
   virtual void run(Graph& graph) = 0;
 
+  // Recomputes the dims of the step's outputs (graph.values) and its own loop bounds from the
+  // current dims of its inputs, allocating nothing. The reshape pass checks afterwards that
+  // every output still fits its buffer. This default is for node types whose shapes are fixed:
+  // it accepts only inputs at their exported shapes and refuses others with NotSupported,
+  // naming the node.
+  virtual runtime::Error reshape(Graph& graph);
+
   // Set on the first step of each payload node (the node's XNode type name, static storage, and
   // its index in xnodes), left null on the steps that finish the same node (quantization
   // rounding): execute() reports one profiling event per node to the Method's EventTracer.
@@ -87,6 +106,17 @@ class Step {
   // Set by a step that already leaves its per-tensor quantized outputs on their grid (the
   // convolutions fuse the rounding into their epilogue): no rounding step is added after it.
   bool rounds_quantized_outputs = false;
+
+  // The node's values as the graph builder accepted them (empty on the finishing steps, which
+  // keep the shape of the value they round). Error messages at execute name the node.
+  std::vector<uint32_t> inputs;
+  std::vector<uint32_t> outputs;
+  const char* owner_type_name = nullptr;
+  uint32_t owner_index = 0;
+
+  // Logs "XnnpackBackend: node N (Type): <message>" and returns `error`.
+  runtime::Error fail(runtime::Error error, const char* format, ...) const
+      __attribute__((format(printf, 3, 4)));
 };
 
 class Graph {
@@ -97,6 +127,12 @@ class Graph {
   std::vector<uint32_t> input_values;
   std::vector<uint32_t> output_values;
   size_t num_args = 0;  // highest external id + 1
+  // False once an input's dims changed and until a reshape pass succeeds on them: execute
+  // runs the pass whenever it is false.
+  bool shapes_valid = true;
+  // The intermediate values' arena, and what one buffer per value would have taken.
+  size_t intermediate_bytes = 0;
+  size_t intermediate_bytes_unshared = 0;
 
   float* data(uint32_t id) {
     return values[id].data;
@@ -118,6 +154,18 @@ class Graph {
 // (a named constant is missing or has the wrong size), MemoryAllocationFailed.
 runtime::Result<std::unique_ptr<Graph>> build_graph(
     const void* payload, size_t size, const runtime::NamedDataMap* named_data);
+
+// Gives every intermediate value (written by a node, neither constant nor external) its
+// storage in one arena, sized for the exported (upper-bound) shapes: values whose lifetimes
+// (from the node that writes them to the last node that reads them) do not overlap share
+// bytes. Run once by build_graph() after all nodes are accepted. MemoryAllocationFailed.
+runtime::Error plan_intermediate_buffers(Graph& graph);
+
+// The reshape pass: runs every step's reshape() in order, after the external inputs' dims were
+// set to the call's shapes. InvalidArgument when the shapes do not propagate (a value would
+// outgrow its buffer, a reshape does not divide, ...), NotSupported from a node whose shape
+// cannot change; both name the node.
+runtime::Error reshape_graph(Graph& graph);
 
 }  // namespace xnnpack
 }  // namespace backends

@@ -1,5 +1,8 @@
 // build_graph(): checks the payload once and builds the plan (graph.h).
+#include <algorithm>
 #include <cinttypes>
+#include <cstdarg>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <new>
@@ -399,6 +402,7 @@ Error NodeContext::input(uint32_t id, const char* field, uint32_t* out) {
   if (!v.is_constant && (v.flags & kFlagExternalInput) == 0 && !written_[id]) {
     return invalid("%s %u is read before any node computes it", field, id);
   }
+  inputs_.push_back(id);
   *out = id;
   return Error::Ok;
 }
@@ -450,27 +454,20 @@ Error NodeContext::accept(std::unique_ptr<Step> step) {
     return invalid(
         "output_min %g is above output_max %g", output_min(), output_max());
   }
+  // Buffers come later, from plan_intermediate_buffers(), once all lifetimes are known.
   for (uint32_t id : outputs_) {
-    Value& v = graph_.values[id];
-    if ((v.flags & kFlagExternalOutput) == 0) {
-      v.data = graph_.allocate_floats(v.numel);
-      if (v.data == nullptr) {
-        ET_LOG(
-            Error,
-            "XnnpackBackend: no memory for value %u (%zu elements)",
-            id,
-            v.numel);
-        return Error::MemoryAllocationFailed;
-      }
-    }
     written_[id] = 1;
   }
   if (!first_step_accepted_) {
     step->node_type_name = type_name();
     step->node_index = index_;
+    step->inputs = inputs_;
+    step->outputs = outputs_;
     first_step_accepted_ = true;
   }
   const bool rounded = step->rounds_quantized_outputs;
+  step->owner_type_name = type_name();
+  step->owner_index = index_;
   graph_.steps.push_back(std::move(step));
   // A quantized output is rounded onto its grid right after it is computed.
   for (uint32_t id : outputs_) {
@@ -488,6 +485,31 @@ Error NodeContext::accept(std::unique_ptr<Step> step) {
     }
   }
   return Error::Ok;
+}
+
+Error NodeContext::expect_output_dims(
+    uint32_t id, const size_t* dims, size_t rank) {
+  const Value& v = graph_.value(id);
+  if (v.dims.size() == rank && std::equal(dims, dims + rank, v.dims.begin())) {
+    return Error::Ok;
+  }
+  char declared[96], computed[96];
+  format_dims(v.dims, declared, sizeof(declared));
+  format_dims(
+      std::vector<size_t>(dims, dims + rank), computed, sizeof(computed));
+  return invalid(
+      "output %u is %s, the node computes %s from its inputs",
+      id,
+      declared,
+      computed);
+}
+
+bool ShapeError::set(const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  vsnprintf(message, sizeof(message), format, args);
+  va_end(args);
+  return false;
 }
 
 Error check_flags(NodeContext& ctx, uint32_t flags, uint32_t allowed) {
@@ -598,6 +620,15 @@ Result<std::unique_ptr<Graph>> build_graph(
           "external output value %u is computed by no node",
           id);
     }
+  }
+  // The payload's shapes are the bounds every buffer is sized for.
+  for (Value& v : graph->values) {
+    v.bound_dims = v.dims;
+    v.capacity = v.numel;
+  }
+  err = plan_intermediate_buffers(*graph);
+  if (err != Error::Ok) {
+    return err;
   }
   return graph;
 }

@@ -59,8 +59,13 @@ class NodeContext {
   runtime::Error unsupported(const char* format, ...)
       __attribute__((format(printf, 2, 3)));
 
-  // Accepts the node: gives its outputs buffers, marks them written, appends the step.
+  // Accepts the node: gives its outputs buffers, marks them written, records the node's
+  // inputs and outputs on the step (for the reshape pass) and appends it.
   runtime::Error accept(std::unique_ptr<Step> step);
+
+  // InvalidProgram unless output `id` has the shape the node computes from its inputs.
+  runtime::Error expect_output_dims(
+      uint32_t id, const size_t* dims, size_t rank);
 
  private:
   runtime::Error report(runtime::Error error, const char* format, va_list args);
@@ -70,8 +75,23 @@ class NodeContext {
   uint32_t index_;
   const fb::XNode* node_;
   bool first_step_accepted_ = false;
+  std::vector<uint32_t> inputs_;
   std::vector<uint32_t> outputs_;
 };
+
+// Why a shape does not propagate through a node. The shape functions shared by a node's
+// builder (payload shapes, an InvalidProgram) and its reshape() (the call's shapes, an
+// InvalidArgument) describe the problem here; formatting allocates nothing.
+struct ShapeError {
+  char message[192] = "";
+  // Formats the message; returns false, for `return why->set(...)`.
+  bool set(const char* format, ...) __attribute__((format(printf, 2, 3)));
+};
+
+// "[2, 3, 4]" into out (truncated to size).
+void format_dims(const std::vector<size_t>& dims, char* out, size_t size);
+// v.dims = dims[0..rank), v.numel to match. Reuses v.dims' storage (ranks never change).
+void set_dims(Value& v, const size_t* dims, size_t rank);
 
 // Checks that a node's flags hold only bits in `allowed`.
 runtime::Error check_flags(NodeContext& ctx, uint32_t flags, uint32_t allowed);

@@ -52,6 +52,12 @@ class UnaryStep final : public Step {
   UnaryStep(UnaryOp op, uint32_t in, uint32_t out, float a, float b)
       : op_(op), in_(in), out_(out), a_(a), b_(b) {}
 
+  Error reshape(Graph& g) override {
+    const Value& in = g.value(in_);
+    set_dims(g.values[out_], in.dims.data(), in.dims.size());
+    return Error::Ok;
+  }
+
   void run(Graph& g) override {
     const float* x = g.data(in_);
     float* y = g.data(out_);
@@ -272,6 +278,27 @@ void broadcast_strides(
   }
 }
 
+// The numpy-style broadcast of dims da and db into out (rank *rank).
+bool broadcast_shape(
+    const std::vector<size_t>& da,
+    const std::vector<size_t>& db,
+    size_t* out,
+    size_t* rank,
+    ShapeError* why) {
+  const size_t r = std::max(da.size(), db.size());
+  for (size_t i = 0; i < r; ++i) {
+    const size_t x = i + da.size() >= r ? da[i + da.size() - r] : 1;
+    const size_t y = i + db.size() >= r ? db[i + db.size() - r] : 1;
+    if (x != y && x != 1 && y != 1) {
+      return why->set(
+          "input dims %zu and %zu do not broadcast (dim %zu)", x, y, i);
+    }
+    out[i] = (x == 1) ? y : x;
+  }
+  *rank = r;
+  return true;
+}
+
 enum class BinaryOp {
   kAdd,
   kSubtract,
@@ -285,24 +312,36 @@ enum class BinaryOp {
 class BinaryStep final : public Step {
  public:
   BinaryStep(
-      BinaryOp op,
-      uint32_t a,
-      uint32_t b,
-      uint32_t out,
-      const std::vector<size_t>& dims,
-      float lo,
-      float hi)
-      : op_(op), a_(a), b_(b), out_(out), lo_(lo), hi_(hi) {
+      BinaryOp op, uint32_t a, uint32_t b, uint32_t out, float lo, float hi)
+      : op_(op), a_(a), b_(b), out_(out), lo_(lo), hi_(hi) {}
+
+  // The loop bounds and broadcast strides for inputs of dims da and db (output dims dout).
+  void configure(
+      const std::vector<size_t>& da,
+      const std::vector<size_t>& db,
+      const size_t* dout,
+      size_t rank) {
     // Left-pad to kMaxDims so that run() is one fixed loop nest.
-    const size_t pad = kMaxDims - dims.size();
+    const size_t pad = kMaxDims - rank;
     for (size_t i = 0; i < kMaxDims; ++i) {
-      dims_[i] = i < pad ? 1 : dims[i - pad];
+      dims_[i] = i < pad ? 1 : dout[i - pad];
     }
+    broadcast_strides(da, kMaxDims, sa_);
+    broadcast_strides(db, kMaxDims, sb_);
   }
-  void set_strides(
-      const std::vector<size_t>& a_dims, const std::vector<size_t>& b_dims) {
-    broadcast_strides(a_dims, kMaxDims, sa_);
-    broadcast_strides(b_dims, kMaxDims, sb_);
+
+  Error reshape(Graph& g) override {
+    const auto& da = g.value(a_).dims;
+    const auto& db = g.value(b_).dims;
+    size_t dout[kMaxDims];
+    size_t rank = 0;
+    ShapeError why;
+    if (!broadcast_shape(da, db, dout, &rank, &why)) {
+      return fail(Error::InvalidArgument, "%s", why.message);
+    }
+    set_dims(g.values[out_], dout, rank);
+    configure(da, db, dout, rank);
+    return Error::Ok;
   }
 
   void run(Graph& g) override {
@@ -455,28 +494,16 @@ Error build_binary(NodeContext& ctx) {
   }
   const auto& da = ctx.graph().value(a).dims;
   const auto& db = ctx.graph().value(b).dims;
-  const auto& dout = ctx.graph().value(out).dims;
   // The output's shape must be exactly the broadcast of the inputs' shapes.
-  const size_t rank = std::max(da.size(), db.size());
-  if (dout.size() != rank) {
-    return ctx.invalid(
-        "output rank %zu is not the broadcast rank %zu", dout.size(), rank);
+  size_t dout[kMaxDims];
+  size_t rank = 0;
+  ShapeError why;
+  if (!broadcast_shape(da, db, dout, &rank, &why)) {
+    return ctx.invalid("%s", why.message);
   }
-  for (size_t i = 0; i < rank; ++i) {
-    const size_t x = i + da.size() >= rank ? da[i + da.size() - rank] : 1;
-    const size_t y = i + db.size() >= rank ? db[i + db.size() - rank] : 1;
-    if (x != y && x != 1 && y != 1) {
-      return ctx.invalid(
-          "input dims %zu and %zu do not broadcast (dim %zu)", x, y, i);
-    }
-    const size_t expected = (x == 1) ? y : x;
-    if (dout[i] != expected) {
-      return ctx.invalid(
-          "output dim %zu is %zu, the broadcast gives %zu",
-          i,
-          dout[i],
-          expected);
-    }
+  err = ctx.expect_output_dims(out, dout, rank);
+  if (err != Error::Ok) {
+    return err;
   }
   const float inf = std::numeric_limits<float>::infinity();
   auto step = std::make_unique<BinaryStep>(
@@ -484,10 +511,9 @@ Error build_binary(NodeContext& ctx) {
       a,
       b,
       out,
-      dout,
       clamps ? ctx.output_min() : -inf,
       clamps ? ctx.output_max() : inf);
-  step->set_strides(da, db);
+  step->configure(da, db, dout, rank);
   return ctx.accept(std::move(step));
 }
 
@@ -497,6 +523,13 @@ class SoftmaxStep final : public Step {
  public:
   SoftmaxStep(uint32_t in, uint32_t out, size_t rows, size_t cols)
       : in_(in), out_(out), rows_(rows), cols_(cols) {}
+  Error reshape(Graph& g) override {
+    const Value& in = g.value(in_);
+    set_dims(g.values[out_], in.dims.data(), in.dims.size());
+    cols_ = in.dims.back();
+    rows_ = cols_ == 0 ? 0 : in.numel / cols_;
+    return Error::Ok;
+  }
   void run(Graph& g) override {
     const float* x = g.data(in_);
     float* y = g.data(out_);

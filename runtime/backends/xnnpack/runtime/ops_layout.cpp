@@ -1,5 +1,7 @@
 // Data movement: StaticTranspose, StaticReshape, Concatenate2..5, StaticSlice and
-// StaticConstantPad. All of them are one or more strided copies, planned at init.
+// StaticConstantPad. All of them are one or more strided copies, planned at init from the
+// payload's shapes and planned again by reshape() when the inputs' shapes change (the same
+// plan() computes the output shape both times).
 #include <algorithm>
 #include <cstring>
 #include <memory>
@@ -48,12 +50,13 @@ struct StridedCopy {
   }
 };
 
-// Row-major strides of dims.
-std::vector<size_t> strides_of(const std::vector<size_t>& dims) {
-  std::vector<size_t> s(dims.size(), 1);
-  for (size_t i = dims.size(); i-- > 1;)
-    s[i - 1] = s[i] * dims[i];
-  return s;
+// Row-major strides of dims[0..rank).
+void strides_of(const size_t* dims, size_t rank, size_t* strides) {
+  size_t s = 1;
+  for (size_t i = rank; i-- > 0;) {
+    strides[i] = s;
+    s *= dims[i];
+  }
 }
 
 // Fills a StridedCopy for `rank` dims, right-aligned into kMaxDims.
@@ -64,19 +67,25 @@ void place(
     const size_t* src_stride,
     const size_t* dst_stride) {
   const size_t pad = kMaxDims - rank;
-  for (size_t i = 0; i < rank; ++i) {
-    c.dims[pad + i] = dims[i];
-    c.src_stride[pad + i] = src_stride[i];
-    c.dst_stride[pad + i] = dst_stride[i];
+  for (size_t i = 0; i < kMaxDims; ++i) {
+    c.dims[i] = i < pad ? 1 : dims[i - pad];
+    c.src_stride[i] = i < pad ? 0 : src_stride[i - pad];
+    c.dst_stride[i] = i < pad ? 0 : dst_stride[i - pad];
   }
 }
 
-class CopyStep final : public Step {
+// One node as strided copies. plan() derives the output's shape (rank = the output's, which
+// never changes) and the copies from the inputs' current shapes.
+class CopyStep : public Step {
  public:
   uint32_t out = 0;
   bool fill = false;
   float fill_value = 0;
-  std::vector<StridedCopy> copies;
+  std::vector<StridedCopy>
+      copies;  // as many as the node has inputs, sized at init
+
+  virtual bool plan(const Graph& g, size_t* dout, ShapeError* why) = 0;
+
   void run(Graph& g) override {
     float* y = g.data(out);
     if (fill)
@@ -84,7 +93,33 @@ class CopyStep final : public Step {
     for (const StridedCopy& c : copies)
       c.run(g.data(c.src), y);
   }
+
+  Error reshape(Graph& g) override {
+    size_t dout[kMaxDims];
+    ShapeError why;
+    if (!plan(g, dout, &why)) {
+      return fail(Error::InvalidArgument, "%s", why.message);
+    }
+    Value& v = g.values[out];
+    set_dims(v, dout, v.dims.size());
+    return Error::Ok;
+  }
 };
+
+// Plans the step on the payload's shapes and accepts it if the output is what it computes.
+Error plan_and_accept(NodeContext& ctx, std::unique_ptr<CopyStep> step) {
+  size_t dout[kMaxDims];
+  ShapeError why;
+  if (!step->plan(ctx.graph(), dout, &why)) {
+    return ctx.invalid("%s", why.message);
+  }
+  Error err = ctx.expect_output_dims(
+      step->out, dout, ctx.graph().value(step->out).dims.size());
+  if (err != Error::Ok) {
+    return err;
+  }
+  return ctx.accept(std::move(step));
+}
 
 Error read_1x1(
     NodeContext& ctx,
@@ -101,80 +136,226 @@ Error read_1x1(
   return err;
 }
 
+class TransposeStep final : public CopyStep {
+ public:
+  uint32_t in = 0;
+  size_t perm[kMaxDims] = {};
+
+  bool plan(const Graph& g, size_t* dout, ShapeError*) override {
+    const auto& di = g.value(in).dims;
+    const size_t rank = di.size();
+    size_t in_strides[kMaxDims] = {}, src[kMaxDims] = {}, dst[kMaxDims] = {};
+    strides_of(di.data(), rank, in_strides);
+    for (size_t i = 0; i < rank; ++i) {
+      dout[i] = di[perm[i]];
+      src[i] = in_strides[perm[i]];
+    }
+    strides_of(dout, rank, dst);
+    copies.resize(1);
+    copies[0].src = in;
+    place(copies[0], rank, dout, src, dst);
+    return true;
+  }
+};
+
+// new_shape's 0 entry (at most one) is inferred from the element count, as XNNPACK's reshape
+// does (the exporter writes PyTorch's -1 as 0); the other entries are fixed sizes.
+class ReshapeStep final : public CopyStep {
+ public:
+  uint32_t in = 0;
+  size_t new_shape[kMaxDims] = {};
+  size_t rank = 0;
+
+  bool plan(const Graph& g, size_t* dout, ShapeError* why) override {
+    const size_t numel = g.value(in).numel;
+    size_t known = 1, inferred = kMaxDims;
+    for (size_t d = 0; d < rank; ++d) {
+      if (new_shape[d] == 0) {
+        inferred = d;
+      } else {
+        known *= new_shape[d];
+      }
+      dout[d] = new_shape[d];
+    }
+    if (inferred < kMaxDims) {
+      if (numel % known != 0) {
+        return why->set(
+            "input has %zu elements, not a multiple of new_shape's %zu",
+            numel,
+            known);
+      }
+      dout[inferred] = numel / known;
+    } else if (known != numel) {
+      return why->set(
+          "input has %zu elements, new_shape has %zu", numel, known);
+    }
+    StridedCopy c;
+    c.src = in;
+    c.dims[kMaxDims - 1] = numel;
+    c.src_stride[kMaxDims - 1] = 1;
+    c.dst_stride[kMaxDims - 1] = 1;
+    copies.resize(1);
+    copies[0] = c;
+    return true;
+  }
+};
+
+class ConcatenateStep final : public CopyStep {
+ public:
+  uint32_t inputs[5] = {};
+  size_t count = 0, axis = 0;
+
+  bool plan(const Graph& g, size_t* dout, ShapeError* why) override {
+    const auto& first = g.value(inputs[0]).dims;
+    const size_t rank = first.size();
+    std::copy(first.begin(), first.end(), dout);
+    dout[axis] = 0;
+    for (size_t i = 0; i < count; ++i) {
+      const auto& di = g.value(inputs[i]).dims;
+      if (di.size() != rank) {
+        return why->set(
+            "input %zu has rank %zu, input 1 %zu", i + 1, di.size(), rank);
+      }
+      for (size_t d = 0; d < rank; ++d) {
+        if (d != axis && di[d] != dout[d]) {
+          return why->set(
+              "input %zu dim %zu is %zu, input 1's %zu",
+              i + 1,
+              d,
+              di[d],
+              dout[d]);
+        }
+      }
+      dout[axis] += di[axis];
+    }
+    size_t out_strides[kMaxDims] = {}, in_strides[kMaxDims] = {};
+    strides_of(dout, rank, out_strides);
+    copies.resize(count);
+    size_t offset = 0;
+    for (size_t i = 0; i < count; ++i) {
+      const auto& di = g.value(inputs[i]).dims;
+      StridedCopy& c = copies[i];
+      c.src = inputs[i];
+      c.src_offset = 0;
+      c.dst_offset = offset * out_strides[axis];
+      strides_of(di.data(), rank, in_strides);
+      place(c, rank, di.data(), in_strides, out_strides);
+      offset += di[axis];
+    }
+    return true;
+  }
+};
+
+// A size of 0 means "to the end of the dim", as in XNNPACK; offsets and other sizes are fixed.
+class SliceStep final : public CopyStep {
+ public:
+  uint32_t in = 0;
+  size_t offsets[kMaxDims] = {}, sizes[kMaxDims] = {};
+
+  bool plan(const Graph& g, size_t* dout, ShapeError* why) override {
+    const auto& di = g.value(in).dims;
+    const size_t rank = di.size();
+    size_t in_strides[kMaxDims] = {}, out_strides[kMaxDims] = {};
+    strides_of(di.data(), rank, in_strides);
+    StridedCopy c;
+    c.src = in;
+    for (size_t d = 0; d < rank; ++d) {
+      const size_t off = offsets[d];
+      if (off > di[d])
+        return why->set("offset %zu is past dim %zu (%zu)", off, d, di[d]);
+      const size_t size = sizes[d] == 0 ? di[d] - off : sizes[d];
+      if (size > di[d] - off) {
+        return why->set(
+            "slice [%zu, +%zu) of dim %zu is past its end (%zu)",
+            off,
+            size,
+            d,
+            di[d]);
+      }
+      dout[d] = size;
+      c.src_offset += off * in_strides[d];
+    }
+    strides_of(dout, rank, out_strides);
+    place(c, rank, dout, in_strides, out_strides);
+    copies.resize(1);
+    copies[0] = c;
+    return true;
+  }
+};
+
+class ConstantPadStep final : public CopyStep {
+ public:
+  uint32_t in = 0;
+  size_t pre[kMaxDims] = {}, post[kMaxDims] = {};
+
+  bool plan(const Graph& g, size_t* dout, ShapeError*) override {
+    const auto& di = g.value(in).dims;
+    const size_t rank = di.size();
+    size_t in_strides[kMaxDims] = {}, out_strides[kMaxDims] = {};
+    for (size_t d = 0; d < rank; ++d)
+      dout[d] = di[d] + pre[d] + post[d];
+    strides_of(di.data(), rank, in_strides);
+    strides_of(dout, rank, out_strides);
+    StridedCopy c;
+    c.src = in;
+    for (size_t d = 0; d < rank; ++d)
+      c.dst_offset += pre[d] * out_strides[d];
+    place(c, rank, di.data(), in_strides, out_strides);
+    copies.resize(1);
+    copies[0] = c;
+    return true;
+  }
+};
+
 }  // namespace
 
 Error build_transpose(NodeContext& ctx) {
   const auto* p = ctx.node()->xnode_union_as_XNNStaticTranspose();
-  auto step = std::make_unique<CopyStep>();
-  uint32_t in = 0;
-  Error err =
-      read_1x1(ctx, p->input_id(), p->output_id(), p->flags(), step.get(), &in);
+  auto step = std::make_unique<TransposeStep>();
+  Error err = read_1x1(
+      ctx, p->input_id(), p->output_id(), p->flags(), step.get(), &step->in);
   if (err != Error::Ok)
     return err;
-  const auto& di = ctx.graph().value(in).dims;
-  const auto& dout = ctx.graph().value(step->out).dims;
+  const size_t rank = ctx.graph().value(step->in).dims.size();
   const auto* perm = p->perm();
-  const size_t rank = di.size();
   if (perm == nullptr || perm->size() != rank || p->num_dims() != rank ||
-      dout.size() != rank) {
+      ctx.graph().value(step->out).dims.size() != rank) {
     return ctx.invalid("perm must have one entry per dim (rank %zu)", rank);
   }
-  std::vector<size_t> in_strides = strides_of(di), src(rank), seen(rank, 0);
+  bool seen[kMaxDims] = {};
   for (size_t i = 0; i < rank; ++i) {
     const uint32_t axis = perm->Get(static_cast<flatbuffers::uoffset_t>(i));
-    if (axis >= rank || seen[axis]++) {
+    if (axis >= rank || seen[axis]) {
       return ctx.invalid("perm is not a permutation of 0..%zu", rank - 1);
     }
-    if (dout[i] != di[axis]) {
-      return ctx.invalid(
-          "output dim %zu is %zu, the permuted input gives %zu",
-          i,
-          dout[i],
-          di[axis]);
-    }
-    src[i] = in_strides[axis];
+    seen[axis] = true;
+    step->perm[i] = axis;
   }
-  StridedCopy c;
-  c.src = in;
-  place(c, rank, dout.data(), src.data(), strides_of(dout).data());
-  step->copies.push_back(c);
-  return ctx.accept(std::move(step));
+  return plan_and_accept(ctx, std::move(step));
 }
 
 Error build_reshape(NodeContext& ctx) {
   const auto* p = ctx.node()->xnode_union_as_XNNStaticReshape();
-  auto step = std::make_unique<CopyStep>();
-  uint32_t in = 0;
-  Error err =
-      read_1x1(ctx, p->input_id(), p->output_id(), p->flags(), step.get(), &in);
+  auto step = std::make_unique<ReshapeStep>();
+  Error err = read_1x1(
+      ctx, p->input_id(), p->output_id(), p->flags(), step.get(), &step->in);
   if (err != Error::Ok)
     return err;
-  const Value& vin = ctx.graph().value(in);
-  const Value& vout = ctx.graph().value(step->out);
-  if (vin.numel != vout.numel) {
-    return ctx.invalid(
-        "input has %zu elements, output %zu", vin.numel, vout.numel);
-  }
-  // new_shape is the output's shape (a 0 entry lets XNNPACK infer that dim).
+  const size_t rank = ctx.graph().value(step->out).dims.size();
   const auto* shape = p->new_shape();
-  if (shape == nullptr || shape->size() != vout.dims.size() ||
-      p->num_dims() != vout.dims.size()) {
+  if (shape == nullptr || shape->size() != rank || p->num_dims() != rank) {
     return ctx.invalid("new_shape must have one entry per output dim");
   }
-  for (size_t d = 0; d < vout.dims.size(); ++d) {
-    const uint32_t want = shape->Get(static_cast<flatbuffers::uoffset_t>(d));
-    if (want != 0 && want != vout.dims[d]) {
-      return ctx.invalid(
-          "new_shape dim %zu is %u, the output's %zu", d, want, vout.dims[d]);
-    }
+  size_t zeros = 0;
+  for (size_t d = 0; d < rank; ++d) {
+    step->new_shape[d] = shape->Get(static_cast<flatbuffers::uoffset_t>(d));
+    zeros += step->new_shape[d] == 0 ? 1 : 0;
   }
-  StridedCopy c;
-  c.src = in;
-  c.dims[kMaxDims - 1] = vin.numel;
-  c.src_stride[kMaxDims - 1] = 1;
-  c.dst_stride[kMaxDims - 1] = 1;
-  step->copies.push_back(c);
-  return ctx.accept(std::move(step));
+  if (zeros > 1) {
+    return ctx.invalid("new_shape has %zu inferred (0) dims, at most 1", zeros);
+  }
+  step->rank = rank;
+  return plan_and_accept(ctx, std::move(step));
 }
 
 Error build_concatenate(NodeContext& ctx) {
@@ -201,142 +382,71 @@ Error build_concatenate(NodeContext& ctx) {
       p->input5_id()};
   static const char* const kFields[5] = {
       "input1_id", "input2_id", "input3_id", "input4_id", "input5_id"};
-  auto step = std::make_unique<CopyStep>();
-  uint32_t inputs[5] = {};
+  auto step = std::make_unique<ConcatenateStep>();
   Error err = Error::Ok;
   for (size_t i = 0; i < count && err == Error::Ok; ++i)
-    err = ctx.input(ids[i], kFields[i], &inputs[i]);
+    err = ctx.input(ids[i], kFields[i], &step->inputs[i]);
   if (err == Error::Ok)
     err = ctx.output(p->output_id(), "output_id", &step->out);
   if (err == Error::Ok)
     err = check_flags(ctx, p->flags(), 0);
   if (err != Error::Ok)
     return err;
-  const auto& dout = ctx.graph().value(step->out).dims;
-  const size_t rank = dout.size();
-  const size_t axis = p->axis();
-  if (axis >= rank) {
-    return ctx.invalid("axis %zu is not below the rank %zu", axis, rank);
+  const size_t rank = ctx.graph().value(step->out).dims.size();
+  step->count = count;
+  step->axis = p->axis();
+  if (step->axis >= rank) {
+    return ctx.invalid("axis %zu is not below the rank %zu", step->axis, rank);
   }
-  const std::vector<size_t> out_strides = strides_of(dout);
-  size_t offset = 0;
-  for (size_t i = 0; i < count; ++i) {
-    const auto& di = ctx.graph().value(inputs[i]).dims;
-    if (di.size() != rank) {
-      return ctx.invalid(
-          "input %zu has rank %zu, the output %zu", i + 1, di.size(), rank);
-    }
-    for (size_t d = 0; d < rank; ++d) {
-      if (d != axis && di[d] != dout[d]) {
-        return ctx.invalid(
-            "input %zu dim %zu is %zu, the output's %zu",
-            i + 1,
-            d,
-            di[d],
-            dout[d]);
-      }
-    }
-    StridedCopy c;
-    c.src = inputs[i];
-    c.dst_offset = offset * out_strides[axis];
-    place(c, rank, di.data(), strides_of(di).data(), out_strides.data());
-    step->copies.push_back(c);
-    offset += di[axis];
-  }
-  if (offset != dout[axis]) {
-    return ctx.invalid(
-        "inputs sum to %zu along axis %zu, the output has %zu",
-        offset,
-        axis,
-        dout[axis]);
-  }
-  return ctx.accept(std::move(step));
+  return plan_and_accept(ctx, std::move(step));
 }
 
 Error build_slice(NodeContext& ctx) {
   const auto* p = ctx.node()->xnode_union_as_XNNStaticSlice();
-  auto step = std::make_unique<CopyStep>();
-  uint32_t in = 0;
-  Error err =
-      read_1x1(ctx, p->input_id(), p->output_id(), p->flags(), step.get(), &in);
+  auto step = std::make_unique<SliceStep>();
+  Error err = read_1x1(
+      ctx, p->input_id(), p->output_id(), p->flags(), step.get(), &step->in);
   if (err != Error::Ok)
     return err;
-  const auto& di = ctx.graph().value(in).dims;
-  const auto& dout = ctx.graph().value(step->out).dims;
-  const size_t rank = di.size();
+  const size_t rank = ctx.graph().value(step->in).dims.size();
   const auto* offsets = p->offsets();
   const auto* sizes = p->sizes();
   if (offsets == nullptr || sizes == nullptr || offsets->size() != rank ||
-      sizes->size() != rank || p->num_dims() != rank || dout.size() != rank) {
+      sizes->size() != rank || p->num_dims() != rank ||
+      ctx.graph().value(step->out).dims.size() != rank) {
     return ctx.invalid(
         "offsets and sizes must have one entry per dim (rank %zu)", rank);
   }
-  const std::vector<size_t> in_strides = strides_of(di);
-  StridedCopy c;
-  c.src = in;
   for (size_t d = 0; d < rank; ++d) {
-    const size_t off = offsets->Get(static_cast<flatbuffers::uoffset_t>(d));
-    size_t size = sizes->Get(static_cast<flatbuffers::uoffset_t>(d));
-    // A size of 0 means "to the end", as in XNNPACK.
-    if (off > di[d])
-      return ctx.invalid("offset %zu is past dim %zu (%zu)", off, d, di[d]);
-    if (size == 0)
-      size = di[d] - off;
-    if (size > di[d] - off || dout[d] != size) {
-      return ctx.invalid(
-          "slice [%zu, +%zu) of dim %zu (%zu) does not give the output's %zu",
-          off,
-          size,
-          d,
-          di[d],
-          dout[d]);
-    }
-    c.src_offset += off * in_strides[d];
+    step->offsets[d] = offsets->Get(static_cast<flatbuffers::uoffset_t>(d));
+    step->sizes[d] = sizes->Get(static_cast<flatbuffers::uoffset_t>(d));
   }
-  place(c, rank, dout.data(), in_strides.data(), strides_of(dout).data());
-  step->copies.push_back(c);
-  return ctx.accept(std::move(step));
+  return plan_and_accept(ctx, std::move(step));
 }
 
 Error build_constant_pad(NodeContext& ctx) {
   const auto* p = ctx.node()->xnode_union_as_XNNStaticConstantPad();
-  auto step = std::make_unique<CopyStep>();
-  uint32_t in = 0;
-  Error err =
-      read_1x1(ctx, p->input_id(), p->output_id(), p->flags(), step.get(), &in);
+  auto step = std::make_unique<ConstantPadStep>();
+  Error err = read_1x1(
+      ctx, p->input_id(), p->output_id(), p->flags(), step.get(), &step->in);
   if (err != Error::Ok)
     return err;
-  const auto& di = ctx.graph().value(in).dims;
-  const auto& dout = ctx.graph().value(step->out).dims;
-  const size_t rank = di.size();
+  const size_t rank = ctx.graph().value(step->in).dims.size();
   const auto* pre = p->pre_paddings();
   const auto* post = p->post_paddings();
   // The exporter writes kMaxDims paddings whatever the rank; the leading ones apply.
   if (pre == nullptr || post == nullptr || pre->size() < rank ||
-      post->size() < rank || dout.size() != rank) {
+      post->size() < rank || ctx.graph().value(step->out).dims.size() != rank) {
     return ctx.invalid(
         "needs pre and post paddings for each of the %zu dims", rank);
   }
-  const std::vector<size_t> out_strides = strides_of(dout);
-  StridedCopy c;
-  c.src = in;
   for (size_t d = 0; d < rank; ++d) {
-    const size_t a = pre->Get(static_cast<flatbuffers::uoffset_t>(d));
-    const size_t b = post->Get(static_cast<flatbuffers::uoffset_t>(d));
-    if (dout[d] != di[d] + a + b) {
-      return ctx.invalid(
-          "output dim %zu is %zu, padding gives %zu",
-          d,
-          dout[d],
-          di[d] + a + b);
-    }
-    c.dst_offset += a * out_strides[d];
+    step->pre[d] = pre->Get(static_cast<flatbuffers::uoffset_t>(d));
+    step->post[d] = post->Get(static_cast<flatbuffers::uoffset_t>(d));
   }
-  place(c, rank, di.data(), strides_of(di).data(), out_strides.data());
-  step->copies.push_back(c);
   step->fill = true;
   step->fill_value = p->padding_value();
-  return ctx.accept(std::move(step));
+  return plan_and_accept(ctx, std::move(step));
 }
 
 }  // namespace xnnpack

@@ -1,6 +1,7 @@
 // FullyConnected and BatchMatrixMultiply on the kernel library's SGEMM (the compute interface
 // libexecutorch_kernels.so.1 exports, runtime/kernels/compute/gemm.h).
 #include <algorithm>
+#include <cstdint>
 #include <memory>
 
 #include <executorch/runtime/kernels/compute/gemm.h>
@@ -42,6 +43,47 @@ class FullyConnectedStep final : public Step {
   bool filter_is_kn = false;  // a runtime filter stored [k, n]
   float lo = 0, hi = 0;
   GemmWorkspace ws;
+
+  // The rows follow the input; the channels (k, n) are the filter's and cannot change.
+  Error reshape(Graph& g) override {
+    const Value& vin = g.value(in);
+    const size_t channels = vin.dims.back();
+    if (channels != static_cast<size_t>(k)) {
+      return fail(
+          Error::InvalidArgument,
+          "input %u has %zu channels, the filter takes %lld",
+          in,
+          channels,
+          static_cast<long long>(k));
+    }
+    const size_t rows = k == 0 ? 0 : vin.numel / static_cast<size_t>(k);
+    Value& vout = g.values[out];
+    size_t dims[kMaxDims];
+    size_t rank = vout.bound_dims.size();
+    if (rank == vin.dims.size()) {
+      std::copy(vin.dims.begin(), vin.dims.end(), dims);
+      dims[rank - 1] = static_cast<size_t>(n);
+    } else if (rank == 2) {
+      dims[0] = rows;
+      dims[1] = static_cast<size_t>(n);
+    } else {
+      return fail(
+          Error::NotSupported,
+          "an output of rank %zu from an input of rank %zu has no rule to "
+          "follow a new input shape",
+          rank,
+          vin.dims.size());
+    }
+    if (sgemm_workspace_size(static_cast<int64_t>(rows), n, k) > ws.bytes) {
+      return fail(
+          Error::InvalidArgument,
+          "%zu rows need more GEMM scratch than the exported shape",
+          rows);
+    }
+    set_dims(vout, dims, rank);
+    m = static_cast<int64_t>(rows);
+    return Error::Ok;
+  }
 
   void run(Graph& g) override {
     float* y = g.data(out);
@@ -188,9 +230,102 @@ class BatchMatMulStep final : public Step {
   uint32_t a = 0, b = 0, out = 0;
   int64_t m = 0, n = 0, k = 0;
   bool b_transposed = false;
-  // Element offsets of each output batch's operands (batch dims broadcast).
+  // Element offsets of each output batch's operands (batch dims broadcast). Sized at init for
+  // the exported shapes; a reshape may use fewer.
   std::vector<size_t> a_offsets, b_offsets;
+  size_t max_batches = SIZE_MAX;
   GemmWorkspace ws;
+
+  // Computes the output dims (into dy, of rank max(rank a, rank b)) and the loop plan for
+  // operands of dims da and db.
+  bool plan(
+      const std::vector<size_t>& da,
+      const std::vector<size_t>& db,
+      size_t* dy,
+      ShapeError* why) {
+    const bool bt = b_transposed;
+    const size_t rank = std::max(da.size(), db.size());
+    const size_t mm = da[da.size() - 2], kk = da.back();
+    const size_t kb = bt ? db.back() : db[db.size() - 2];
+    const size_t nn = bt ? db[db.size() - 2] : db.back();
+    if (kb != kk) {
+      return why->set(
+          "[.., %zu, %zu] x [.., %zu, %zu]: the inner dims differ",
+          mm,
+          kk,
+          db[db.size() - 2],
+          db.back());
+    }
+    // Batch dims: right-aligned numpy broadcasting.
+    const size_t batch_rank = rank - 2;
+    size_t a_stride[kMaxDims] = {}, b_stride[kMaxDims] = {};
+    size_t sa = mm * kk, sb = kk * nn, batches = 1;
+    for (size_t i = batch_rank; i-- > 0;) {
+      const size_t xa = (i + da.size() >= rank) ? da[i + da.size() - rank] : 1;
+      const size_t xb = (i + db.size() >= rank) ? db[i + db.size() - rank] : 1;
+      if (xa != xb && xa != 1 && xb != 1) {
+        return why->set(
+            "batch dim %zu: %zu and %zu do not broadcast", i, xa, xb);
+      }
+      dy[i] = xa == 1 ? xb : xa;
+      a_stride[i] = xa == 1 ? 0 : sa;
+      b_stride[i] = xb == 1 ? 0 : sb;
+      sa *= xa;
+      sb *= xb;
+      batches *= dy[i];
+    }
+    dy[rank - 2] = mm;
+    dy[rank - 1] = nn;
+    if (mm * nn == 0) {
+      batches = 0;
+    }
+    if (batches > max_batches) {
+      return why->set(
+          "%zu batches, more than the %zu exported", batches, max_batches);
+    }
+    if (sgemm_workspace_size(
+            static_cast<int64_t>(mm),
+            static_cast<int64_t>(nn),
+            static_cast<int64_t>(kk)) > ws.bytes &&
+        max_batches != SIZE_MAX) {
+      return why->set(
+          "[%zu, %zu] x [%zu, %zu] needs more GEMM scratch than the exported "
+          "shape",
+          mm,
+          kk,
+          kk,
+          nn);
+    }
+    a_offsets.resize(batches);
+    b_offsets.resize(batches);
+    for (size_t bi = 0; bi < batches; ++bi) {
+      size_t rem = bi, oa = 0, ob = 0;
+      for (size_t i = batch_rank; i-- > 0;) {
+        const size_t idx = rem % dy[i];
+        rem /= dy[i];
+        oa += idx * a_stride[i];
+        ob += idx * b_stride[i];
+      }
+      a_offsets[bi] = oa;
+      b_offsets[bi] = ob;
+    }
+    m = static_cast<int64_t>(mm);
+    n = static_cast<int64_t>(nn);
+    k = static_cast<int64_t>(kk);
+    return true;
+  }
+
+  Error reshape(Graph& g) override {
+    const auto& da = g.value(a).dims;
+    const auto& db = g.value(b).dims;
+    size_t dy[kMaxDims];
+    ShapeError why;
+    if (!plan(da, db, dy, &why)) {
+      return fail(Error::InvalidArgument, "%s", why.message);
+    }
+    set_dims(g.values[out], dy, std::max(da.size(), db.size()));
+    return Error::Ok;
+  }
 
   void run(Graph& g) override {
     const float* pa = g.data(a);
@@ -235,66 +370,21 @@ Error build_batch_matmul(NodeContext& ctx) {
   Graph& g = ctx.graph();
   const auto& da = g.value(step->a).dims;
   const auto& db = g.value(step->b).dims;
-  const auto& dy = g.value(step->out).dims;
-  const bool bt = (p->flags() & kFlagTransposeWeights) != 0;
-  if (da.size() < 2 || db.size() < 2 ||
-      dy.size() != std::max(da.size(), db.size())) {
-    return ctx.invalid(
-        "operands need rank >= 2 and the output the larger rank");
+  if (da.size() < 2 || db.size() < 2) {
+    return ctx.invalid("operands need rank >= 2");
   }
-  const size_t m = da[da.size() - 2], k = da.back();
-  const size_t kb = bt ? db.back() : db[db.size() - 2];
-  const size_t n = bt ? db[db.size() - 2] : db.back();
-  if (kb != k || dy[dy.size() - 2] != m || dy.back() != n) {
-    return ctx.invalid(
-        "[.., %zu, %zu] x [.., %zu, %zu] does not give the output's matrix "
-        "shape",
-        m,
-        k,
-        db[db.size() - 2],
-        db.back());
+  step->b_transposed = (p->flags() & kFlagTransposeWeights) != 0;
+  size_t dy[kMaxDims];
+  ShapeError why;
+  if (!step->plan(da, db, dy, &why)) {
+    return ctx.invalid("%s", why.message);
   }
-  // Batch dims: right-aligned numpy broadcasting.
-  const size_t batch_rank = dy.size() - 2;
-  std::vector<size_t> a_stride(batch_rank, 0), b_stride(batch_rank, 0);
-  size_t sa = m * k, sb = k * n;
-  for (size_t i = batch_rank; i-- > 0;) {
-    const size_t ia =
-        i + da.size() - dy.size();  // may wrap: checked with the rank below
-    const size_t ib = i + db.size() - dy.size();
-    const size_t xa = (i + da.size() >= dy.size()) ? da[ia] : 1;
-    const size_t xb = (i + db.size() >= dy.size()) ? db[ib] : 1;
-    if ((xa != dy[i] && xa != 1) || (xb != dy[i] && xb != 1)) {
-      return ctx.invalid(
-          "batch dim %zu: %zu and %zu do not broadcast to %zu",
-          i,
-          xa,
-          xb,
-          dy[i]);
-    }
-    a_stride[i] = xa == 1 ? 0 : sa;
-    b_stride[i] = xb == 1 ? 0 : sb;
-    sa *= xa;
-    sb *= xb;
+  err = ctx.expect_output_dims(step->out, dy, std::max(da.size(), db.size()));
+  if (err != Error::Ok) {
+    return err;
   }
-  const size_t batches = (m * n == 0) ? 0 : g.value(step->out).numel / (m * n);
-  step->a_offsets.resize(batches);
-  step->b_offsets.resize(batches);
-  for (size_t bi = 0; bi < batches; ++bi) {
-    size_t rem = bi, oa = 0, ob = 0;
-    for (size_t i = batch_rank; i-- > 0;) {
-      const size_t idx = rem % dy[i];
-      rem /= dy[i];
-      oa += idx * a_stride[i];
-      ob += idx * b_stride[i];
-    }
-    step->a_offsets[bi] = oa;
-    step->b_offsets[bi] = ob;
-  }
-  step->m = static_cast<int64_t>(m);
-  step->n = static_cast<int64_t>(n);
-  step->k = static_cast<int64_t>(k);
-  step->b_transposed = bt;
+  // From now on a reshape uses at most the storage planned for the exported shapes.
+  step->max_batches = step->a_offsets.size();
   if (!step->ws.allocate(g, step->m, step->n, step->k)) {
     return Error::MemoryAllocationFailed;
   }

@@ -253,6 +253,10 @@ Error read_quantized(
         datatype_name(dtype));
   }
   const uint32_t buffer_idx = tv->constant_buffer_idx();
+  // The verifier accepts a union whose table is absent: no parameters to read.
+  if (qv->quant_params() == nullptr) {
+    QFAIL(InvalidProgram, "has no quantization parameters", id);
+  }
   switch (qv->quant_params_type()) {
     case fb::XNNQuantParams::PerTensorQuant: {
       const auto* p = qv->quant_params_as_PerTensorQuant();
@@ -441,6 +445,7 @@ Error read_quantized(
         row *= v.dims[d];
       v.quant.kind = Quant::Kind::kDynamicPerRow;
       v.quant.row_size = row;
+      v.quant.row_dims = static_cast<size_t>(nonbatch);
       v.quant.qmin = qmin;
       v.quant.qmax = qmax;
       return Error::Ok;
@@ -499,6 +504,14 @@ class PerTensorQuantizeStep final : public Step {
 class DynamicQuantizeStep final : public Step {
  public:
   DynamicQuantizeStep(uint32_t id, const Quant& q) : id_(id), q_(q) {}
+  // A row spans the value's innermost row_dims dims, which may follow a new shape too.
+  Error reshape(Graph& g) override {
+    const auto& dims = g.value(id_).dims;
+    q_.row_size = 1;
+    for (size_t d = dims.size() - q_.row_dims; d < dims.size(); ++d)
+      q_.row_size *= dims[d];
+    return Error::Ok;
+  }
   void run(Graph& g) override {
     float* x = g.data(id_);
     const size_t n = g.value(id_).numel, row = q_.row_size;

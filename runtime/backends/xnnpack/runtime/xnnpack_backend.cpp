@@ -1,6 +1,7 @@
 // XnnpackBackend: runs XNNPACK-lowered delegates (upstream's XnnpackPartitioner) by
 // interpreting the payload's graph with our own compute code. init() checks the payload and
 // builds the plan (graph.h); execute() binds the call's tensors and runs the steps.
+#include <algorithm>
 #include <new>
 
 #include <executorch/runtime/backend/interface.h>
@@ -10,6 +11,7 @@
 
 #include "float_formats.h"
 #include "graph.h"
+#include "node_context.h"
 
 namespace executorch {
 namespace backends {
@@ -33,30 +35,28 @@ using runtime::Span;
 using runtime::etensor::ScalarType;
 using runtime::etensor::Tensor;
 
-// The payload's dims are the tensor's sizes in memory order (its dim order): for a
-// channels-last tensor, NHWC. Fills `sizes` with the logical sizes they stand for.
-bool logical_sizes(
-    const Tensor& t,
-    const std::vector<size_t>& memory_dims,
-    runtime::etensor::TensorImpl::SizesType* sizes) {
-  if (static_cast<size_t>(t.dim()) != memory_dims.size()) {
+using SizesType = runtime::etensor::TensorImpl::SizesType;
+
+// A 0-dim tensor passed for a value of one element: the exporter serializes a scalar
+// tensor argument (e.g. a lifted constant) as dims [1] (or [1, 1, ...]).
+bool is_scalar_for(const Tensor& t, const Value& v) {
+  if (t.dim() != 0) {
     return false;
   }
-  const auto order = t.dim_order();
-  for (size_t j = 0; j < memory_dims.size(); ++j) {
-    sizes[order[j]] =
-        static_cast<runtime::etensor::TensorImpl::SizesType>(memory_dims[j]);
+  for (size_t d : v.bound_dims) {
+    if (d != 1) {
+      return false;
+    }
   }
   return true;
 }
 
-Error bind_argument(Graph& g, uint32_t id, EValue* arg, bool is_output) {
-  Value& v = g.values[id];
+Error check_tensor_argument(const Value& v, EValue* arg) {
   if (arg == nullptr || !arg->isTensor()) {
     ET_LOG(Error, "XnnpackBackend: argument %u is not a tensor", v.external_id);
     return Error::InvalidArgument;
   }
-  Tensor& t = arg->toTensor();
+  const Tensor& t = arg->toTensor();
   if (v.format == FloatFormat::kFp32 && t.scalar_type() != ScalarType::Float) {
     ET_LOG(
         Error,
@@ -65,8 +65,7 @@ Error bind_argument(Graph& g, uint32_t id, EValue* arg, bool is_output) {
         static_cast<int>(t.scalar_type()));
     return Error::InvalidArgument;
   }
-  runtime::etensor::TensorImpl::SizesType sizes[kMaxDims];
-  if (!logical_sizes(t, v.dims, sizes)) {
+  if (static_cast<size_t>(t.dim()) != v.dims.size() && !is_scalar_for(t, v)) {
     ET_LOG(
         Error,
         "XnnpackBackend: argument %u has rank %zd, the graph's value %zu",
@@ -75,45 +74,97 @@ Error bind_argument(Graph& g, uint32_t id, EValue* arg, bool is_output) {
         v.dims.size());
     return Error::InvalidArgument;
   }
-  if (is_output) {
-    Error err = runtime::resize_tensor(
-        t,
-        ArrayRef<runtime::etensor::TensorImpl::SizesType>(
-            sizes, v.dims.size()));
-    if (err != Error::Ok) {
+  return Error::Ok;
+}
+
+// Takes an input's shape for its value. The payload's dims are the tensor's sizes in memory
+// order (its dim order: for a channels-last tensor, NHWC) and each is an upper bound: a
+// dynamic dim may be smaller, never larger. A shape that differs from the value's current one
+// invalidates the propagated shapes, even if a later argument is refused: the next call
+// must not run on a plan made for other shapes.
+Error bind_input(Graph& g, uint32_t id, EValue* arg) {
+  Value& v = g.values[id];
+  Error err = check_tensor_argument(v, arg);
+  if (err != Error::Ok) {
+    return err;
+  }
+  Tensor& t = arg->toTensor();
+  const auto order = t.dim_order();
+  size_t dims[kMaxDims];
+  for (size_t j = 0; j < v.dims.size() && t.dim() == 0; ++j) {
+    dims[j] = 1;  // is_scalar_for(t, v)
+  }
+  for (size_t j = 0; j < v.dims.size() && t.dim() != 0; ++j) {
+    const size_t logical = order[j];
+    dims[j] = static_cast<size_t>(t.size(static_cast<ssize_t>(logical)));
+    if (dims[j] > v.bound_dims[j]) {
       ET_LOG(
           Error,
-          "XnnpackBackend: output argument %u cannot take the graph's shape",
-          v.external_id);
-      return err;
+          "XnnpackBackend: input argument %u dim %zu is %zu, the graph allows "
+          "at most %zu",
+          v.external_id,
+          logical,
+          dims[j],
+          v.bound_dims[j]);
+      return Error::InvalidArgument;
     }
-  } else {
-    for (size_t i = 0; i < v.dims.size(); ++i) {
-      if (t.size(static_cast<ssize_t>(i)) != sizes[i]) {
-        ET_LOG(
-            Error,
-            "XnnpackBackend: input argument %u dim %zu is %zd, the graph "
-            "expects %d",
-            v.external_id,
-            i,
-            static_cast<ssize_t>(t.size(static_cast<ssize_t>(i))),
-            static_cast<int>(sizes[i]));
-        return Error::InvalidArgument;
-      }
-    }
+  }
+  if (!std::equal(dims, dims + v.dims.size(), v.dims.begin())) {
+    set_dims(v, dims, v.dims.size());
+    g.shapes_valid = false;
+  }
+  if (v.numel > 0 && t.mutable_data_ptr() == nullptr) {
+    ET_LOG(
+        Error,
+        "XnnpackBackend: input argument %u has no storage",
+        v.external_id);
+    return Error::InvalidArgument;
+  }
+  if (v.format != FloatFormat::kFp32) {
+    // fp16/bf16 arguments go through the value's staging buffer (float_formats.h).
+    return bind_staged(v, t, false);
+  }
+  v.data = t.mutable_data_ptr<float>();
+  return Error::Ok;
+}
+
+// Resizes an output tensor to its value's current shape (logical order from the tensor's dim
+// order) and binds its storage.
+Error bind_output(Graph& g, uint32_t id, EValue* arg) {
+  Value& v = g.values[id];
+  Error err = check_tensor_argument(v, arg);
+  if (err != Error::Ok) {
+    return err;
+  }
+  Tensor& t = arg->toTensor();
+  SizesType sizes[kMaxDims];
+  const auto order = t.dim_order();
+  for (size_t j = 0; j < v.dims.size() && t.dim() != 0; ++j) {
+    sizes[order[j]] = static_cast<SizesType>(v.dims[j]);
+  }
+  // A 0-dim output of one element keeps its rank.
+  err = is_scalar_for(t, v) ? Error::Ok
+                            : runtime::resize_tensor(
+                                  t, ArrayRef<SizesType>(sizes, v.dims.size()));
+  if (err != Error::Ok) {
+    ET_LOG(
+        Error,
+        "XnnpackBackend: output argument %u cannot take the graph's shape",
+        v.external_id);
+    return err;
   }
   if (t.numel() != static_cast<ssize_t>(v.numel) ||
       (v.numel > 0 && t.mutable_data_ptr() == nullptr)) {
     ET_LOG(
         Error,
-        "XnnpackBackend: argument %u has no storage for %zu elements",
+        "XnnpackBackend: output argument %u has no storage for %zu elements",
         v.external_id,
         v.numel);
     return Error::InvalidArgument;
   }
   if (v.format != FloatFormat::kFp32) {
     // fp16/bf16/index arguments go through the value's staging buffer (float_formats.h).
-    return bind_staged(v, t, is_output);
+    return bind_staged(v, t, true);
   }
   v.data = t.mutable_data_ptr<float>();
   return Error::Ok;
@@ -187,12 +238,19 @@ class XnnpackBackend final : public BackendInterface {
       return Error::InvalidArgument;
     }
     for (uint32_t id : g.input_values) {
-      Error err = bind_argument(g, id, args[g.values[id].external_id], false);
+      Error err = bind_input(g, id, args[g.values[id].external_id]);
+      if (err != Error::Ok)
+        return err;
+    }
+    // Shapes are propagated only when an input's shape differs from the last propagated one
+    // (or the last propagation failed), so a fixed-shape model never pays for it.
+    if (!g.shapes_valid) {
+      Error err = reshape_graph(g);
       if (err != Error::Ok)
         return err;
     }
     for (uint32_t id : g.output_values) {
-      Error err = bind_argument(g, id, args[g.values[id].external_id], true);
+      Error err = bind_output(g, id, args[g.values[id].external_id]);
       if (err != Error::Ok)
         return err;
     }
