@@ -400,11 +400,24 @@ void adaptive_avg_impl(const Tensor& in, const Tensor& out) {
   T* y = out.mutable_data_ptr<T>();
   // A row's windows cover about H / OH input rows once over.
   const double work = static_cast<double>(gi.w) * static_cast<double>((gi.h + go.h - 1) / go.h);
+  // When W divides evenly the windows of a row are one fixed-size, non-overlapping tiling: the
+  // vector row of avg pool (kernel = stride = W / OW) sums them in the same order.
+  const bool vector_rows =
+      std::is_same<T, float>::value && rows_are_contiguous(gi, go) && gi.w % go.w == 0;
+  const compute::PoolKernels& kernels = compute::pool();
   for_each_row(gi, go.h, work, [&](int64_t n, int64_t c, int64_t oh) {
     const T* xp = x + n * gi.sn + c * gi.sc;
     T* yp = y + n * go.sn + c * go.sc + oh * go.sh;
     const int64_t hs = (oh * gi.h) / go.h;
     const int64_t he = ((oh + 1) * gi.h + go.h - 1) / go.h;
+    if constexpr (std::is_same<T, float>::value) {
+      if (vector_rows) {
+        const int64_t kw = gi.w / go.w;
+        const compute::PoolRow row{xp, gi.w, hs, 1, 0, he - hs, 0, kw, kw, 1, go.w};
+        kernels.avg_row(row, static_cast<float>((he - hs) * kw), yp);
+        return;
+      }
+    }
     for (int64_t ow = 0; ow < go.w; ++ow) {
       const int64_t ws = (ow * gi.w) / go.w;
       const int64_t we = ((ow + 1) * gi.w + go.w - 1) / go.w;

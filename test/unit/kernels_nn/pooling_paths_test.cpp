@@ -245,7 +245,10 @@ TEST_F(PoolingPaths, AdaptiveAvgPoolMatchesTheReferenceAtEveryThreadCount) {
     int32_t c, h, w, oh, ow;
   };
   for (const Case& a : {Case{5, 13, 29, 1, 1}, Case{3, 13, 29, 4, 7}, Case{2, 7, 7, 7, 7},
-                        Case{4, 1, 1, 3, 2}, Case{3, 10, 33, 5, 9}}) {
+                        Case{4, 1, 1, 3, 2}, Case{3, 10, 33, 5, 9},
+                        // W divisible by OW: the vector rows (strides 1, 2, 5 and the whole row)
+                        Case{2, 9, 37, 3, 37}, Case{3, 14, 68, 7, 34}, Case{2, 12, 200, 5, 40},
+                        Case{3, 11, 96, 1, 1}}) {
     SCOPED_TRACE(testing::Message() << a.h << "x" << a.w << " -> " << a.oh << "x" << a.ow);
     const std::vector<float> x =
         pool_input(static_cast<size_t>(a.c * a.h * a.w), rng_, /*with_nan=*/false);
