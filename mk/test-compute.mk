@@ -17,13 +17,14 @@ check-compute-isa-symbols: $(KERNELS_COMPUTE_ISA_OBJS)
 	  'out=$$($(if $(KERNELS_COMPUTE_ISA_OBJS),$(NM) $(KERNELS_COMPUTE_ISA_OBJS),true) | grep -E " [uvVwW] "); \
 	   if [ -n "$$out" ]; then echo "shared symbols in ISA objects:"; echo "$$out"; exit 1; fi'
 
-# The eager-PyTorch goldens of the elementwise and zoo kernel groups once per ISA level
-# (ET_KERNELS_ISA, clamped to what the CPU has), so every vector variant meets them, not only
-# the one the CPU picks.
+# The eager-PyTorch goldens of the elementwise and zoo kernel groups, and the nn group's
+# pooling checks against a reference loop, once per ISA level (ET_KERNELS_ISA, clamped to what
+# the CPU has), so every vector variant meets them, not only the one the CPU picks.
 CHECKS += kernels-goldens-per-isa
 .PHONY: check-kernels-goldens-per-isa
 KERNELS_GOLDENS_PER_ISA_BINS := $(O)/test/unit/kernels_elementwise/test_kernels_elementwise \
-                                $(O)/test/unit/kernels_zoo/test_kernels_zoo
+                                $(O)/test/unit/kernels_zoo/test_kernels_zoo \
+                                $(O)/test/unit/kernels_nn/test_kernels_nn
 check-kernels-goldens-per-isa: $(KERNELS_GOLDENS_PER_ISA_BINS)
 	@$(RUN_CHECK) kernels-goldens-per-isa sh -c \
 	  'for isa in baseline avx2 avx512; do for t in $(KERNELS_GOLDENS_PER_ISA_BINS); do \

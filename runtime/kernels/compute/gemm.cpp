@@ -271,6 +271,9 @@ void run_tiled(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float 
                const float* a, int64_t ars, int64_t acs, const float* b, int64_t brs, int64_t bcs,
                float beta, float* c, int64_t ldc, void* workspace, size_t workspace_bytes,
                const float* prepacked_b, const PackedA* prepacked_a, const SgemmEpilogue* epi);
+bool run_axpys_parallel(const VmathKernels& vm, int64_t m, int64_t n, int64_t k, float alpha,
+                        const float* a, int64_t ars, int64_t acs, const float* b, int64_t brs,
+                        float beta, float* c, int64_t ldc);
 bool run_dots_parallel(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float alpha,
                        const float* a, int64_t ars, const float* b, int64_t brs, int64_t bcs,
                        float beta, float* c, int64_t ldc);
@@ -351,8 +354,10 @@ void run(const SgemmUkernel& kern, const VmathKernels& vm, Trans ta, Trans tb, i
   // paths round differently, so a split must never change which one runs.
   switch (choose_path(kern, m, n, k, acs, brs, bcs)) {
     case Path::kAxpys:
-      // At most kAxpyMaxRows rows: too little work to be worth waking the pool.
-      run_axpys(vm, m, n, k, alpha, a, ars, acs, b, brs, beta, c, ldc);
+      // At most kAxpyMaxRows rows (a linear layer at batch 1): split the columns when the
+      // product is large enough.
+      if (!run_axpys_parallel(vm, m, n, k, alpha, a, ars, acs, b, brs, beta, c, ldc))
+        run_axpys(vm, m, n, k, alpha, a, ars, acs, b, brs, beta, c, ldc);
       apply_epilogue(epi, 0, c, ldc, m, n);
       return;
     case Path::kDots:
@@ -488,6 +493,23 @@ int64_t threads_for(int64_t m, int64_t n, int64_t k) {
     return 1;
   }
   return static_cast<int64_t>(extension::threadpool::get_threadpool()->get_thread_count());
+}
+
+// Column blocks of the axpys path: every output element still gets alpha * a[i, p] * b[p, j]
+// added for p in order. Blocks start at multiples of 64 columns (a multiple of every unroll
+// width of axpy), so each column goes through the same part of axpy's loop (unrolled body,
+// single vectors or scalar tail) as in the unsplit row: the split is exact.
+bool run_axpys_parallel(const VmathKernels& vm, int64_t m, int64_t n, int64_t k, float alpha,
+                        const float* a, int64_t ars, int64_t acs, const float* b, int64_t brs,
+                        float beta, float* c, int64_t ldc) {
+  constexpr int64_t kBlock = 64;
+  const int64_t blocks = (n + kBlock - 1) / kBlock;
+  if (blocks < 2 || threads_for(m, n, k) <= 1)
+    return false;
+  return parallel_items(blocks, static_cast<double>(m) * k * kBlock, [&](int64_t j0, int64_t j1) {
+    const int64_t c0 = j0 * kBlock, c1 = j1 * kBlock < n ? j1 * kBlock : n;
+    run_axpys(vm, m, c1 - c0, k, alpha, a, ars, acs, b + c0, brs, beta, c + c0, ldc);
+  });
 }
 
 bool run_dots_parallel(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float alpha,

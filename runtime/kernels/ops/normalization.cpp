@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <vector>
 
+#include <executorch/runtime/kernels/compute/parallel.h>
 #include <executorch/runtime/kernels/compute/vmath.h>
 #include <executorch/runtime/kernels/detail/shape_util.h>
 
@@ -50,6 +51,17 @@ bool check_param(KernelRuntimeContext& ctx, const char* op, const char* arg,
   return true;
 }
 
+// f(i) for every i in [0, items), `len` elements each, split across the thread pool: every
+// element is computed by itself, so the split never changes a result.
+template <class F>
+void for_each_bn_plane(int64_t items, int64_t len, const F& f) {
+  compute::parallel_items(items, static_cast<double>(len), [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) {
+      f(i);
+    }
+  });
+}
+
 template <class T>
 void batch_norm_impl(const Tensor& in, const optional<Tensor>& weight, const optional<Tensor>& bias,
                      const Tensor& mean, const Tensor& var, double eps, const Tensor& out) {
@@ -83,40 +95,34 @@ void batch_norm_impl(const Tensor& in, const optional<Tensor>& weight, const opt
     // float32 through the compute core's vector loops.
     const compute::VmathKernels& vm = compute::vmath();
     if (is_contiguous_dim_order(in)) {
-      for (int64_t ni = 0; ni < n; ++ni) {
-        for (int64_t ci = 0; ci < c; ++ci) {
-          const int64_t off = (ni * c + ci) * inner;
-          vm.scale_shift(x + off, y + off, inner, scale[ci], shift[ci]);
-        }
-      }
+      for_each_bn_plane(n * c, inner, [&](int64_t q) {
+        const int64_t off = q * inner;
+        vm.scale_shift(x + off, y + off, inner, scale[q % c], shift[q % c]);
+      });
     } else {  // channels-last: y = x * scale[c] + shift[c] along each row of c
-      const int64_t rows = c > 0 ? in.numel() / c : 0;
-      for (int64_t r = 0; r < rows; ++r) {
+      for_each_bn_plane(c > 0 ? in.numel() / c : 0, c, [&](int64_t r) {
         vm.normalize(x + r * c, y + r * c, c, 0.0f, 1.0f, scale, shift);
-      }
+      });
     }
     return;
   }
   if (is_contiguous_dim_order(in)) {
-    for (int64_t ni = 0; ni < n; ++ni) {
-      for (int64_t ci = 0; ci < c; ++ci) {
-        const T* xp = x + (ni * c + ci) * inner;
-        T* yp = y + (ni * c + ci) * inner;
-        const C sc = scale[ci], sh = shift[ci];
-        for (int64_t i = 0; i < inner; ++i) {
-          yp[i] = static_cast<T>(static_cast<C>(xp[i]) * sc + sh);
-        }
+    for_each_bn_plane(n * c, inner, [&](int64_t q) {
+      const T* xp = x + q * inner;
+      T* yp = y + q * inner;
+      const C sc = scale[q % c], sh = shift[q % c];
+      for (int64_t i = 0; i < inner; ++i) {
+        yp[i] = static_cast<T>(static_cast<C>(xp[i]) * sc + sh);
       }
-    }
+    });
   } else {  // channels-last: channel is the innermost dim
-    const int64_t rows = c > 0 ? in.numel() / c : 0;
-    for (int64_t r = 0; r < rows; ++r) {
+    for_each_bn_plane(c > 0 ? in.numel() / c : 0, c, [&](int64_t r) {
       const T* xp = x + r * c;
       T* yp = y + r * c;
       for (int64_t ci = 0; ci < c; ++ci) {
         yp[ci] = static_cast<T>(static_cast<C>(xp[ci]) * scale[ci] + shift[ci]);
       }
-    }
+    });
   }
 }
 

@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include <executorch/runtime/kernels/compute/parallel.h>
+#include <executorch/runtime/kernels/compute/pool.h>
 #include <executorch/runtime/kernels/detail/shape_util.h>
 
 namespace executorch {
@@ -170,15 +171,56 @@ TapRange taps_inside(int64_t start, int64_t dil, int64_t k, int64_t len) {
   return {std::min(lo, k), std::max(std::min(lo, k), hi)};
 }
 
-// Calls f(n, c) for every (batch, channel) plane of g; planes are independent,
-// so they are split across the thread pool (`work` input reads per plane).
+// Calls f(n, c, oh) for every output row of every (batch, channel) plane of g; rows are
+// independent, so they are split across the thread pool (`work` input reads per row). Splitting
+// by rows rather than planes keeps both threads busy when there are few planes.
 template <class F>
-void for_each_plane(const Geo& g, double work, const F& f) {
-  compute::parallel_items(g.n * g.c, work, [&](int64_t begin, int64_t end) {
+void for_each_row(const Geo& g, int64_t rows, double work, const F& f) {
+  compute::parallel_items(g.n * g.c * rows, work, [&](int64_t begin, int64_t end) {
     for (int64_t q = begin; q < end; ++q) {
-      f(q / g.c, q % g.c);
+      const int64_t plane = q / rows;
+      f(plane / g.c, plane % g.c, q % rows);
     }
   });
+}
+
+// The outputs [lo, hi) along one dim whose every tap is inside [0, len): the run the vector
+// rows take (empty if there is none).
+struct OutRange {
+  int64_t lo, hi;
+};
+
+OutRange interior_outputs(int64_t len, int64_t k, int64_t pad, int64_t stride, int64_t dil,
+                          int64_t outs) {
+  const int64_t lo = std::min((pad + stride - 1) / stride, outs);
+  const int64_t last = len - 1 - (k - 1) * dil + pad;  // the last window start + pad that fits
+  const int64_t hi = last < 0 ? 0 : std::min(last / stride + 1, outs);
+  return {lo, std::max(lo, hi)};
+}
+
+// One output row: the scalar `one(ow)` for the edges, `run_fn(run)` for the interior run
+// (none if `use_run` is false).
+template <class One, class Run>
+void row_edges_and_run(OutRange run, bool use_run, int64_t outs, const One& one,
+                       const Run& run_fn) {
+  if (!use_run) {
+    run = {outs, outs};
+  }
+  for (int64_t o = 0; o < run.lo; ++o) {
+    one(o);
+  }
+  if (run.lo < run.hi) {
+    run_fn(run);
+  }
+  for (int64_t o = run.hi; o < outs; ++o) {
+    one(o);
+  }
+}
+
+// The float32 vector rows need unit-stride rows in and out (contiguous, not channels-last);
+// max pool's int32 lane indices also need H * W < 2^31.
+bool rows_are_contiguous(const Geo& gi, const Geo& go) {
+  return gi.sw == 1 && gi.sh == gi.w && go.sw == 1;
 }
 
 template <class T>
@@ -189,47 +231,57 @@ void max_pool_impl(const Tensor& in, const Tensor& out, const Tensor& idx, const
   const T* x = in.const_data_ptr<T>();
   T* y = out.mutable_data_ptr<T>();
   int64_t* ix = idx.mutable_data_ptr<int64_t>();
-  for_each_plane(gi, static_cast<double>(go.h * go.w * p.kh * p.kw), [&](int64_t n, int64_t c) {
+  const bool vector_rows = std::is_same<T, float>::value && rows_are_contiguous(gi, go) &&
+                           gx.sw == 1 && gi.h * gi.w <= std::numeric_limits<int32_t>::max();
+  const OutRange inner = interior_outputs(gi.w, p.kw, p.pw, p.sw, p.dw, go.w);
+  const compute::PoolKernels& kernels = compute::pool();
+  const double work = static_cast<double>(go.w * p.kh * p.kw);
+  for_each_row(gi, go.h, work, [&](int64_t n, int64_t c, int64_t oh) {
     const T* xp = x + n * gi.sn + c * gi.sc;
-    T* yp = y + n * go.sn + c * go.sc;
-    int64_t* ip = ix + n * gx.sn + c * gx.sc;
-    for (int64_t oh = 0; oh < go.h; ++oh) {
-      int64_t h0 = oh * p.sh - p.ph;
-      for (int64_t ow = 0; ow < go.w; ++ow) {
-        int64_t w0 = ow * p.sw - p.pw;
-        C best = -std::numeric_limits<C>::infinity();
-        if constexpr (!std::numeric_limits<C>::has_infinity) {
-          best = std::numeric_limits<C>::lowest();
-        }
-        int64_t best_i = -1;
-        bool nan = false;
-        // Only the taps inside the input are visited (a kernel may be far
-        // larger than the input).
-        const TapRange rr = taps_inside(h0, p.dh, p.kh, gi.h);
-        const TapRange sr = taps_inside(w0, p.dw, p.kw, gi.w);
-        for (int64_t r = rr.lo; r < rr.hi && !nan; ++r) {
-          const int64_t h = h0 + r * p.dh;
-          for (int64_t s = sr.lo; s < sr.hi; ++s) {
-            const int64_t w = w0 + s * p.dw;
-            const C v = static_cast<C>(xp[h * gi.sh + w * gi.sw]);
-            if (best_i < 0 || v > best) {
+    T* yp = y + n * go.sn + c * go.sc + oh * go.sh;
+    int64_t* ip = ix + n * gx.sn + c * gx.sc + oh * gx.sh;
+    const int64_t h0 = oh * p.sh - p.ph;
+    // Only the taps inside the input are visited (a kernel may be far larger than the input).
+    const TapRange rr = taps_inside(h0, p.dh, p.kh, gi.h);
+    auto one_output = [&](int64_t ow) {
+      const int64_t w0 = ow * p.sw - p.pw;
+      C best = -std::numeric_limits<C>::infinity();
+      if constexpr (!std::numeric_limits<C>::has_infinity) {
+        best = std::numeric_limits<C>::lowest();
+      }
+      int64_t best_i = -1;
+      bool nan = false;
+      const TapRange sr = taps_inside(w0, p.dw, p.kw, gi.w);
+      for (int64_t r = rr.lo; r < rr.hi && !nan; ++r) {
+        const int64_t h = h0 + r * p.dh;
+        for (int64_t s = sr.lo; s < sr.hi; ++s) {
+          const int64_t w = w0 + s * p.dw;
+          const C v = static_cast<C>(xp[h * gi.sh + w * gi.sw]);
+          if (best_i < 0 || v > best) {
+            best = v;
+            best_i = h * gi.w + w;
+          }
+          if constexpr (std::is_floating_point<C>::value) {
+            if (std::isnan(v)) {
               best = v;
               best_i = h * gi.w + w;
-            }
-            if constexpr (std::is_floating_point<C>::value) {
-              if (std::isnan(v)) {
-                best = v;
-                best_i = h * gi.w + w;
-                nan = true;
-                break;
-              }
+              nan = true;
+              break;
             }
           }
         }
-        yp[oh * go.sh + ow * go.sw] = static_cast<T>(best);
-        ip[oh * gx.sh + ow * gx.sw] = best_i;
       }
-    }
+      yp[ow * go.sw] = static_cast<T>(best);
+      ip[ow * gx.sw] = best_i;
+    };
+    row_edges_and_run(inner, vector_rows && rr.lo < rr.hi, go.w, one_output, [&](OutRange run) {
+      if constexpr (std::is_same<T, float>::value) {
+        const compute::PoolRow row{
+            xp,   gi.w, h0,   p.dh,           rr.lo, rr.hi, run.lo * p.sw - p.pw,
+            p.sw, p.kw, p.dw, run.hi - run.lo};
+        kernels.max_row(row, yp + run.lo, ip + run.lo);
+      }
+    });
   });
 }
 
@@ -266,34 +318,49 @@ void avg_pool_impl(const Tensor& in, const Tensor& out, const Pool2d& p, bool co
   const Geo gi = geo_of(in), go = geo_of(out);
   const T* x = in.const_data_ptr<T>();
   T* y = out.mutable_data_ptr<T>();
-  for_each_plane(gi, static_cast<double>(go.h * go.w * p.kh * p.kw), [&](int64_t n, int64_t c) {
+  const bool vector_rows = std::is_same<T, float>::value && rows_are_contiguous(gi, go);
+  const OutRange inner = interior_outputs(gi.w, p.kw, p.pw, p.sw, 1, go.w);
+  const compute::PoolKernels& kernels = compute::pool();
+  const double work = static_cast<double>(go.w * p.kh * p.kw);
+  for_each_row(gi, go.h, work, [&](int64_t n, int64_t c, int64_t oh) {
     const T* xp = x + n * gi.sn + c * gi.sc;
-    T* yp = y + n * go.sn + c * go.sc;
-    for (int64_t oh = 0; oh < go.h; ++oh) {
-      int64_t hs = oh * p.sh - p.ph;
-      int64_t he = std::min(hs + p.kh, gi.h + p.ph);
-      const int64_t hpool = he - hs;
-      hs = std::max<int64_t>(hs, 0);
-      he = std::min(he, gi.h);
-      for (int64_t ow = 0; ow < go.w; ++ow) {
-        int64_t ws = ow * p.sw - p.pw;
-        int64_t we = std::min(ws + p.kw, gi.w + p.pw);
-        const int64_t pool = hpool * (we - ws);
-        ws = std::max<int64_t>(ws, 0);
-        we = std::min(we, gi.w);
-        C sum = 0;
-        for (int64_t h = hs; h < he; ++h) {
-          for (int64_t w = ws; w < we; ++w) {
-            sum += static_cast<C>(xp[h * gi.sh + w * gi.sw]);
-          }
+    T* yp = y + n * go.sn + c * go.sc + oh * go.sh;
+    int64_t hs = oh * p.sh - p.ph;
+    int64_t he = std::min(hs + p.kh, gi.h + p.ph);
+    const int64_t hpool = he - hs;
+    hs = std::max<int64_t>(hs, 0);
+    he = std::min(he, gi.h);
+    auto one_output = [&](int64_t ow) {
+      int64_t ws = ow * p.sw - p.pw;
+      int64_t we = std::min(ws + p.kw, gi.w + p.pw);
+      const int64_t pool = hpool * (we - ws);
+      ws = std::max<int64_t>(ws, 0);
+      we = std::min(we, gi.w);
+      C sum = 0;
+      for (int64_t h = hs; h < he; ++h) {
+        for (int64_t w = ws; w < we; ++w) {
+          sum += static_cast<C>(xp[h * gi.sh + w * gi.sw]);
         }
-        int64_t div = divisor;
-        if (div == 0) {
-          div = count_include_pad ? pool : (he - hs) * (we - ws);
-        }
-        yp[oh * go.sh + ow * go.sw] = static_cast<T>(div != 0 ? sum / static_cast<C>(div) : C(0));
       }
+      int64_t div = divisor;
+      if (div == 0) {
+        div = count_include_pad ? pool : (he - hs) * (we - ws);
+      }
+      yp[ow * go.sw] = static_cast<T>(div != 0 ? sum / static_cast<C>(div) : C(0));
+    };
+    // The interior windows all span kw columns, so they share one divisor.
+    int64_t run_div = divisor;
+    if (run_div == 0) {
+      run_div = (count_include_pad ? hpool : he - hs) * p.kw;
     }
+    const bool use_run = vector_rows && he > hs && run_div != 0;
+    row_edges_and_run(inner, use_run, go.w, one_output, [&](OutRange run) {
+      if constexpr (std::is_same<T, float>::value) {
+        const compute::PoolRow row{
+            xp, gi.w, hs, 1, 0, he - hs, run.lo * p.sw - p.pw, p.sw, p.kw, 1, run.hi - run.lo};
+        kernels.avg_row(row, static_cast<float>(run_div), yp + run.lo);
+      }
+    });
   });
 }
 
@@ -331,23 +398,36 @@ void adaptive_avg_impl(const Tensor& in, const Tensor& out) {
   const Geo gi = geo_of(in), go = geo_of(out);
   const T* x = in.const_data_ptr<T>();
   T* y = out.mutable_data_ptr<T>();
-  for_each_plane(gi, static_cast<double>(gi.h * gi.w), [&](int64_t n, int64_t c) {
+  // A row's windows cover about H / OH input rows once over.
+  const double work = static_cast<double>(gi.w) * static_cast<double>((gi.h + go.h - 1) / go.h);
+  // When W divides evenly the windows of a row are one fixed-size, non-overlapping tiling: the
+  // vector row of avg pool (kernel = stride = W / OW) sums them in the same order.
+  const bool vector_rows =
+      std::is_same<T, float>::value && rows_are_contiguous(gi, go) && gi.w % go.w == 0;
+  const compute::PoolKernels& kernels = compute::pool();
+  for_each_row(gi, go.h, work, [&](int64_t n, int64_t c, int64_t oh) {
     const T* xp = x + n * gi.sn + c * gi.sc;
-    T* yp = y + n * go.sn + c * go.sc;
-    for (int64_t oh = 0; oh < go.h; ++oh) {
-      const int64_t hs = (oh * gi.h) / go.h;
-      const int64_t he = ((oh + 1) * gi.h + go.h - 1) / go.h;
-      for (int64_t ow = 0; ow < go.w; ++ow) {
-        const int64_t ws = (ow * gi.w) / go.w;
-        const int64_t we = ((ow + 1) * gi.w + go.w - 1) / go.w;
-        C sum = 0;
-        for (int64_t h = hs; h < he; ++h) {
-          for (int64_t w = ws; w < we; ++w) {
-            sum += static_cast<C>(xp[h * gi.sh + w * gi.sw]);
-          }
-        }
-        yp[oh * go.sh + ow * go.sw] = static_cast<T>(sum / static_cast<C>((he - hs) * (we - ws)));
+    T* yp = y + n * go.sn + c * go.sc + oh * go.sh;
+    const int64_t hs = (oh * gi.h) / go.h;
+    const int64_t he = ((oh + 1) * gi.h + go.h - 1) / go.h;
+    if constexpr (std::is_same<T, float>::value) {
+      if (vector_rows) {
+        const int64_t kw = gi.w / go.w;
+        const compute::PoolRow row{xp, gi.w, hs, 1, 0, he - hs, 0, kw, kw, 1, go.w};
+        kernels.avg_row(row, static_cast<float>((he - hs) * kw), yp);
+        return;
       }
+    }
+    for (int64_t ow = 0; ow < go.w; ++ow) {
+      const int64_t ws = (ow * gi.w) / go.w;
+      const int64_t we = ((ow + 1) * gi.w + go.w - 1) / go.w;
+      C sum = 0;
+      for (int64_t h = hs; h < he; ++h) {
+        for (int64_t w = ws; w < we; ++w) {
+          sum += static_cast<C>(xp[h * gi.sh + w * gi.sw]);
+        }
+      }
+      yp[ow * go.sw] = static_cast<T>(sum / static_cast<C>((he - hs) * (we - ws)));
     }
   });
 }

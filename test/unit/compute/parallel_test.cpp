@@ -1,8 +1,8 @@
 // SGEMM and convolution split across the thread pool: at 1, 2, 3 and 4 threads the outputs
 // must be bit-identical (only the output is split, never a reduction), at every ISA level, on
 // shapes that take each split (columns, rows, both; the skinny dot path over columns and over
-// rows; depthwise planes, im2col channels, bias/clamp channels). A product that large must
-// also really run on the workers.
+// rows; the few-row axpy path over column blocks; depthwise planes, im2col channels, bias/clamp
+// channels). A product that large must also really run on the workers.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -60,8 +60,10 @@ TEST_P(ParallelTest, SgemmIsBitIdenticalAtAnyThreadCount) {
       {1000, 20, 300, Trans::kNo, Trans::kYes, 1.0f, 1.0f},    // linear-like: rows
       {301, 257, 700, Trans::kYes, Trans::kNo, 0.5f, -0.75f},  // edge tiles, beta, k blocks
       {129, 1031, 129, Trans::kYes, Trans::kYes, 2.0f, 0.25f},
-      {64, 40, 9000, Trans::kNo, Trans::kNo, 1.0f, 0.5f},  // skinny: dots over columns
-      {4000, 1, 600, Trans::kNo, Trans::kNo, 1.0f, 0.0f},  // matrix-vector: dots over rows
+      {64, 40, 9000, Trans::kNo, Trans::kNo, 1.0f, 0.5f},   // skinny: dots over columns
+      {4000, 1, 600, Trans::kNo, Trans::kNo, 1.0f, 0.0f},   // matrix-vector: dots over rows
+      {1, 1000, 1280, Trans::kNo, Trans::kNo, 1.0f, 1.0f},  // linear at batch 1: axpys, columns
+      {3, 1037, 900, Trans::kYes, Trans::kNo, 0.5f, 0.0f},  // axpys, a partial last block
   };
   for (const GemmShape& s : shapes) {
     SCOPED_TRACE(testing::Message() << "m=" << s.m << " n=" << s.n << " k=" << s.k);
