@@ -59,12 +59,14 @@ TEST(Module, PrepareConstantsOption) {
 }
 
 // The convolution weights are packed for the SGEMM at load (more prepared bytes than the
-// folded constants alone) and the outputs are the same bytes as without preparation.
+// folded constants alone) and the outputs are the same bytes as without preparation. The cnn
+// program has no batch norm: folding one into a convolution changes the rounding, so a program
+// with batch norms (ResNet-18) is only within tolerance (PrepareOnAndOffAgree).
 TEST(Module, PreparedConvolutionWeightsGiveTheSameBytes) {
   std::vector<float> results[2];
   size_t prepared_bytes[2] = {0, 0};
   for (int on = 0; on < 2; ++on) {
-    Module module(zoo("resnet18.pte"));
+    Module module(zoo("cnn.pte"));
     module.set_prepare_constants(on == 1);
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
@@ -72,17 +74,17 @@ TEST(Module, PreparedConvolutionWeightsGiveTheSameBytes) {
 #pragma GCC diagnostic pop
     ASSERT_TRUE(method.ok());
     prepared_bytes[on] = (*method)->prepared_constant_bytes();
-    std::vector<float> in(3 * 32 * 32);
+    std::vector<float> in(3 * 16 * 16);
     for (size_t i = 0; i < in.size(); ++i) {
       in[i] = static_cast<float>(i % 11) * 0.2f - 1.0f;
     }
-    auto out = module.forward(make_tensor_ptr({1, 3, 32, 32}, std::move(in)));
+    auto out = module.forward(make_tensor_ptr({1, 3, 16, 16}, std::move(in)));
     ASSERT_TRUE(out.ok());
     const Tensor& t = (*out)[0].toTensor();
     results[on].assign(t.const_data_ptr<float>(), t.const_data_ptr<float>() + t.numel());
   }
-  // ResNet-18's dense convolution weights alone are hundreds of KiB at this width.
-  EXPECT_GT(prepared_bytes[1], prepared_bytes[0] + 100000u);
+  // At least the two convolutions' weights (8x3x3x3 and 16x8x3x3 floats), packed.
+  EXPECT_GE(prepared_bytes[1], prepared_bytes[0] + (8 * 3 * 9 + 16 * 8 * 9) * sizeof(float));
   ASSERT_FALSE(results[0].empty());
   EXPECT_EQ(std::memcmp(results[0].data(), results[1].data(), results[0].size() * sizeof(float)),
             0);
