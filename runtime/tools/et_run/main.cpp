@@ -386,7 +386,8 @@ void print_methods(const Program& program) {
   }
 }
 
-/// Sets the inputs, runs warmup + timed iterations; returns the exit status.
+/// Runs warmup + timed iterations, each on freshly set inputs; returns the exit
+/// status.
 int run_iterations(
     const et_run::Options& opt,
     Method& method,
@@ -395,19 +396,22 @@ int run_iterations(
     std::vector<uint64_t>* times,
     et_run::OpTracer* tracer = nullptr,
     et_run::EtdumpRecorder* etdump = nullptr) {
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    const Error e = method.set_input(inputs[i], i);
-    if (e != Error::Ok) {
-      std::string what = "input " + std::to_string(i);
-      if (i < notes.size() && !notes[i].empty()) {
-        what += ": " + notes[i];
-      } else if (i < opt.inputs.size()) {
-        what += " ('" + opt.inputs[i] + "')";
-      }
-      return fail(what + "; set_input", e);
-    }
-  }
   for (int w = 0; w < opt.warmup + opt.iterations; ++w) {
+    // Inputs are set again before every execution (untimed): the memory plan may
+    // reuse an input's planned buffer once the input is dead, so the previous
+    // execution can have overwritten it.
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const Error e = method.set_input(inputs[i], i);
+      if (e != Error::Ok) {
+        std::string what = "input " + std::to_string(i);
+        if (i < notes.size() && !notes[i].empty()) {
+          what += ": " + notes[i];
+        } else if (i < opt.inputs.size()) {
+          what += " ('" + opt.inputs[i] + "')";
+        }
+        return fail(what + "; set_input", e);
+      }
+    }
     if (tracer != nullptr) {
       // Operator events count only in the timed iterations.
       tracer->set_enabled(w >= opt.warmup);
