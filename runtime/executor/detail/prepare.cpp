@@ -386,8 +386,22 @@ class PairRewriter {
             !full_op_name(op_of(c2), second_name, sizeof second_name)) {
           break;
         }
-        if (pairs(k1, k2) && fold(k1, k2, first_name, second_name)) {
-          continue;  // k1 now writes k2's output: try the next one too
+        if (pairs(k1, k2)) {
+          const Snapshot before = snapshot(chain, i, n);
+          size_t must_fuse = n;
+          if (fold(chain, i, j, n, first_name, second_name, &must_fuse)) {
+            if (must_fuse == n) {
+              continue;  // k1 now writes k2's output: try the next one too
+            }
+            // The reader at must_fuse writes its output over k1's, which it
+            // reads: sound only when it runs inside k1 (which then writes
+            // that output directly, reading only its own inputs).
+            if (fuse_next(
+                    k1, chain, s_ins, must_fuse, jump_target, first_name)) {
+              break;
+            }
+            restore(before, chain, i);
+          }
         }
         if (!fuse_run(k1, chain, s_ins, j, jump_target, first_name) &&
             pairs(k1, k2)) {
@@ -434,10 +448,15 @@ class PairRewriter {
   }
 
   bool fold(
-      Instruction& k1,
-      Instruction& k2,
+      Chain& chain,
+      size_t i,
+      size_t j,
+      size_t n_serialized,
       const char* first_name,
-      const char* second_name) {
+      const char* second_name,
+      size_t* must_fuse) {
+    Instruction& k1 = chain.instructions[i];
+    Instruction& k2 = chain.instructions[j];
     const InstructionFolder folder =
         find_instruction_folder(first_name, second_name);
     if (folder == nullptr) {
@@ -451,8 +470,14 @@ class PairRewriter {
     EValue* const out = k2.args[static_cast<size_t>(r)];
     const size_t o1 = idx(last(k1.args)), o = idx(out);
     if (!out->isTensor() || o == o1 || o >= uses_.size() ||
-        writes_->of(static_cast<int64_t>(o)) > 1 || !may_write(k1, out) ||
-        !others_unread(k2, o)) {
+        writes_->of(static_cast<int64_t>(o)) > 1 || !others_unread(k2, o)) {
+      return false;
+    }
+    // When k1 cannot write `out` (it shares storage with an input of k1),
+    // k1 keeps writing its own output and the readers of `out` read that.
+    const bool redirect = !may_write(k1, out);
+    if (redirect &&
+        !redirect_readers(chain, i, j, n_serialized, o, must_fuse)) {
       return false;
     }
     const size_t n1 = k1.args.size();
@@ -465,18 +490,221 @@ class PairRewriter {
       k1.read_only_args |= uint64_t{1} << rep.index;
     }
     rewrite.staged.clear();
-    args[n1 - 2] = args[n1 - 1] = out;
-    // k2 no longer reads anything; k1 writes `out` in place of o1.
+    // k2 no longer reads anything.
     for (EValue* a : k2.args) {
       drop_use(idx(a));
     }
-    uses_[o1] -= 2;
-    uses_[o] += 2;
-    writes_->count[o] = 1;
+    if (redirect) {
+      // The readers of `out` now read o1 (redirect_readers()).
+      uses_[o1] += uses_[o];
+      uses_[o] = 0;
+    } else {
+      // k1 writes `out` in place of o1.
+      args[n1 - 2] = args[n1 - 1] = out;
+      uses_[o1] -= 2;
+      uses_[o] += 2;
+      writes_->count[o] = 1;
+    }
     k1.args = InstructionArgs(args, n1);
     k2.kind = Instruction::Kind::Prepared;
     ++state_->n_folded_pairs;
     return true;
+  }
+
+  /// Points every reader of value o (the output of chain instruction j that
+  /// a fold keeps) at the output o1 of instruction i instead, for a fold
+  /// whose first instruction cannot write o itself (o's storage is one of
+  /// its inputs'). True when done; false, changing nothing, unless all of:
+  ///  - the chain runs straight through: every instruction is a kernel (or
+  ///    one that no longer runs), so chain order is execution order;
+  ///  - o is read only as a direct argument of instructions after j in this
+  ///    chain (not a list item, a plan output, or in another chain): the
+  ///    use count of o equals the appearances found;
+  ///  - o1 and o are float tensors of the same shape and dim order, so a
+  ///    reader sees the same tensor it would have (the batch norm keeps its
+  ///    input's shape and layout);
+  ///  - no tensor (or list item) that any instruction from i + 1 to the last
+  ///    reader names, other than o and o1, shares storage with o1. Planned
+  ///    memory is reused once a value is dead, and o1 was dead after j: a
+  ///    value living there could be written before the last reader. With
+  ///    no such value, o1's storage holds k1's output from i until the last
+  ///    reader, exactly as o's storage held it from j (later rewrites see
+  ///    the redirected arguments and check them as they would o).
+  ///  The one exception: when the only reader is the next instruction that
+  ///  runs and its own output is what shares o1's storage, *must_fuse gets
+  ///  its index, and the caller undoes the fold unless that reader fuses into
+  ///  instruction i.
+  bool redirect_readers(
+      Chain& chain, size_t i, size_t j, size_t n, size_t o, size_t* must_fuse) {
+    n = chain.n_instructions < n ? chain.n_instructions : n;
+    EValue* const out1 = last(chain.instructions[i].args);
+    EValue* const out = &values_[o];
+    if (!out1->isTensor() || !same_layout(out1->toTensor(), out->toTensor())) {
+      return false;
+    }
+    uint32_t seen = appearances(plan_, values_, chain.instructions[j].args, o);
+    size_t last_reader = j, n_readers = 0, next_running = n;
+    for (size_t t = 0; t < n; ++t) {
+      const Instruction& k = chain.instructions[t];
+      if (k.kind != Instruction::Kind::Kernel &&
+          k.kind != Instruction::Kind::Prepared) {
+        return false;
+      }
+      if (t <= j) {
+        continue;
+      }
+      uint32_t direct = 0;
+      for (EValue* a : k.args) {
+        direct += a == out;
+      }
+      if (direct > 0 && k.kind != Instruction::Kind::Kernel) {
+        return false;
+      }
+      seen += direct;
+      last_reader = direct > 0 ? t : last_reader;
+      n_readers += direct > 0;
+      if (next_running == n && k.kind == Instruction::Kind::Kernel) {
+        next_running = t;
+      }
+    }
+    if (seen != uses_[o]) {
+      return false;
+    }
+    for (size_t t = i + 1; t <= last_reader; ++t) {
+      const Span<EValue*> args = chain.instructions[t].args;
+      const size_t na = args.size();
+      if (t == last_reader && n_readers == 1 && t == next_running && na >= 2 &&
+          args[na - 2] == args[na - 1] && args[0] == out &&
+          !writes_into(Span<EValue*>(args.data(), na - 2), out1, out)) {
+        *must_fuse = overlaps(args[na - 1], out1) ? t : n;
+        continue;
+      }
+      if (t != j && writes_into(args, out1, out)) {
+        return false;
+      }
+    }
+    for (size_t t = j + 1; t <= last_reader; ++t) {
+      Instruction& k = chain.instructions[t];
+      bool reads = false;
+      for (EValue* a : k.args) {
+        reads = reads || a == out;
+      }
+      if (!reads) {
+        continue;
+      }
+      EValue** args = state_->make_args(k.args.size());
+      for (size_t a = 0; a < k.args.size(); ++a) {
+        args[a] = k.args[a] == out ? out1 : k.args[a];
+      }
+      k.args = InstructionArgs(args, k.args.size());
+    }
+    return true;
+  }
+
+  /// What a fold changes (the instructions from i on, the use and write
+  /// counts, the counters), to undo one whose reader did not fuse.
+  struct Snapshot {
+    std::vector<Instruction> instructions;
+    std::vector<uint32_t> uses, writes;
+    size_t n_folded_pairs;
+  };
+  Snapshot snapshot(const Chain& chain, size_t i, size_t n) const {
+    return Snapshot{
+        std::vector<Instruction>(
+            chain.instructions + i, chain.instructions + n),
+        uses_,
+        writes_->count,
+        state_->n_folded_pairs};
+  }
+  void restore(const Snapshot& s, Chain& chain, size_t i) {
+    // Constants the fold made for instruction i are released.
+    const Instruction& now = chain.instructions[i];
+    const Instruction& was = s.instructions[0];
+    for (size_t k = 0; k < now.args.size() && k < was.args.size(); ++k) {
+      if (now.args[k] != was.args[k] && idx(now.args[k]) == uses_.size() &&
+          now.args[k]->isTensor()) {
+        state_->release(now.args[k]->toTensor().const_data_ptr());
+      }
+    }
+    for (size_t t = 0; t < s.instructions.size(); ++t) {
+      chain.instructions[i + t] = s.instructions[t];
+    }
+    uses_ = s.uses;
+    writes_->count = s.writes;
+    state_->n_folded_pairs = s.n_folded_pairs;
+  }
+
+  /// Fuses instruction t (and maybe those after it) into k1, by a run fuser
+  /// or a pair fuser; true when t no longer runs on its own.
+  bool fuse_next(
+      Instruction& k1,
+      Chain& chain,
+      const flatbuffers::Vector<flatbuffers::Offset<fb::Instruction>>* s_ins,
+      size_t t,
+      const std::vector<uint8_t>& jump_target,
+      const char* first_name) {
+    Instruction& k = chain.instructions[t];
+    const auto* c = s_ins->Get(static_cast<flatbuffers::uoffset_t>(t))
+                        ->instr_args_as_KernelCall();
+    char name[128];
+    if (jump_target[t] || c == nullptr ||
+        !full_op_name(op_of(c), name, sizeof name)) {
+      return false;
+    }
+    if (!fuse_run(k1, chain, s_ins, t, jump_target, first_name) &&
+        pairs(k1, k)) {
+      fuse(k1, k, first_name, name);
+    }
+    return k.kind == Instruction::Kind::Prepared;
+  }
+
+  static bool same_layout(
+      const executorch::aten::Tensor& a, const executorch::aten::Tensor& b) {
+    if (a.scalar_type() != b.scalar_type() || a.dim() != b.dim()) {
+      return false;
+    }
+    for (ssize_t d = 0; d < a.dim(); ++d) {
+      if (a.size(d) != b.size(d) || a.dim_order()[d] != b.dim_order()[d]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /// True if any tensor among `args` (or the items of a list argument),
+  /// other than `keep` and `alias`, may share storage with `keep`.
+  bool writes_into(
+      Span<EValue*> args, const EValue* keep, const EValue* alias) const {
+    auto clashes = [&](const EValue* v) {
+      return v != keep && v != alias && overlaps(v, keep);
+    };
+    for (EValue* a : args) {
+      if (clashes(a)) {
+        return true;
+      }
+      const size_t ai = idx(a);
+      if (ai >= uses_.size()) {
+        continue;  // a constant made at load: its own memory
+      }
+      const fb::EValue* ev =
+          plan_->values()->Get(static_cast<flatbuffers::uoffset_t>(ai));
+      const flatbuffers::Vector<int32_t>* items = nullptr;
+      if (const auto* l = ev->val_as_TensorList()) {
+        items = l->items();
+      } else if (const auto* ol = ev->val_as_OptionalTensorList()) {
+        items = ol->items();
+      }
+      if (items == nullptr) {
+        continue;
+      }
+      for (const int32_t item : *items) {
+        if (item >= 0 && static_cast<size_t>(item) < uses_.size() &&
+            clashes(&values_[static_cast<size_t>(item)])) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /// Every value k2 writes (its last argument, and that list's items) other
