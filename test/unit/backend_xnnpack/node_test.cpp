@@ -464,6 +464,47 @@ TEST(XnnpackNodes, Softmax) {
   expect_near(run(g, {{s, x}}, s), contents(tout));
 }
 
+// Rows longer than the softmax's reduction lanes, with odd tails and a wide value range, against
+// a plain double-precision softmax.
+TEST(XnnpackNodes, SoftmaxWideRows) {
+  for (const Shape& s : {Shape{3, 37}, Shape{2, 1, 8}, Shape{1, 197}, Shape{4, 9}, Shape{2, 1}}) {
+    SCOPED_TRACE(testing::Message() << "row length " << s.back());
+    auto x = values(numel(s), 21);
+    for (auto& e : x)
+      e *= 20.0f;
+    const size_t cols = s.back();
+    std::vector<float> want(x.size());
+    for (size_t r = 0; r < x.size() / cols; ++r) {
+      double max = -INFINITY, sum = 0;
+      for (size_t c = 0; c < cols; ++c)
+        max = std::max(max, static_cast<double>(x[r * cols + c]));
+      for (size_t c = 0; c < cols; ++c)
+        sum += std::exp(x[r * cols + c] - max);
+      for (size_t c = 0; c < cols; ++c)
+        want[r * cols + c] = static_cast<float>(std::exp(x[r * cols + c] - max) / sum);
+    }
+    GraphWriter g;
+    const uint32_t vin = g.value(s, 0), vout = g.value(s, 1, true);
+    g.unary(T::XNNSoftmax, vin, vout);
+    expect_near(run(g, {{s, x}}, s), want, 1e-6f);
+  }
+}
+
+// The exact (erf) GELU, against a plain double-precision one.
+TEST(XnnpackNodes, Gelu) {
+  const Shape s{3, 41};
+  auto x = values(numel(s), 22);
+  for (auto& e : x)
+    e *= 3.0f;
+  std::vector<float> want(x.size());
+  for (size_t i = 0; i < x.size(); ++i)
+    want[i] = static_cast<float>(0.5 * x[i] * (1.0 + std::erf(x[i] / std::sqrt(2.0))));
+  GraphWriter g;
+  const uint32_t vin = g.value(s, 0), vout = g.value(s, 1, true);
+  g.unary(T::XNNGelu, vin, vout);
+  expect_near(run(g, {{s, x}}, s), want, 1e-6f);
+}
+
 // One unary node against a one-input portable kernel with extra scalar arguments.
 void check_unary(const std::function<void(GraphWriter&, uint32_t, uint32_t)>& add_node,
                  const char* op, std::vector<EValue> extra) {
