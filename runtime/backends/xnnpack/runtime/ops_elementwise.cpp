@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <vector>
 
 #include <executorch/runtime/kernels/compute/conv_nhwc.h>
 #include <executorch/runtime/kernels/compute/vmath_span.h>
@@ -51,6 +52,9 @@ class UnaryStep final : public Step {
  public:
   UnaryStep(UnaryOp op, uint32_t in, uint32_t out, float a, float b)
       : op_(op), in_(in), out_(out), a_(a), b_(b) {}
+  UnaryOp op() const {
+    return op_;
+  }
 
   Error reshape(Graph& g) override {
     const Value& in = g.value(in_);
@@ -314,6 +318,13 @@ class BinaryStep final : public Step {
   BinaryStep(
       BinaryOp op, uint32_t a, uint32_t b, uint32_t out, float lo, float hi)
       : op_(op), a_(a), b_(b), out_(out), lo_(lo), hi_(hi) {}
+  BinaryOp op() const {
+    return op_;
+  }
+  bool clamps() const {
+    return lo_ != -std::numeric_limits<float>::infinity() ||
+           hi_ != std::numeric_limits<float>::infinity();
+  }
 
   // The loop bounds and broadcast strides for inputs of dims da and db (output dims dout).
   void configure(
@@ -611,6 +622,90 @@ Error build_softmax(NodeContext& ctx) {
   const size_t cols = dims.back();
   const size_t rows = cols == 0 ? 0 : ctx.graph().value(in).numel / cols;
   return ctx.accept(std::make_unique<SoftmaxStep>(in, out, rows, cols));
+}
+
+namespace {
+
+// x * sigmoid(x) in one pass: the fused form of a Sigmoid whose only reader is a Multiply of
+// it with the Sigmoid's own input (swish / SiLU as the exporter decomposes it). The kernel
+// library's sigmoid_mul rounds as sigmoid then multiply, so the result is bit for bit that of
+// the two nodes.
+class SigmoidMultiplyStep final : public Step {
+ public:
+  SigmoidMultiplyStep(uint32_t in, uint32_t out) : in_(in), out_(out) {}
+  Error reshape(Graph& g) override {
+    const Value& in = g.value(in_);
+    set_dims(g.values[out_], in.dims.data(), in.dims.size());
+    return Error::Ok;
+  }
+  void run(Graph& g) override {
+    kernels::compute::span_sigmoid_mul(
+        g.data(in_), g.data(out_), static_cast<int64_t>(g.value(out_).numel));
+  }
+
+ private:
+  uint32_t in_, out_;
+};
+
+// A value only the steps read: no rounding onto a grid, not a constant or an external.
+bool is_plain_intermediate(const Value& v) {
+  return !v.is_constant && v.format == FloatFormat::kFp32 &&
+         v.quant.kind == Quant::Kind::kNone &&
+         (v.flags & (kFlagExternalInput | kFlagExternalOutput)) == 0;
+}
+
+}  // namespace
+
+void fuse_sigmoid_multiply(Graph& graph) {
+  auto& steps = graph.steps;
+  std::vector<uint32_t> readers(graph.values.size(), 0);
+  std::vector<int64_t> writer(graph.values.size(), -1);
+  for (size_t i = 0; i < steps.size(); ++i) {
+    for (uint32_t id : steps[i]->inputs)
+      ++readers[id];
+    for (uint32_t id : steps[i]->outputs)
+      writer[id] = static_cast<int64_t>(i);
+  }
+  std::vector<bool> drop(steps.size(), false);
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const auto* mul = dynamic_cast<const BinaryStep*>(steps[i].get());
+    if (mul == nullptr || mul->op() != BinaryOp::kMultiply || mul->clamps()) {
+      continue;
+    }
+    const uint32_t a = mul->inputs[0], b = mul->inputs[1];
+    for (const uint32_t gate : {a, b}) {
+      const uint32_t other = gate == a ? b : a;
+      if (writer[gate] < 0 || readers[gate] != 1 ||
+          !is_plain_intermediate(graph.values[gate])) {
+        continue;
+      }
+      const size_t at = static_cast<size_t>(writer[gate]);
+      const auto* sigmoid = dynamic_cast<const UnaryStep*>(steps[at].get());
+      if (sigmoid == nullptr || sigmoid->op() != UnaryOp::kSigmoid ||
+          drop[at] || sigmoid->inputs[0] != other) {
+        continue;
+      }
+      auto fused =
+          std::make_unique<SigmoidMultiplyStep>(other, mul->outputs[0]);
+      Step& from = *steps[i];
+      fused->node_type_name = from.node_type_name;
+      fused->node_index = from.node_index;
+      fused->inputs = {other};
+      fused->outputs = from.outputs;
+      fused->owner_type_name = from.owner_type_name;
+      fused->owner_index = from.owner_index;
+      // The Sigmoid's output is now written by no step, so it gets no buffer.
+      drop[at] = true;
+      steps[i] = std::move(fused);
+      break;
+    }
+  }
+  size_t kept = 0;
+  for (size_t i = 0; i < steps.size(); ++i) {
+    if (!drop[i])
+      steps[kept++] = std::move(steps[i]);
+  }
+  steps.resize(kept);
 }
 
 }  // namespace xnnpack
