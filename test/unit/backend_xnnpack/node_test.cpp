@@ -156,6 +156,9 @@ TEST(XnnpackNodes, FullyConnected) {
   check_fully_connected({3, 7}, 5, false, true);
   check_fully_connected({2, 3, 7}, 5, false, false);
   check_fully_connected({1, 33}, 17, true, true);
+  // Large enough for sgemm's tiled path, which reads the constant filter's prepacked panels.
+  check_fully_connected({37, 67}, 45, false, true);
+  check_fully_connected({2, 19, 67}, 45, true, false);
 }
 
 // ---- Convolutions ------------------------------------------------------------------------------
