@@ -328,8 +328,7 @@ bool conv2d_nchw_packed(const Conv2dParams& p, const float* input, const float* 
           for (int64_t oc = c0; oc < c1; ++oc) {
             if (bias_clamp_pass)
               ck.bias_clamp(y + oc * out_plane, out_plane,
-                            bias != nullptr ? bias[g * cog + oc] : 0.0f, p.clamp_min,
-                            p.clamp_max);
+                            bias != nullptr ? bias[g * cog + oc] : 0.0f, p.clamp_min, p.clamp_max);
             conv_epilogue_activation(p, y + oc * out_plane, out_plane);
           }
         });
