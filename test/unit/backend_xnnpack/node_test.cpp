@@ -152,6 +152,37 @@ void check_fully_connected(const Shape& in_shape, uint32_t n, bool transposed, b
   expect_near(run(g, {{in_shape, x}}, out_shape), contents(tout));
 }
 
+// The bias enters the GEMM as its C (beta 1) and output_min/max clamp afterwards: against a
+// plain loop, with a size that takes SGEMM's tiled path and odd edges.
+TEST(XnnpackNodes, FullyConnectedBiasAndClamp) {
+  const uint32_t m = 37, k = 67, n = 45;
+  const auto x = values(m * k, 4), w = values(n * k, 5), b = values(n, 6);
+  for (const bool clamp : {false, true}) {
+    SCOPED_TRACE(clamp ? "clamped" : "not clamped");
+    const float lo = clamp ? -1.5f : -INFINITY, hi = clamp ? 2.0f : INFINITY;
+    std::vector<float> want(m * n);
+    for (uint32_t r = 0; r < m; ++r)
+      for (uint32_t c = 0; c < n; ++c) {
+        double acc = b[c];
+        for (uint32_t i = 0; i < k; ++i)
+          acc += static_cast<double>(x[r * k + i]) * w[c * k + i];
+        want[r * n + c] = std::min(std::max(static_cast<float>(acc), lo), hi);
+      }
+    GraphWriter g;
+    const uint32_t in = g.value({m, k}, 0), filter = g.constant({n, k}, w),
+                   bias = g.constant({n}, b), out = g.value({m, n}, 1, true);
+    auto* p = new fb::XNNFullyConnectedT();
+    p->input1_id = in;
+    p->filter_id = filter;
+    p->bias_id = bias;
+    p->output_id = out;
+    auto* node = g.node(T::XNNFullyConnected, p);
+    if (clamp)
+      GraphWriter::clamp(node, lo, hi);
+    expect_near(run(g, {{{m, k}, x}}, {m, n}), want, 1e-5f);
+  }
+}
+
 TEST(XnnpackNodes, FullyConnected) {
   check_fully_connected({3, 7}, 5, false, true);
   check_fully_connected({2, 3, 7}, 5, false, false);

@@ -2,6 +2,7 @@
 // libexecutorch_kernels.so.1 exports, runtime/kernels/compute/gemm.h).
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <memory>
 
 #include <executorch/runtime/kernels/compute/gemm.h>
@@ -93,6 +94,15 @@ class FullyConnectedStep final : public Step {
 
   void run(Graph& g) override {
     float* y = g.data(out);
+    // The bias goes in as C with beta 1, as the portable addmm does: the GEMM adds it while it
+    // stores, instead of a second pass over the output.
+    float beta = 0.0f;
+    if (bias != kInvalidValueId) {
+      const float* b = g.data(bias);
+      for (int64_t r = 0; r < m; ++r)
+        std::copy(b, b + n, y + r * n);
+      beta = 1.0f;
+    }
     // The filter as stored: [k, n] with the transpose flag, else [n, k] (op(B) = W^T).
     const Trans trans_b = filter_is_kn ? Trans::kNo : Trans::kYes;
     const int64_t ldb = filter_is_kn ? n : k;
@@ -108,7 +118,7 @@ class FullyConnectedStep final : public Step {
           k,
           g.data(filter),
           ldb,
-          0.0f,
+          beta,
           y,
           n,
           packed_b,
@@ -126,19 +136,17 @@ class FullyConnectedStep final : public Step {
           k,
           g.data(filter),
           ldb,
-          0.0f,
+          beta,
           y,
           n,
           ws.data,
           ws.bytes);
     }
-    add_bias_and_clamp(
-        y,
-        static_cast<size_t>(m),
-        static_cast<size_t>(n),
-        bias != kInvalidValueId ? g.data(bias) : nullptr,
-        lo,
-        hi);
+    if (lo != -std::numeric_limits<float>::infinity() ||
+        hi != std::numeric_limits<float>::infinity()) {
+      add_bias_and_clamp(
+          y, static_cast<size_t>(m), static_cast<size_t>(n), nullptr, lo, hi);
+    }
   }
 };
 
