@@ -643,6 +643,22 @@ void sgemm_pack_b(Isa isa, Trans trans_b, int64_t k, int64_t n, const float* b, 
 void sgemm_with_packed_b(Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64_t k, float alpha,
                          const float* a, int64_t lda, const float* b, int64_t ldb, float beta,
                          float* c, int64_t ldc, const void* packed_b) {
+  sgemm_prepacked_b(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, packed_b,
+                    nullptr, 0);
+}
+
+size_t sgemm_prepacked_b_size(int64_t k, int64_t n) {
+  return sgemm_packed_b_size(active_isa(), k, n);
+}
+
+void sgemm_prepack_b(Trans trans_b, int64_t k, int64_t n, const float* b, int64_t ldb, void* dst) {
+  sgemm_pack_b(active_isa(), trans_b, k, n, b, ldb, dst);
+}
+
+void sgemm_prepacked_b(Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64_t k, float alpha,
+                       const float* a, int64_t lda, const float* b, int64_t ldb, float beta,
+                       float* c, int64_t ldc, const void* packed_b, void* workspace,
+                       size_t workspace_bytes) {
   const Isa isa = active_isa();
   const float* panels = nullptr;
   if (packed_b != nullptr) {
@@ -655,7 +671,7 @@ void sgemm_with_packed_b(Trans trans_a, Trans trans_b, int64_t m, int64_t n, int
     }
   }
   run(kernel_for(isa), vmath_for(isa), trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c,
-      ldc, nullptr, 0, panels);
+      ldc, workspace, workspace_bytes, panels);
 }
 
 size_t sgemm_packed_a_size(Isa isa, int64_t m, int64_t k) {

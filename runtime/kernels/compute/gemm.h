@@ -1,5 +1,5 @@
-// Single-precision GEMM for the CPU kernel library (not installed). sgemm and
-// sgemm_workspace_size (marked ET_API) are the compute interface that libexecutorch_kernels.so.1
+// Single-precision GEMM for the CPU kernel library (not installed). sgemm,
+// sgemm_workspace_size and the sgemm_prepack* trio (marked ET_API) are the compute interface that libexecutorch_kernels.so.1
 // exports for the backends (runtime/kernels/kernels.map, abi/kernels_exports.txt); everything
 // else here stays private.
 //
@@ -72,6 +72,18 @@ void sgemm_pack_b(Isa isa, Trans trans_b, int64_t k, int64_t n, const float* b, 
 void sgemm_with_packed_b(Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64_t k, float alpha,
                          const float* a, int64_t lda, const float* b, int64_t ldb, float beta,
                          float* c, int64_t ldc, const void* packed_b);
+
+// The same for the backends (exported), at active_isa(): the size of a packed B, packing it,
+// and sgemm taking B from it, with sgemm's workspace. A packed B made at another ISA level (or
+// for other operands) is ignored: the product is then exactly sgemm's.
+ET_API size_t sgemm_prepacked_b_size(int64_t k, int64_t n);
+// dst: sgemm_prepacked_b_size(k, n) bytes, 64-byte aligned.
+ET_API void sgemm_prepack_b(Trans trans_b, int64_t k, int64_t n, const float* b, int64_t ldb,
+                            void* dst);
+ET_API void sgemm_prepacked_b(Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64_t k,
+                              float alpha, const float* a, int64_t lda, const float* b, int64_t ldb,
+                              float beta, float* c, int64_t ldc, const void* packed_b,
+                              void* workspace = nullptr, size_t workspace_bytes = 0);
 
 // ---- A packed ahead of time (a constant weight on the left: the convolution's W * col).
 //

@@ -38,6 +38,14 @@ void span_tanh(const float* x, float* y, int64_t n) {
   run_span(vmath().tanh, x, y, n);
 }
 
+void span_gelu(const float* x, float* y, int64_t n) {
+  run_span(vmath().gelu, x, y, n);
+}
+
+void span_sigmoid_mul(const float* x, float* y, int64_t n) {
+  run_span(vmath().sigmoid_mul, x, y, n);
+}
+
 }  // namespace compute
 }  // namespace kernels
 }  // namespace executorch

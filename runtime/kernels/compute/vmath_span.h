@@ -16,6 +16,10 @@ namespace compute {
 ET_API void span_exp(const float* x, float* y, int64_t n);
 ET_API void span_sigmoid(const float* x, float* y, int64_t n);
 ET_API void span_tanh(const float* x, float* y, int64_t n);
+// x * Phi(x), the exact (erf) GELU.
+ET_API void span_gelu(const float* x, float* y, int64_t n);
+// x * sigmoid(x) rounded as sigmoid then multiply (SiLU / swish), bit for bit.
+ET_API void span_sigmoid_mul(const float* x, float* y, int64_t n);
 
 }  // namespace compute
 }  // namespace kernels

@@ -152,10 +152,44 @@ void check_fully_connected(const Shape& in_shape, uint32_t n, bool transposed, b
   expect_near(run(g, {{in_shape, x}}, out_shape), contents(tout));
 }
 
+// The bias enters the GEMM as its C (beta 1) and output_min/max clamp afterwards: against a
+// plain loop, with a size that takes SGEMM's tiled path and odd edges.
+TEST(XnnpackNodes, FullyConnectedBiasAndClamp) {
+  const uint32_t m = 37, k = 67, n = 45;
+  const auto x = values(m * k, 4), w = values(n * k, 5), b = values(n, 6);
+  for (const bool clamp : {false, true}) {
+    SCOPED_TRACE(clamp ? "clamped" : "not clamped");
+    const float lo = clamp ? -1.5f : -INFINITY, hi = clamp ? 2.0f : INFINITY;
+    std::vector<float> want(m * n);
+    for (uint32_t r = 0; r < m; ++r)
+      for (uint32_t c = 0; c < n; ++c) {
+        double acc = b[c];
+        for (uint32_t i = 0; i < k; ++i)
+          acc += static_cast<double>(x[r * k + i]) * w[c * k + i];
+        want[r * n + c] = std::min(std::max(static_cast<float>(acc), lo), hi);
+      }
+    GraphWriter g;
+    const uint32_t in = g.value({m, k}, 0), filter = g.constant({n, k}, w),
+                   bias = g.constant({n}, b), out = g.value({m, n}, 1, true);
+    auto* p = new fb::XNNFullyConnectedT();
+    p->input1_id = in;
+    p->filter_id = filter;
+    p->bias_id = bias;
+    p->output_id = out;
+    auto* node = g.node(T::XNNFullyConnected, p);
+    if (clamp)
+      GraphWriter::clamp(node, lo, hi);
+    expect_near(run(g, {{{m, k}, x}}, {m, n}), want, 1e-5f);
+  }
+}
+
 TEST(XnnpackNodes, FullyConnected) {
   check_fully_connected({3, 7}, 5, false, true);
   check_fully_connected({2, 3, 7}, 5, false, false);
   check_fully_connected({1, 33}, 17, true, true);
+  // Large enough for sgemm's tiled path, which reads the constant filter's prepacked panels.
+  check_fully_connected({37, 67}, 45, false, true);
+  check_fully_connected({2, 19, 67}, 45, true, false);
 }
 
 // ---- Convolutions ------------------------------------------------------------------------------
@@ -462,6 +496,47 @@ TEST(XnnpackNodes, Softmax) {
   const uint32_t vin = g.value(s, 0), vout = g.value(s, 1, true);
   g.unary(T::XNNSoftmax, vin, vout);
   expect_near(run(g, {{s, x}}, s), contents(tout));
+}
+
+// Rows longer than the softmax's reduction lanes, with odd tails and a wide value range, against
+// a plain double-precision softmax.
+TEST(XnnpackNodes, SoftmaxWideRows) {
+  for (const Shape& s : {Shape{3, 37}, Shape{2, 1, 8}, Shape{1, 197}, Shape{4, 9}, Shape{2, 1}}) {
+    SCOPED_TRACE(testing::Message() << "row length " << s.back());
+    auto x = values(numel(s), 21);
+    for (auto& e : x)
+      e *= 20.0f;
+    const size_t cols = s.back();
+    std::vector<float> want(x.size());
+    for (size_t r = 0; r < x.size() / cols; ++r) {
+      double max = -INFINITY, sum = 0;
+      for (size_t c = 0; c < cols; ++c)
+        max = std::max(max, static_cast<double>(x[r * cols + c]));
+      for (size_t c = 0; c < cols; ++c)
+        sum += std::exp(x[r * cols + c] - max);
+      for (size_t c = 0; c < cols; ++c)
+        want[r * cols + c] = static_cast<float>(std::exp(x[r * cols + c] - max) / sum);
+    }
+    GraphWriter g;
+    const uint32_t vin = g.value(s, 0), vout = g.value(s, 1, true);
+    g.unary(T::XNNSoftmax, vin, vout);
+    expect_near(run(g, {{s, x}}, s), want, 1e-6f);
+  }
+}
+
+// The exact (erf) GELU, against a plain double-precision one.
+TEST(XnnpackNodes, Gelu) {
+  const Shape s{3, 41};
+  auto x = values(numel(s), 22);
+  for (auto& e : x)
+    e *= 3.0f;
+  std::vector<float> want(x.size());
+  for (size_t i = 0; i < x.size(); ++i)
+    want[i] = static_cast<float>(0.5 * x[i] * (1.0 + std::erf(x[i] / std::sqrt(2.0))));
+  GraphWriter g;
+  const uint32_t vin = g.value(s, 0), vout = g.value(s, 1, true);
+  g.unary(T::XNNGelu, vin, vout);
+  expect_near(run(g, {{s, x}}, s), want, 1e-6f);
 }
 
 // One unary node against a one-input portable kernel with extra scalar arguments.

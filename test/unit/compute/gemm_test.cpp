@@ -412,4 +412,36 @@ TEST_P(SgemmTest, PrepackedBIsBitIdentical) {
   EXPECT_EQ(tested, 3) << "every shape should take the tiled path";
 }
 
+// The exported trio the backends use (at active_isa(), with sgemm's workspace) gives exactly
+// sgemm's result, and a packed B from before an ISA change is ignored rather than misread.
+TEST_P(SgemmTest, ExportedPrepackedBWithWorkspaceIsBitIdentical) {
+  namespace c = executorch::kernels::compute;
+  const Isa isa = GetParam();
+  std::mt19937 rng(6);
+  for (const Trans tb : {Trans::kNo, Trans::kYes}) {
+    const int64_t m = 37, n = 45, k = 67, ldb = tb == Trans::kNo ? n : k;
+    const std::vector<float> a = random_floats(m * k, rng), b = random_floats(k * n, rng);
+    std::vector<uint8_t> packed;
+    void* dst = nullptr;
+    {
+      compute_test::IsaScope scope(isa);
+      packed.resize(c::sgemm_prepacked_b_size(k, n) + 64);
+      dst = packed.data() + (64 - reinterpret_cast<uintptr_t>(packed.data()) % 64) % 64;
+      c::sgemm_prepack_b(tb, k, n, b.data(), ldb, dst);
+    }
+    for (const Isa run_isa : compute_test::supported_isas()) {
+      SCOPED_TRACE(testing::Message()
+                   << "packed at " << static_cast<int>(isa) << ", run at "
+                   << static_cast<int>(run_isa) << ", tb " << static_cast<int>(tb));
+      compute_test::IsaScope scope(run_isa);
+      std::vector<float> want(m * n), got(m * n, -1.0f);
+      sgemm(Trans::kNo, tb, m, n, k, 1.0f, a.data(), k, b.data(), ldb, 0.0f, want.data(), n);
+      std::vector<uint8_t> ws(sgemm_workspace_size(m, n, k));
+      c::sgemm_prepacked_b(Trans::kNo, tb, m, n, k, 1.0f, a.data(), k, b.data(), ldb, 0.0f,
+                           got.data(), n, dst, ws.data(), ws.size());
+      EXPECT_EQ(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)), 0);
+    }
+  }
+}
+
 }  // namespace

@@ -35,7 +35,9 @@ TEST_P(VmathSpanTest, MatchesTheTableAtAnyLengthAndThreadCount) {
   const compute::VmathKernels& vm = compute::vmath();
   const Case cases[] = {{"exp", compute::span_exp, vm.exp},
                         {"sigmoid", compute::span_sigmoid, vm.sigmoid},
-                        {"tanh", compute::span_tanh, vm.tanh}};
+                        {"tanh", compute::span_tanh, vm.tanh},
+                        {"gelu", compute::span_gelu, vm.gelu},
+                        {"sigmoid_mul", compute::span_sigmoid_mul, vm.sigmoid_mul}};
   for (const Case& c : cases) {
     for (int64_t n : {0, 1, 17, 4095, 4096, 4097, 40000}) {
       SCOPED_TRACE(testing::Message() << c.name << " n " << n);

@@ -161,6 +161,11 @@ runtime::Result<std::unique_ptr<Graph>> build_graph(
 // bytes. Run once by build_graph() after all nodes are accepted. MemoryAllocationFailed.
 runtime::Error plan_intermediate_buffers(Graph& graph);
 
+// Runs each Sigmoid whose only reader is a Multiply of it with the Sigmoid's own input (swish)
+// as one x * sigmoid(x) step, bit for bit the two nodes' result: the Sigmoid's step goes and
+// its output is left without a buffer. Run by build_graph() before the buffers are planned.
+void fuse_sigmoid_multiply(Graph& graph);
+
 // The reshape pass: runs every step's reshape() in order, after the external inputs' dims were
 // set to the call's shapes. InvalidArgument when the shapes do not propagate (a value would
 // outgrow its buffer, a reshape does not divide, ...), NotSupported from a node whose shape

@@ -626,6 +626,7 @@ Result<std::unique_ptr<Graph>> build_graph(
     v.bound_dims = v.dims;
     v.capacity = v.numel;
   }
+  fuse_sigmoid_multiply(*graph);
   err = plan_intermediate_buffers(*graph);
   if (err != Error::Ok) {
     return err;

@@ -2,6 +2,7 @@
 // libexecutorch_kernels.so.1 exports, runtime/kernels/compute/gemm.h).
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <memory>
 
 #include <executorch/runtime/kernels/compute/gemm.h>
@@ -13,6 +14,9 @@ namespace backends {
 namespace xnnpack {
 
 using kernels::compute::sgemm;
+using kernels::compute::sgemm_prepack_b;
+using kernels::compute::sgemm_prepacked_b;
+using kernels::compute::sgemm_prepacked_b_size;
 using kernels::compute::sgemm_workspace_size;
 using kernels::compute::Trans;
 using runtime::Error;
@@ -38,9 +42,12 @@ class FullyConnectedStep final : public Step {
  public:
   uint32_t in = 0, filter = 0, bias = kInvalidValueId, out = 0;
   int64_t m = 0, n = 0, k = 0;
-  // Packed weights [k, n] when the filter is a constant; else the filter value is read as is.
-  const float* packed = nullptr;
-  bool filter_is_kn = false;  // a runtime filter stored [k, n]
+  // A constant filter packed once into sgemm's panel layout (sgemm_prepack_b): sgemm would
+  // otherwise repack it on every call, which made the fully connected layers of ViT and BERT
+  // slower than the portable linear (that packs its constant weights at load). Null for a
+  // runtime filter, which is read as is.
+  const void* packed_b = nullptr;
+  bool filter_is_kn = false;  // the filter is stored [k, n] (else [n, k])
   float lo = 0, hi = 0;
   GemmWorkspace ws;
 
@@ -87,27 +94,22 @@ class FullyConnectedStep final : public Step {
 
   void run(Graph& g) override {
     float* y = g.data(out);
-    if (packed != nullptr) {
-      sgemm(
+    // The bias goes in as C with beta 1, as the portable addmm does: the GEMM adds it while it
+    // stores, instead of a second pass over the output.
+    float beta = 0.0f;
+    if (bias != kInvalidValueId) {
+      const float* b = g.data(bias);
+      for (int64_t r = 0; r < m; ++r)
+        std::copy(b, b + n, y + r * n);
+      beta = 1.0f;
+    }
+    // The filter as stored: [k, n] with the transpose flag, else [n, k] (op(B) = W^T).
+    const Trans trans_b = filter_is_kn ? Trans::kNo : Trans::kYes;
+    const int64_t ldb = filter_is_kn ? n : k;
+    if (packed_b != nullptr) {
+      sgemm_prepacked_b(
           Trans::kNo,
-          Trans::kNo,
-          m,
-          n,
-          k,
-          1.0f,
-          g.data(in),
-          k,
-          packed,
-          n,
-          0.0f,
-          y,
-          n,
-          ws.data,
-          ws.bytes);
-    } else if (filter_is_kn) {
-      sgemm(
-          Trans::kNo,
-          Trans::kNo,
+          trans_b,
           m,
           n,
           k,
@@ -115,16 +117,17 @@ class FullyConnectedStep final : public Step {
           g.data(in),
           k,
           g.data(filter),
-          n,
-          0.0f,
+          ldb,
+          beta,
           y,
           n,
+          packed_b,
           ws.data,
           ws.bytes);
     } else {
       sgemm(
           Trans::kNo,
-          Trans::kYes,
+          trans_b,
           m,
           n,
           k,
@@ -132,20 +135,18 @@ class FullyConnectedStep final : public Step {
           g.data(in),
           k,
           g.data(filter),
-          k,
-          0.0f,
+          ldb,
+          beta,
           y,
           n,
           ws.data,
           ws.bytes);
     }
-    add_bias_and_clamp(
-        y,
-        static_cast<size_t>(m),
-        static_cast<size_t>(n),
-        bias != kInvalidValueId ? g.data(bias) : nullptr,
-        lo,
-        hi);
+    if (lo != -std::numeric_limits<float>::infinity() ||
+        hi != std::numeric_limits<float>::infinity()) {
+      add_bias_and_clamp(
+          y, static_cast<size_t>(m), static_cast<size_t>(n), nullptr, lo, hi);
+    }
   }
 };
 
@@ -204,18 +205,23 @@ Error build_fully_connected(NodeContext& ctx) {
   step->hi = ctx.output_max();
   step->filter_is_kn = kn;
   if (filter.is_constant) {
-    // Pack once: [k, n] row-major, the layout sgemm reads without transposition.
-    float* packed = g.allocate_floats(k * n);
-    if (packed == nullptr) {
+    const size_t bytes = sgemm_prepacked_b_size(step->k, step->n);
+    // 64 bytes of slack to align the panels.
+    float* block = g.allocate_floats((bytes + 64) / sizeof(float) + 1);
+    if (block == nullptr) {
       return Error::MemoryAllocationFailed;
     }
-    for (size_t r = 0; r < k; ++r) {
-      for (size_t c = 0; c < n; ++c) {
-        packed[r * n + c] =
-            kn ? filter.data[r * n + c] : filter.data[c * k + r];
-      }
-    }
-    step->packed = packed;
+    const uintptr_t at =
+        (reinterpret_cast<uintptr_t>(block) + 63) & ~uintptr_t{63};
+    void* dst = reinterpret_cast<void*>(at);
+    sgemm_prepack_b(
+        kn ? Trans::kNo : Trans::kYes,
+        step->k,
+        step->n,
+        filter.data,
+        kn ? step->n : step->k,
+        dst);
+    step->packed_b = dst;
   }
   if (!step->ws.allocate(g, step->m, step->n, step->k)) {
     return Error::MemoryAllocationFailed;
