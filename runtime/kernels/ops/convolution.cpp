@@ -5,8 +5,9 @@
  * straight SGEMM, im2col + SGEMM); the transposed form is SGEMM + col2im.
  * A constant weight is packed for the SGEMM once at load (a ConstantPreparer,
  * end of this file).
- * Contiguous and channels-last tensors (channels-last goes through a
- * contiguous scratch copy).
+ * Contiguous and channels-last tensors: a 2-D convolution whose input and
+ * output are channels-last runs in NHWC (detail/conv_nhwc_run.h), any other
+ * channels-last tensor goes through a contiguous scratch copy.
  */
 #include <cmath>
 #include <cstdint>
@@ -21,6 +22,7 @@
 #include <executorch/runtime/kernels/compute/conv.h>
 #include <executorch/runtime/kernels/compute/gemm.h>
 #include <executorch/runtime/kernels/detail/activation_run.h>
+#include <executorch/runtime/kernels/detail/conv_nhwc_run.h>
 #include <executorch/runtime/kernels/detail/shape_util.h>
 
 namespace executorch {
@@ -172,6 +174,43 @@ const void* prepared_weight(KernelRuntimeContext& ctx, const float* w) {
   return cache != nullptr ? cache->find(w, kPackedWeightTag) : nullptr;
 }
 
+// Prepared-constant tag kNhwcFilterTag (detail/conv_nhwc_run.h): the filter blob of the NHWC path.
+const void* prepared_nhwc_filter(KernelRuntimeContext& ctx, const float* w) {
+  const ::executorch::runtime::PreparedConstants* cache = ctx.prepared_constants();
+  return cache != nullptr ? cache->find(w, kNhwcFilterTag) : nullptr;
+}
+
+// A 2-D convolution with channels-last input and output runs in NHWC, without layout copies.
+bool runs_in_nhwc(const Tensor& input, const Tensor& out, bool transposed) {
+  return !transposed && input.dim() == 4 && is_channels_last_dim_order(input) &&
+         is_channels_last_dim_order(out);
+}
+
+// The NHWC routines' parameters for p (PyTorch's symmetric padding: top/left = pad, the output
+// size from the same formula as the NCHW path).
+compute::ConvNhwcParams nhwc_params(const compute::Conv2dParams& p, int64_t oh, int64_t ow) {
+  compute::ConvNhwcParams q;
+  q.batch = p.batch;
+  q.in_h = p.in_h;
+  q.in_w = p.in_w;
+  q.in_channels = p.in_channels;
+  q.out_h = oh;
+  q.out_w = ow;
+  q.out_channels = p.out_channels;
+  q.groups = p.groups;
+  q.kernel_h = p.kernel_h;
+  q.kernel_w = p.kernel_w;
+  q.stride_h = p.stride_h;
+  q.stride_w = p.stride_w;
+  q.dilation_h = p.dilation_h;
+  q.dilation_w = p.dilation_w;
+  q.pad_top = p.pad_h;
+  q.pad_left = p.pad_w;
+  q.clamp_min = p.clamp_min;
+  q.clamp_max = p.clamp_max;
+  return q;
+}
+
 // The convolution, its result clamped to [lo, hi] (NaN stays NaN) and then passed through `act`:
 // the defaults are the plain operator, others an activation fused into it at load (see the end
 // of this file).
@@ -297,6 +336,18 @@ Tensor& convolution_clamped(KernelRuntimeContext& ctx, const Tensor& input, cons
     return out;
   }
   if (out.numel() == 0) {
+    return out;
+  }
+  if (runs_in_nhwc(input, out, transposed) && p.batch > 0 && p.in_channels > 0) {
+    const compute::ConvNhwcParams q = nhwc_params(p, oh, ow);
+    const float* w = weight.const_data_ptr<float>();
+    const NhwcFilterSource src{w, is_channels_last_dim_order(weight), b};
+    float* y = out.mutable_data_ptr<float>();
+    if (!conv_nhwc_run(q, src, prepared_nhwc_filter(ctx, w), input.const_data_ptr<float>(), y)) {
+      fail(ctx, Error::InvalidArgument, kOp, "invalid convolution parameters or out of memory");
+      return out;
+    }
+    compute::apply_activation(act, y, y, out.numel());
     return out;
   }
   std::vector<float> xin, win, yout;
@@ -447,6 +498,64 @@ bool list_entry(const EValue* v, size_t spatial, size_t i, int64_t dflt, int64_t
   return l.size() <= 1 || l.size() == spatial;
 }
 
+// The NHWC path's filter blob for a constant weight (with the bias when that is constant too;
+// a blob without it does not fit the call, which then builds its own).
+void prepare_nhwc_filter(KernelRuntimeContext& ctx, Span<EValue*> args,
+                         ::executorch::runtime::PreparedConstants& cache) {
+  const Tensor& input = args[0]->toTensor();
+  const Tensor& weight = args[1]->toTensor();
+  if (!is_contiguous_dim_order(weight) && !is_channels_last_dim_order(weight)) {
+    return;
+  }
+  compute::Conv2dParams p;
+  p.batch = input.size(0);
+  p.in_channels = input.size(1);
+  p.in_h = input.size(2);
+  p.in_w = input.size(3);
+  p.out_channels = weight.size(0);
+  p.kernel_h = weight.size(2);
+  p.kernel_w = weight.size(3);
+  p.groups = args[8]->toInt();
+  if (!list_entry(args[3], 2, 0, 1, &p.stride_h) || !list_entry(args[3], 2, 1, 1, &p.stride_w) ||
+      !list_entry(args[4], 2, 0, 0, &p.pad_h) || !list_entry(args[4], 2, 1, 0, &p.pad_w) ||
+      !list_entry(args[5], 2, 0, 1, &p.dilation_h) ||
+      !list_entry(args[5], 2, 1, 1, &p.dilation_w)) {
+    return;
+  }
+  // The kernel's bounds, so that the output-size formulas stay inside int64.
+  const int64_t params[] = {p.stride_h, p.stride_w, p.dilation_h, p.dilation_w, p.groups};
+  for (int64_t v : params) {
+    if (v <= 0 || v > kMaxDimSize) {
+      return;
+    }
+  }
+  if (p.pad_h < 0 || p.pad_w < 0 || p.pad_h > kMaxDimSize || p.pad_w > kMaxDimSize ||
+      weight.size(1) * p.groups != p.in_channels) {
+    return;
+  }
+  const int64_t oh = compute::conv2d_out_h(p), ow = compute::conv2d_out_w(p);
+  const float* b = nullptr;
+  if ((ctx.internal_read_only_args() >> 2 & 1u) != 0 && args[2]->isTensor()) {
+    const Tensor& bias = args[2]->toTensor();
+    if (bias.scalar_type() != ScalarType::Float || bias.numel() != p.out_channels) {
+      return;
+    }
+    b = bias.const_data_ptr<float>();
+  } else if (!args[2]->isNone()) {
+    return;  // a bias known only at execute: the call builds its blob
+  }
+  const compute::ConvNhwcParams q = nhwc_params(p, oh, ow);
+  const size_t bytes = conv_nhwc_filter_blob_size(q);
+  if (oh <= 0 || ow <= 0 || bytes == 0) {
+    return;
+  }
+  const float* w = weight.const_data_ptr<float>();
+  void* dst = cache.add(w, kNhwcFilterTag, bytes);
+  if (dst != nullptr) {
+    conv_nhwc_build_filter_blob(q, NhwcFilterSource{w, is_channels_last_dim_order(weight), b}, dst);
+  }
+}
+
 void prepare_convolution(KernelRuntimeContext& ctx, Span<EValue*> args,
                          ::executorch::runtime::PreparedConstants& cache) {
   // convolution.out(input, weight, bias?, stride, padding, dilation, transposed,
@@ -460,7 +569,14 @@ void prepare_convolution(KernelRuntimeContext& ctx, Span<EValue*> args,
   const ssize_t rank = input.dim();
   if ((rank != 3 && rank != 4) || weight.dim() != rank ||
       weight.scalar_type() != ScalarType::Float || input.scalar_type() != ScalarType::Float ||
-      !is_contiguous_dim_order(weight) || weight.const_data_ptr() == nullptr) {
+      weight.const_data_ptr() == nullptr) {
+    return;
+  }
+  if (args[9]->isTensor() && runs_in_nhwc(input, args[9]->toTensor(), false)) {
+    prepare_nhwc_filter(ctx, args, cache);
+    return;
+  }
+  if (!is_contiguous_dim_order(weight)) {
     return;
   }
   const size_t spatial = static_cast<size_t>(rank - 2);
