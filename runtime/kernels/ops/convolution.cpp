@@ -338,8 +338,10 @@ Tensor& convolution_clamped(KernelRuntimeContext& ctx, const Tensor& input, cons
   if (out.numel() == 0) {
     return out;
   }
-  if (runs_in_nhwc(input, out, transposed) && p.batch > 0 && p.in_channels > 0) {
-    const compute::ConvNhwcParams q = nhwc_params(p, oh, ow);
+  // Shapes outside the NHWC routines' limits (conv_nhwc_params_valid) keep the NCHW path.
+  const compute::ConvNhwcParams q = nhwc_params(p, oh, ow);
+  if (runs_in_nhwc(input, out, transposed) && p.batch > 0 && p.in_channels > 0 &&
+      conv_nhwc_filter_blob_size(q) != 0) {
     const float* w = weight.const_data_ptr<float>();
     const NhwcFilterSource src{w, is_channels_last_dim_order(weight), b};
     float* y = out.mutable_data_ptr<float>();
