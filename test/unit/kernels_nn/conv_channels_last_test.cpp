@@ -110,7 +110,7 @@ std::vector<float> logical_floats(const OwnedTensor& t) {
 // through the registered preparer when `cache` is given). Returns the output in logical order.
 std::vector<float> run_conv(const ConvCase& k, const std::vector<float>& x,
                             const std::vector<float>& w, const std::vector<float>& b, bool cl_act,
-                            bool cl_weight, TestCache* cache) {
+                            bool cl_weight, TestCache* cache, bool bias_constant = true) {
   const int32_t oh = static_cast<int32_t>(out_size(k.h, k.kh, k.sh, k.ph, k.dh));
   const int32_t ow = static_cast<int32_t>(out_size(k.w, k.kw, k.sw, k.pw, k.dw));
   const std::vector<uint8_t> act_order = cl_act ? kChannelsLast : std::vector<uint8_t>{};
@@ -127,7 +127,7 @@ std::vector<float> run_conv(const ConvCase& k, const std::vector<float>& x,
   const bool fused = std::isfinite(k.lo) || std::isfinite(k.hi);
   EValue* bias = k.bias ? &eb : &none;
   std::vector<EValue*> args = {&ex, &ew, bias, &s.ev, &p.ev, &d.ev, &tr, &op.ev, &g, &eo, &eo};
-  const uint64_t constants = 2u | (k.bias ? 4u : 0u);
+  const uint64_t constants = 2u | (k.bias && bias_constant ? 4u : 0u);
   if (cache != nullptr) {
     auto prepare = executorch::runtime::find_constant_preparer(kConv);
     EXPECT_NE(prepare, nullptr);
@@ -194,12 +194,15 @@ TEST_F(ConvChannelsLast, MatchesContiguousPathBitIdenticalAcrossThreadsAndPrepar
       std::vector<float> first;
       for (size_t threads : {1, 2}) {
         ASSERT_TRUE(executorch::extension::threadpool::set_num_threads(threads));
-        for (bool prepared : {false, true}) {
-          SCOPED_TRACE(testing::Message() << "threads=" << threads << " prepared=" << prepared
+        // Not prepared; prepared; prepared with a bias known only at execute (the call then
+        // lays out its own filter).
+        for (int mode : {0, 1, 2}) {
+          const bool prepared = mode == 1;
+          SCOPED_TRACE(testing::Message() << "threads=" << threads << " mode=" << mode
                                           << " channels-last weight=" << cl_weight);
           TestCache cache;
           const std::vector<float> y =
-              run_conv(k, x, w, b, true, cl_weight, prepared ? &cache : nullptr);
+              run_conv(k, x, w, b, true, cl_weight, mode != 0 ? &cache : nullptr, mode != 2);
           ASSERT_EQ(y.size(), ref.size());
           for (size_t i = 0; i < y.size(); ++i) {
             ASSERT_NEAR(y[i], ref[i], 1e-5f * (1.0f + std::fabs(ref[i]))) << "at " << i;
