@@ -29,17 +29,25 @@ using DT = fb::XNNDatatype;
 
 namespace {
 
+// The compiler's own IEEE half type is the reference: GCC 12 has _Float16 in C++ on x86-64
+// but not on aarch64, where the ARM __fp16 storage type (IEEE format) converts the same way.
+#if defined(__aarch64__)
+using CompilerHalf = __fp16;
+#else
+using CompilerHalf = _Float16;
+#endif
+
 float round_fp16(double x) {
-  return static_cast<float>(static_cast<_Float16>(static_cast<float>(x)));
+  return static_cast<float>(static_cast<CompilerHalf>(static_cast<float>(x)));
 }
 uint16_t fp16_bits(float x) {
-  const _Float16 h = static_cast<_Float16>(x);
+  const CompilerHalf h = static_cast<CompilerHalf>(x);
   uint16_t bits;
   std::memcpy(&bits, &h, 2);
   return bits;
 }
 float from_fp16_bits(uint16_t bits) {
-  _Float16 h;
+  CompilerHalf h;
   std::memcpy(&h, &bits, 2);
   return static_cast<float>(h);
 }
