@@ -6,7 +6,10 @@
 #                     two in the zoo venv, created by `make zoo-venv` if missing), micro-benchmarks;
 #                     writes bench/RESULTS.md, bench/latency.png and $(O)/bench/results.json;
 #                     then the real-size section (see bench-realsize below).
-#   make bench-realsize  only the real-size models (exported at bench time, never committed).
+#   make bench-realsize  only the real-size models (exported at bench time, never committed);
+#                     writes their section of bench/RESULTS.md and bench/realsize.png.
+#   make bench-realsize-rerender  the same section and chart again from the last run's
+#                     $(O)/bench/realsize-results.json, measuring nothing.
 #   make bench-quick  tiny iteration counts on a subset, no chart, output under $(O)/bench/quick/;
 #                     runs in `make check`. Never creates the zoo venv: upstream/eager run only
 #                     when $(BENCH_VENV) exists, else they print "skipped: no zoo venv".
@@ -18,7 +21,7 @@ BENCH_HARNESS_OBJS := $(O)/bench/harness/et_bench.o
 BENCH_VENV ?= $(O)/zoo-venv
 BENCH_PY := bench/harness/bench.py
 BENCH_HARNESS_FILES := $(BENCH_PY) bench/harness/worker.py bench/harness/plot.py \
-                       bench/harness/realsize_section.py
+                       bench/harness/realsize_section.py bench/harness/plot_realsize.py
 ALL_OBJS += $(BENCH_HARNESS_OBJS)
 
 $(BENCH_HARNESS_OBJS): mk/bench-harness.mk
@@ -59,8 +62,12 @@ bench: $(BENCH_OURS) $(BENCH_PLOT_STAMP)
 # (bench/realsize/, cached under $(O)/bench/realsize/) and splices its tables into
 # bench/RESULTS.md. BENCH_ARGS="--realsize-models resnet18 vit_tiny" narrows it.
 .PHONY: bench-realsize
-bench-realsize: $(BENCH_OURS) | $(BENCH_VENV_DEP)
+bench-realsize: $(BENCH_OURS) $(BENCH_PLOT_STAMP) | $(BENCH_VENV_DEP)
 	$(PYTHON) $(BENCH_PY) --realsize-only --build $(O) --venv $(BENCH_VENV) $(BENCH_ARGS)
+
+.PHONY: bench-realsize-rerender
+bench-realsize-rerender: $(BENCH_PLOT_STAMP)
+	$(PYTHON) $(BENCH_PY) --rerender --realsize-only --build $(O) --venv $(BENCH_VENV) $(BENCH_ARGS)
 
 bench-quick: $(BENCH_OURS)
 	$(PYTHON) $(BENCH_PY) --quick --build $(O) --venv $(BENCH_VENV) $(BENCH_ARGS)

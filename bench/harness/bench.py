@@ -972,7 +972,9 @@ def main() -> int:
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds a worker may take for one answer")
     ap.add_argument("--rerender", action="store_true",
                     help="re-write RESULTS.md (and the chart) from the last run's JSON, re-reading the "
-                         "SGEMM output and running the torch reference if it is missing; measures nothing else")
+                         "SGEMM output and running the torch reference if it is missing; measures nothing else; "
+                         "then the real-size section and realsize.png from theirs (when there is one). With "
+                         "--realsize-only: only the real-size section and chart, measuring nothing")
     ap.add_argument("--realsize", action="store_true",
                     help="also run the real-size section (bench/harness/realsize_section.py)")
     ap.add_argument("--realsize-only", action="store_true",
@@ -1002,6 +1004,10 @@ def main() -> int:
         why = envr.available(rt)
         log(f"  {LABELS[rt]:16s} {'available' if why is None else why}")
 
+    if a.rerender and a.realsize_only:
+        realsize_section.rerender(envr, a, out, log)
+        return 0
+
     if a.realsize_only:
         problems = realsize_section.run(envr, a, out, measure, log)
         for p in problems:
@@ -1023,6 +1029,8 @@ def main() -> int:
                 data["chart"] = os.path.relpath(png, out.parent)
         write_report(out, data, data.get("commands", []))
         log(f"  re-wrote {os.path.relpath(out, REPO)} from {os.path.relpath(jpath, REPO)}")
+        if not a.quick and realsize_section.json_path(envr).exists():  # write_report wrote the file without it
+            realsize_section.rerender(envr, a, out, log)
         return 0
 
     manifest = json.loads((ZOO / "manifest.json").read_text())

@@ -48,11 +48,16 @@ def main() -> int:
     ax.set_xlabel("steady-state time per call, µs (median process CPU time, log scale; shorter is faster)")
     m = data["machine"]
     ax.set_title(f"Zoo models, one thread — {m.get('cpu', '')}, {m['date']}", fontsize=10)
+    finish(fig, ax, sys.argv[2])
+    return 0
+
+
+def finish(fig, ax, path: str) -> None:
+    """The harness charts' common ending (also bench/harness/plot_realsize.py)."""
     ax.grid(axis="x", which="both", alpha=0.3)
     ax.legend(loc="lower right", fontsize=8)
     fig.tight_layout()
-    fig.savefig(sys.argv[2], dpi=110)
-    return 0
+    fig.savefig(path, dpi=110)
 
 
 if __name__ == "__main__":

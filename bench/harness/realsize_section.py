@@ -14,7 +14,8 @@ OMP/MKL threads, torch.set_num_threads and upstream's threadpool at 2); --realsi
 keeps one of them.
 
 The section is spliced into RESULTS.md between two markers, so --realsize-only refreshes it
-without touching the rest.
+without touching the rest; its chart (bench/harness/plot_realsize.py, in the zoo venv) is written
+next to RESULTS.md as realsize.png. --rerender re-writes both from the last run's JSON.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from typing import Any, Callable, Dict, List, Optional
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 EXPORTER = REPO / "bench" / "realsize" / "export.py"
+PLOTTER = HERE / "plot_realsize.py"
+CHART = "realsize.png"  # next to RESULTS.md
 BEGIN, END = "<!-- realsize:begin -->", "<!-- realsize:end -->"
 RUNTIMES = ["ours-cpp", "ours-py", "upstream", "eager"]
 VARIANT_LABEL = {"portable": "portable", "xnnpack": "XNNPACK fp32", "xnnpack_q8": "XNNPACK int8"}
@@ -128,11 +131,42 @@ def run(envr, a, out: Path, measure: Callable, log: Callable[[str], None]) -> Li
     data = {"cfg": CFG, "manifest": manifest, "results": results,
             "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
             "loadavg": Path("/proc/loadavg").read_text().split()[:3]}
-    jpath = envr.build / "bench" / "realsize-results.json"
+    jpath = json_path(envr)
     jpath.write_text(json.dumps(data, indent=1, default=str))
-    splice(out, render(data, a))
+    splice(out, render(data, a, chart(envr, jpath, out, log)))
     log(f"  real-size section written into {os.path.relpath(out, REPO)}; {os.path.relpath(jpath, REPO)}")
     return problems
+
+
+def json_path(envr) -> Path:
+    return envr.build / "bench" / "realsize-results.json"
+
+
+def rerender(envr, a, out: Path, log: Callable[[str], None]) -> None:
+    """Re-writes the section and its chart from the last run's JSON; measures nothing."""
+    jpath = json_path(envr)
+    data = json.loads(jpath.read_text())
+    splice(out, render(data, a, chart(envr, jpath, out, log)))
+    log(f"  re-wrote the real-size section of {os.path.relpath(out, REPO)} from {os.path.relpath(jpath, REPO)}")
+
+
+def chart(envr, jpath: Path, out: Path, log: Callable[[str], None]) -> Optional[str]:
+    """Draws realsize.png next to RESULTS.md in the zoo venv (matplotlib lives there); its path
+    relative to RESULTS.md, or None when it could not be drawn."""
+    if not envr.has_venv:
+        log("  real-size chart not written: skipped: no zoo venv (matplotlib lives there)")
+        return None
+    import subprocess
+
+    png = out.parent / CHART
+    env = dict(envr.base_env)
+    env.pop("PYTHONPATH", None)
+    p = subprocess.run([str(envr.venv_python), str(PLOTTER), str(jpath), str(png)], env=env, cwd=str(REPO),
+                       capture_output=True, text=True, timeout=300)
+    if p.returncode != 0:
+        log("  real-size chart not written: " + ((p.stderr.strip().splitlines() or [str(p.returncode)])[-1]))
+        return None
+    return os.path.relpath(png, out.parent)
 
 
 # ---- report ----------------------------------------------------------------------------------
@@ -192,8 +226,9 @@ def rel_tol(manifest: Dict[str, Any], int8: bool) -> str:
     return " / ".join(f"{r:g}" for r in sorted(rels)) or "-"
 
 
-def render(data: Dict[str, Any], a) -> List[str]:
+def render(data: Dict[str, Any], a, chart: Optional[str] = None) -> List[str]:
     man = data["manifest"]
+    cfg = data.get("cfg", CFG)  # the run's own settings, so a re-render describes that run
     L = [BEGIN, "## Real-size models", "",
          f"Run {data['date']} (load average at the end {' '.join(data['loadavg'])}; the machine's two cores "
          "were shared with other builds during the run, so wall times are noisy; CPU-time medians are the "
@@ -201,7 +236,7 @@ def render(data: Dict[str, Any], a) -> List[str]:
          "out; random weights with BatchNorm statistics measured on random images), exported at bench time "
          "by `bench/realsize/export.py` (torch " + man["versions"]["torch"] + ", executorch "
          + man["versions"]["executorch"] + ") into `build/bench/realsize/`, never committed. Each row: one "
-         f"set, {CFG['rounds']} interleaved rounds after a warm-up, per-process workers (bench.py's `measure()`); "
+         f"set, {cfg['rounds']} interleaved rounds after a warm-up, per-process workers (bench.py's `measure()`); "
          "every runtime's first output is checked against the golden (fp32: eager torch, normwise relative "
          f"error {rel_tol(man, False)}; int8: the converted PT2E module, {rel_tol(man, True)}). At 2 threads our runtime is given "
          "`ET_NUM_THREADS=2`: a runtime that does not read it runs one thread.", "",
@@ -210,6 +245,10 @@ def render(data: Dict[str, Any], a) -> List[str]:
         sizes = [f"{m['variants'][v]['bytes'] / 2**20:.1f} MiB" if v in m["variants"] else "-"
                  for v in ("portable", "xnnpack", "xnnpack_q8")]
         L.append(f"| {m['description']} | {m['params'] / 1e6:.1f} M | " + " | ".join(sizes) + " |")
+    if chart:
+        L += ["", "1 thread, CPU-time medians of the tables below, each divided by upstream's XNNPACK fp32 "
+              "time for the same model (`bench/harness/plot_realsize.py`):", "",
+              f"![real-size models, 1 thread, relative to upstream XNNPACK fp32]({chart})"]
     models = list(dict.fromkeys(x["model"] for x in data["results"]))
     for threads in THREADS:
         key = "steady_cpu_ms" if threads == 1 else "steady_ms"
