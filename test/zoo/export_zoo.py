@@ -430,6 +430,47 @@ PROGRAMS: List[ProgramSpec] = [
     ProgramSpec("vit_tiny_xnnpack", "delegated",
                 "vit_tiny lowered with XnnpackPartitioner: several delegates with portable ops between",
                 ["delegate", "gelu", "sdpa"], _xnn(build_vit_tiny), seed_name="vit_tiny"),
+    # The other model families lowered the same way (fp32): whatever XnnpackPartitioner takes
+    # from each runs in XnnpackBackend, the rest on the portable kernels.
+    ProgramSpec("conv_bn_act_xnnpack", "delegated",
+                "conv_bn_act lowered with XnnpackPartitioner (batch norms fused into the convolutions "
+                "by the exporter, hardswish / SiLU / hardsigmoid)",
+                ["delegate", "activations"], _xnn(build_conv_bn_act), seed_name="conv_bn_act"),
+    ProgramSpec("resnet18_xnnpack", "delegated",
+                "resnet18 lowered with XnnpackPartitioner (same weights and goldens as resnet18)",
+                ["delegate", "residual"], _xnn(build_resnet18), seed_name="resnet18"),
+    ProgramSpec("bert_tiny_xnnpack", "delegated",
+                "bert_tiny lowered with XnnpackPartitioner: linears, layer norm and attention math in "
+                "delegates, embeddings and masks on the portable kernels",
+                ["delegate", "attention_mask"], _xnn(build_bert_tiny), seed_name="bert_tiny"),
+    ProgramSpec("llama_tiny_xnnpack", "delegated",
+                "llama_tiny lowered with XnnpackPartitioner; its KV cache stays in mutable buffers "
+                "outside the delegates; goldens for two consecutive 3-token calls",
+                ["delegate", "kv_cache", "stateful"], _xnn(build_llama_tiny), seed_name="llama_tiny"),
+    ProgramSpec("hf_llama_tiny_xnnpack", "delegated",
+                "hf_llama_tiny lowered with XnnpackPartitioner",
+                ["delegate", "rope", "sdpa"], _xnn(build_hf_llama_tiny), seed_name="hf_llama_tiny"),
+    ProgramSpec("lstm_xnnpack", "delegated",
+                "lstm lowered with XnnpackPartitioner (the gates' linears delegated)",
+                ["delegate", "lstm"], _xnn(build_lstm), seed_name="lstm"),
+    ProgramSpec("gru_xnnpack", "delegated",
+                "gru lowered with XnnpackPartitioner (the gates' linears delegated)",
+                ["delegate", "gru"], _xnn(build_gru), seed_name="gru"),
+    # Static PT2E int8 twins of the MLP and the other CNN families.
+    ProgramSpec("mlp_xnnpack_q8", "delegated",
+                "mlp statically quantized (XNNPACKQuantizer: qint8 activations, per-channel qcint8 "
+                "weights), lowered with XnnpackPartitioner; goldens from the quantized reference model",
+                ["delegate", "quantized"], _xnn(build_mlp, "static", atol=2e-2), seed_name="mlp"),
+    ProgramSpec("mobilenet_v2_xnnpack_q8", "delegated",
+                "mobilenet_v2 statically quantized (XNNPACKQuantizer, per-channel), lowered with "
+                "XnnpackPartitioner; goldens from the quantized reference model",
+                ["delegate", "quantized", "depthwise"], _xnn(build_mobilenet_v2, "static", atol=5e-2),
+                seed_name="mobilenet_v2"),
+    ProgramSpec("resnet18_xnnpack_q8", "delegated",
+                "resnet18 statically quantized (XNNPACKQuantizer, per-channel), lowered with "
+                "XnnpackPartitioner; goldens from the quantized reference model",
+                ["delegate", "quantized", "residual"], _xnn(build_resnet18, "static", atol=5e-2),
+                seed_name="resnet18"),
 ]
 
 
