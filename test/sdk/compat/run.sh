@@ -55,20 +55,27 @@ build threadpool_example && run threadpool_example
 # KERNELS_LINK (the environment): how to link the kernel library.
 build bundled_runner ${KERNELS_LINK:-} && run bundled_runner "$zoo/../bundled/mlp.bpte" 2
 
-# The LLM example needs the kernel library (and its llama:: operators) on top of the runtime;
-# its greedy tokens must equal the first ones upstream's runtime gave (test/fixtures/llm).
+# The LLM example needs the kernel library (its llama:: operators) and the XNNPACK backend
+# library on top of the runtime. Every program of test/fixtures/llm (portable, XNNPACK fp32,
+# XNNPACK 8da4w) runs; its greedy tokens must equal the first ones upstream's runtime gave.
 llm_dir=$(dirname "$zoo")/llm
-link=${COMPAT_LLM_LINK:-"-L$lib -Wl,--push-state,--no-as-needed -lexecutorch_kernels -lexecutorch -Wl,--pop-state"}
+link=${COMPAT_LLM_LINK:-"-L$lib -Wl,--push-state,--no-as-needed -lexecutorch_backend_xnnpack -lexecutorch_kernels -lexecutorch -Wl,--pop-state"}
 if build llm_example; then
-  want=$(python3 -c "import json,sys; p=json.load(open(sys.argv[1]))['programs'][0]; print(p['file'], ','.join(map(str, p['prompt'])), ' '.join(map(str, p['expected_tokens_upstream'][:8])))" "$llm_dir/manifest.json")
-  set -- $want
-  if "$out/llm_example" "$llm_dir/$1" "$2" 8 >"$out/llm_example.run.log" 2>&1 &&
-     [ "$(tr '\n' ' ' <"$out/llm_example.run.log" | sed 's/ $//')" = "$3 $4 $5 $6 $7 $8 $9 ${10}" ]; then
-    echo "ok   llm_example"
-  else
-    echo "FAIL run llm_example: wanted $3 $4 $5 $6 $7 $8 $9 ${10}"; sed 's/^/  | /' "$out/llm_example.run.log" | tail -20
-    failed=$((failed + 1))
-  fi
+  python3 -c "import json,sys
+for p in json.load(open(sys.argv[1]))['programs']:
+    print(p['file'], ','.join(map(str, p['prompt'])), ' '.join(map(str, p['expected_tokens_upstream'][:8])))" \
+    "$llm_dir/manifest.json" >"$out/llm_example.cases" || failed=$((failed + 1))
+  while read -r case; do
+    set -- $case
+    if "$out/llm_example" "$llm_dir/$1" "$2" 8 >"$out/llm_example.run.log" 2>&1 &&
+       [ "$(tr '\n' ' ' <"$out/llm_example.run.log" | sed 's/ $//')" = "$3 $4 $5 $6 $7 $8 $9 ${10}" ]; then
+      echo "ok   llm_example $1"
+    else
+      echo "FAIL run llm_example $1: wanted $3 $4 $5 $6 $7 $8 $9 ${10}"
+      sed 's/^/  | /' "$out/llm_example.run.log" | tail -20
+      failed=$((failed + 1))
+    fi
+  done <"$out/llm_example.cases"
 fi
 
 if [ $failed -ne 0 ]; then
