@@ -184,6 +184,8 @@ TEST_P(ConvNhwcTest, KxKWithPaddingStrideDilation) {
   check_dense(make(1, 9, 1, 11, 3, 1, 1, 1, 1));                 // 1x1 image, 3x3 kernel
   check_dense(make(1, 64, 19, 20, 3, 1, 1, 1, 1), true, false);  // several blocks, scratch
   check_dense(make(1, 12, 10, 18, 3, 2, 1, 1, 3));               // groups
+  check_dense(make(3, 40, 9, 8, 3, 1, 1, 1, 1));  // a block starting inside the 3rd image
+  check_dense(make(1, 2, 6, 4, 3, 1, 2, 3, 2));   // groups and dilation: one tap at a time
 }
 
 TEST_P(ConvNhwcTest, AsymmetricWindowAndClamp) {
