@@ -76,7 +76,8 @@ NhwcEpilogue epilogue_of(const ConvNhwcParams& p, const float* bias) {
                       grid ? 1.0f / p.out_scale : 0.0f,
                       p.out_zero_point,
                       p.out_qmin,
-                      p.out_qmax};
+                      p.out_qmax,
+                      static_cast<int>(p.activation)};
 }
 
 int64_t group_in(const ConvNhwcParams& p) {
@@ -209,6 +210,11 @@ bool conv2d_nhwc_params_valid(const ConvNhwcParams& p) {
     return false;
   }
   if (p.out_scale != 0.0f && !grid_valid(p.out_scale, p.out_zero_point, p.out_qmin, p.out_qmax)) {
+    return false;
+  }
+  if (p.activation != ConvActivation::kNone &&
+      (p.out_scale != 0.0f || (p.activation != ConvActivation::kSigmoidMul &&
+                               p.activation != ConvActivation::kHardswish))) {
     return false;
   }
   constexpr int64_t kNumelLimit = int64_t{1} << 62;
@@ -362,7 +368,7 @@ bool quantize_to_grid_isa(Isa isa, float* x, int64_t n, float scale, float zero_
   if (n < 0 || !grid_valid(scale, zero_point, qmin, qmax))
     return false;
   constexpr float kInf = std::numeric_limits<float>::infinity();
-  const NhwcEpilogue e{nullptr, -kInf, kInf, scale, 1.0f / scale, zero_point, qmin, qmax};
+  const NhwcEpilogue e{nullptr, -kInf, kInf, scale, 1.0f / scale, zero_point, qmin, qmax, 0};
   const ConvNhwcKernels& k = kernels_for(isa);
   // Chunks of whole vectors, so the split never changes which elements take the scalar tail
   // (the two round the same way anyway).

@@ -16,6 +16,7 @@
 
 #include <executorch/extension/threadpool/threadpool.h>
 #include <executorch/runtime/kernels/compute/conv_nhwc.h>
+#include <executorch/runtime/kernels/compute/vmath_span.h>
 
 #include "test_util.h"
 
@@ -221,6 +222,70 @@ TEST_P(ConvNhwcTest, DepthwiseMultiplierAndClamp) {
   check_depthwise(relu6);
 }
 
+// A fused activation gives exactly the bits of the convolution without it followed by the
+// elementwise routine (the backend fuses them only because of this): pointwise in place and
+// gathered, a partial panel, groups, depthwise over every channel path (vectors of 16 and 8,
+// the scalar tail, a multiplier), a clamp before the activation.
+TEST_P(ConvNhwcTest, FusedActivationIsTheElementwiseRoutineBitForBit) {
+  ConvNhwcParams clamped = make(1, 7, 6, 45, 3, 1, 1, 1, 1);
+  clamped.clamp_min = -1.5f;
+  clamped.clamp_max = 2.5f;
+  const ConvNhwcParams dense[] = {
+      make(1, 16, 9, 45, 1, 1, 0, 1, 1),  // in place, 32 + 13 columns
+      make(1, 3, 13, 16, 3, 2, 1, 1, 1),  // a stem
+      make(1, 12, 5, 18, 3, 1, 1, 1, 3),  // groups
+      make(1, 5, 1, 7, 1, 1, 0, 1, 1),    // one pixel
+      clamped,
+  };
+  ConvNhwcParams dw_clamped = make(1, 67, 6, 67, 3, 1, 1, 1, 67);
+  dw_clamped.clamp_min = -1.0f;
+  dw_clamped.clamp_max = 1.0f;
+  const ConvNhwcParams depthwise[] = {
+      make(1, 27, 9, 27, 3, 1, 1, 1, 27),  // 16 + 8 + 3 channels
+      make(1, 67, 8, 67, 5, 2, 2, 1, 67),  // 64 + 3, stride 2
+      make(1, 4, 5, 8, 3, 1, 1, 1, 4),     // multiplier 2
+      dw_clamped,
+  };
+  const compute::ConvActivation acts[] = {compute::ConvActivation::kSigmoidMul,
+                                          compute::ConvActivation::kHardswish};
+  for (compute::ConvActivation act : acts) {
+    auto apart = [act](std::vector<float> y) {
+      const int64_t n = static_cast<int64_t>(y.size());
+      if (act == compute::ConvActivation::kSigmoidMul)
+        compute::span_sigmoid_mul(y.data(), y.data(), n);
+      else
+        compute::span_hardswish(y.data(), y.data(), n);
+      return y;
+    };
+    for (ConvNhwcParams p : dense) {
+      SCOPED_TRACE(describe(p) + " activation " + std::to_string(static_cast<int>(act)));
+      // Wider values, so the outputs reach both saturated ends of each activation.
+      Operands o = operands(p, false, rng_);
+      for (float& v : o.x)
+        v *= 4.0f;
+      const std::vector<float> want = apart(run_dense(p, o, true, true));
+      p.activation = act;
+      ASSERT_TRUE(compute::conv2d_nhwc_params_valid(p));
+      const std::vector<float> got = run_dense(p, o, true, true);
+      ASSERT_EQ(0, std::memcmp(got.data(), want.data(), got.size() * sizeof(float)));
+    }
+    for (ConvNhwcParams p : depthwise) {
+      SCOPED_TRACE(describe(p) + " activation " + std::to_string(static_cast<int>(act)));
+      Operands o = operands(p, true, rng_);
+      for (float& v : o.x)
+        v *= 4.0f;
+      std::vector<float> plain(out_numel(p)), got(out_numel(p));
+      ASSERT_TRUE(compute::depthwise_conv2d_nhwc_isa(GetParam(), p, o.w.data(), o.bias.data(),
+                                                     o.x.data(), plain.data()));
+      p.activation = act;
+      ASSERT_TRUE(compute::depthwise_conv2d_nhwc_isa(GetParam(), p, o.w.data(), o.bias.data(),
+                                                     o.x.data(), got.data()));
+      const std::vector<float> want = apart(plain);
+      ASSERT_EQ(0, std::memcmp(got.data(), want.data(), got.size() * sizeof(float)));
+    }
+  }
+}
+
 // The grid rounding the int8 programs ask for, written the plain way.
 float on_grid(float y, const ConvNhwcParams& p) {
   float q = std::nearbyint(y / p.out_scale) + p.out_zero_point;
@@ -341,6 +406,17 @@ TEST_P(ConvNhwcTest, RejectsInvalidParameters) {
   p.out_qmax = 127;
   EXPECT_TRUE(compute::conv2d_nhwc_params_valid(p));
   p.out_scale = -0.1f;
+  EXPECT_FALSE(compute::conv2d_nhwc_params_valid(p));
+  // An activation on a grid output, or one that does not exist.
+  p = make(1, 4, 5, 4, 3, 1, 1, 1, 1);
+  p.activation = compute::ConvActivation::kHardswish;
+  EXPECT_TRUE(compute::conv2d_nhwc_params_valid(p));
+  p.out_scale = 0.1f;
+  p.out_qmin = -128;
+  p.out_qmax = 127;
+  EXPECT_FALSE(compute::conv2d_nhwc_params_valid(p));
+  p.out_scale = 0.0f;
+  p.activation = static_cast<compute::ConvActivation>(7);
   EXPECT_FALSE(compute::conv2d_nhwc_params_valid(p));
   // Not depthwise: groups must equal the input channels.
   p = make(1, 4, 5, 8, 3, 1, 1, 1, 2);
