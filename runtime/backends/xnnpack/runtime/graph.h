@@ -157,7 +157,8 @@ class Graph {
     return values[id];
   }
 
-  // Owned storage: converted constants, intermediates, packed weights and scratch.
+  // Owned storage: converted constants, intermediates, packed weights and scratch. Aligned
+  // to 64 bytes.
   float* allocate_floats(size_t count);
 
  private:
