@@ -213,6 +213,24 @@ TEST_P(ConvNhwcTest, Depthwise) {
   check_depthwise(make(1, 16, 6, 16, 3, 2, 1, 1, 16, 1));   // trailing padding
 }
 
+// Rows with many interior pixels: 8 at a time through the input-reuse loops (3x3 and 5x5,
+// stride 1 and 2), then a group of 4, then one at a time; every channel block width, batch 2,
+// a clamp.
+TEST_P(ConvNhwcTest, DepthwiseWideRows) {
+  for (int64_t k : {3, 5}) {
+    for (int64_t s : {1, 2}) {
+      check_depthwise(make(1, 43, 23, 43, k, s, k / 2, 1, 43));  // 32 + 8 + 3 channels
+      check_depthwise(make(2, 20, 30, 20, k, s, k / 2, 1, 20));  // 16 + 4
+      ConvNhwcParams clamped = make(1, 64, 21, 64, k, s, 0, 1, 64);
+      clamped.clamp_min = -0.2f;
+      clamped.clamp_max = 0.4f;
+      check_depthwise(clamped);
+    }
+  }
+  check_depthwise(make(1, 32, 25, 32, 3, 1, 2, 2, 32));  // dilation 2 keeps the plain loop
+  check_depthwise(make(1, 16, 24, 16, 7, 1, 3, 1, 16));  // 7x7 too
+}
+
 TEST_P(ConvNhwcTest, DepthwiseMultiplierAndClamp) {
   check_depthwise(make(1, 8, 7, 16, 3, 1, 1, 1, 8));  // multiplier 2
   check_depthwise(make(1, 5, 6, 15, 5, 2, 2, 1, 5));  // multiplier 3
@@ -241,9 +259,10 @@ TEST_P(ConvNhwcTest, FusedActivationIsTheElementwiseRoutineBitForBit) {
   dw_clamped.clamp_min = -1.0f;
   dw_clamped.clamp_max = 1.0f;
   const ConvNhwcParams depthwise[] = {
-      make(1, 27, 9, 27, 3, 1, 1, 1, 27),  // 16 + 8 + 3 channels
-      make(1, 67, 8, 67, 5, 2, 2, 1, 67),  // 64 + 3, stride 2
-      make(1, 4, 5, 8, 3, 1, 1, 1, 4),     // multiplier 2
+      make(1, 27, 9, 27, 3, 1, 1, 1, 27),   // 16 + 8 + 3 channels
+      make(1, 67, 8, 67, 5, 2, 2, 1, 67),   // 64 + 3, stride 2
+      make(1, 4, 5, 8, 3, 1, 1, 1, 4),      // multiplier 2
+      make(1, 24, 21, 24, 3, 1, 1, 1, 24),  // wide rows: the input-reuse loops
       dw_clamped,
   };
   const compute::ConvActivation acts[] = {compute::ConvActivation::kSigmoidMul,
