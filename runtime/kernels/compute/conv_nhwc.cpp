@@ -148,10 +148,37 @@ void gather_rows(const ConvNhwcParams& p, int64_t g, const float* input, int64_t
   const bool runs = p.groups == 1 && p.dilation_w == 1;
   // The pixel's coordinates, stepped along (no divisions per row).
   int64_t n = q0 / plane, oh = q0 % plane / p.out_w, ow = q0 % p.out_w;
+  // A window wholly inside the image (every pixel of a stem but its border) is kernel_h runs
+  // of kernel_w * channels floats, one input row apart: copied without the checks below.
+  const int64_t run = p.kernel_w * gic, row_stride = p.dilation_h * p.in_w * p.in_channels;
+  const int64_t last_tap_w = (p.kernel_w - 1) * p.dilation_w;
+  auto rows_inside = [&](int64_t oh_now) {
+    const int64_t ih0 = oh_now * p.stride_h - p.pad_top;
+    return ih0 >= 0 && ih0 + (p.kernel_h - 1) * p.dilation_h < p.in_h;
+  };
+  bool whole_rows = runs && rows_inside(oh);
+  auto advance = [&]() {
+    if (++ow == p.out_w) {
+      ow = 0;
+      if (++oh == p.out_h) {
+        oh = 0;
+        ++n;
+      }
+      whole_rows = runs && rows_inside(oh);
+    }
+  };
   for (int64_t i = 0; i < rows; ++i) {
     const float* image = input + n * p.in_h * p.in_w * p.in_channels + g * gic;
     float* row = dst + i * depth;
     const int64_t iw0 = ow * p.stride_w - p.pad_left;
+    if (whole_rows && iw0 >= 0 && iw0 + last_tap_w < p.in_w) {
+      const float* src =
+          image + (oh * p.stride_h - p.pad_top) * p.in_w * p.in_channels + iw0 * p.in_channels;
+      for (int64_t r = 0; r < p.kernel_h; ++r)
+        copy_floats(row + r * run, src + r * row_stride, run);
+      advance();
+      continue;
+    }
     // Kernel columns [s0, s1) fall inside the image.
     int64_t s0 = 0, s1 = p.kernel_w;
     while (s0 < s1 && iw0 + s0 * p.dilation_w < 0)
@@ -175,13 +202,7 @@ void gather_rows(const ConvNhwcParams& p, int64_t g, const float* input, int64_t
       }
       zero_floats(taps + s1 * gic, (p.kernel_w - s1) * gic);
     }
-    if (++ow == p.out_w) {
-      ow = 0;
-      if (++oh == p.out_h) {
-        oh = 0;
-        ++n;
-      }
-    }
+    advance();
   }
 }
 
