@@ -227,8 +227,13 @@ TEST_P(ConvNhwcTest, DepthwiseWideRows) {
       check_depthwise(clamped);
     }
   }
-  check_depthwise(make(1, 32, 25, 32, 3, 1, 2, 2, 32));  // dilation 2 keeps the plain loop
-  check_depthwise(make(1, 16, 24, 16, 7, 1, 3, 1, 16));  // 7x7 too
+  // Small images: every group of 8 reaches into the padding on one side or both.
+  check_depthwise(make(1, 33, 7, 33, 5, 1, 2, 1, 33));
+  check_depthwise(make(1, 48, 5, 48, 3, 2, 1, 1, 48));
+  check_depthwise(make(1, 16, 3, 16, 5, 1, 2, 1, 16));
+  check_depthwise(make(1, 24, 14, 24, 5, 2, 2, 1, 24, 1));  // an extra trailing column
+  check_depthwise(make(1, 32, 25, 32, 3, 1, 2, 2, 32));     // dilation 2 keeps the plain loop
+  check_depthwise(make(1, 16, 24, 16, 7, 1, 3, 1, 16));     // 7x7 too
 }
 
 TEST_P(ConvNhwcTest, DepthwiseMultiplierAndClamp) {
