@@ -76,7 +76,8 @@ NhwcEpilogue epilogue_of(const ConvNhwcParams& p, const float* bias) {
                       grid ? 1.0f / p.out_scale : 0.0f,
                       p.out_zero_point,
                       p.out_qmin,
-                      p.out_qmax};
+                      p.out_qmax,
+                      static_cast<int>(p.activation)};
 }
 
 int64_t group_in(const ConvNhwcParams& p) {
@@ -118,36 +119,90 @@ char* aligned_base(const void* packed) {
       align_up(const_cast<char*>(static_cast<const char*>(packed) + kHeaderBytes)));
 }
 
+// n floats from src to dst. The runs gathered are short (a 3-channel stem copies 9 or 21
+// floats at a time), where a library memcpy call costs more than the copy: fixed-size chunks
+// the compiler turns into vector moves, then single floats.
+inline void copy_floats(float* dst, const float* src, int64_t n) {
+  if (n >= 64) {
+    std::memcpy(dst, src, static_cast<size_t>(n) * sizeof(float));
+    return;
+  }
+  for (; n >= 8; n -= 8, dst += 8, src += 8)
+    __builtin_memcpy(dst, src, 8 * sizeof(float));
+  for (; n > 0; --n)
+    *dst++ = *src++;
+}
+inline void zero_floats(float* dst, int64_t n) {
+  if (n > 0)
+    std::memset(dst, 0, static_cast<size_t>(n) * sizeof(float));
+}
+
 // Gathers im2col rows [q0, q0 + rows) of group g (q = flat output pixel over the batch) into
-// dst ([rows, depth]); taps in the padding are zeros.
+// dst ([rows, depth]); taps in the padding are zeros. With one group and no horizontal
+// dilation, the taps of a kernel row inside the image are adjacent in the input, so they are
+// copied as one run.
 void gather_rows(const ConvNhwcParams& p, int64_t g, const float* input, int64_t q0, int64_t rows,
                  float* dst) {
   const int64_t gic = group_in(p), depth = depth_of(p);
   const int64_t plane = p.out_h * p.out_w;
-  const size_t run_bytes = static_cast<size_t>(gic) * sizeof(float);
+  const bool runs = p.groups == 1 && p.dilation_w == 1;
+  // The pixel's coordinates, stepped along (no divisions per row).
+  int64_t n = q0 / plane, oh = q0 % plane / p.out_w, ow = q0 % p.out_w;
+  // A window wholly inside the image (every pixel of a stem but its border) is kernel_h runs
+  // of kernel_w * channels floats, one input row apart: copied without the checks below.
+  const int64_t run = p.kernel_w * gic, row_stride = p.dilation_h * p.in_w * p.in_channels;
+  const int64_t last_tap_w = (p.kernel_w - 1) * p.dilation_w;
+  auto rows_inside = [&](int64_t oh_now) {
+    const int64_t ih0 = oh_now * p.stride_h - p.pad_top;
+    return ih0 >= 0 && ih0 + (p.kernel_h - 1) * p.dilation_h < p.in_h;
+  };
+  bool whole_rows = runs && rows_inside(oh);
+  auto advance = [&]() {
+    if (++ow == p.out_w) {
+      ow = 0;
+      if (++oh == p.out_h) {
+        oh = 0;
+        ++n;
+      }
+      whole_rows = runs && rows_inside(oh);
+    }
+  };
   for (int64_t i = 0; i < rows; ++i) {
-    const int64_t q = q0 + i;
-    const int64_t n = q / plane, oh = q % plane / p.out_w, ow = q % p.out_w;
     const float* image = input + n * p.in_h * p.in_w * p.in_channels + g * gic;
     float* row = dst + i * depth;
+    const int64_t iw0 = ow * p.stride_w - p.pad_left;
+    if (whole_rows && iw0 >= 0 && iw0 + last_tap_w < p.in_w) {
+      const float* src =
+          image + (oh * p.stride_h - p.pad_top) * p.in_w * p.in_channels + iw0 * p.in_channels;
+      for (int64_t r = 0; r < p.kernel_h; ++r)
+        copy_floats(row + r * run, src + r * row_stride, run);
+      advance();
+      continue;
+    }
+    // Kernel columns [s0, s1) fall inside the image.
+    int64_t s0 = 0, s1 = p.kernel_w;
+    while (s0 < s1 && iw0 + s0 * p.dilation_w < 0)
+      ++s0;
+    while (s1 > s0 && iw0 + (s1 - 1) * p.dilation_w >= p.in_w)
+      --s1;
     for (int64_t r = 0; r < p.kernel_h; ++r) {
       float* taps = row + r * p.kernel_w * gic;
       const int64_t ih = oh * p.stride_h - p.pad_top + r * p.dilation_h;
       if (ih < 0 || ih >= p.in_h) {
-        std::memset(taps, 0, run_bytes * static_cast<size_t>(p.kernel_w));
+        zero_floats(taps, p.kernel_w * gic);
         continue;
       }
       const float* in_row = image + ih * p.in_w * p.in_channels;
-      const int64_t iw0 = ow * p.stride_w - p.pad_left;
-      for (int64_t s = 0; s < p.kernel_w; ++s) {
-        const int64_t iw = iw0 + s * p.dilation_w;
-        if (iw < 0 || iw >= p.in_w) {
-          std::memset(taps + s * gic, 0, run_bytes);
-        } else {
-          std::memcpy(taps + s * gic, in_row + iw * p.in_channels, run_bytes);
-        }
+      zero_floats(taps, s0 * gic);
+      if (runs) {
+        copy_floats(taps + s0 * gic, in_row + (iw0 + s0) * p.in_channels, (s1 - s0) * gic);
+      } else {
+        for (int64_t s = s0; s < s1; ++s)
+          copy_floats(taps + s * gic, in_row + (iw0 + s * p.dilation_w) * p.in_channels, gic);
       }
+      zero_floats(taps + s1 * gic, (p.kernel_w - s1) * gic);
     }
+    advance();
   }
 }
 
@@ -176,6 +231,11 @@ bool conv2d_nhwc_params_valid(const ConvNhwcParams& p) {
     return false;
   }
   if (p.out_scale != 0.0f && !grid_valid(p.out_scale, p.out_zero_point, p.out_qmin, p.out_qmax)) {
+    return false;
+  }
+  if (p.activation != ConvActivation::kNone &&
+      (p.out_scale != 0.0f || (p.activation != ConvActivation::kSigmoidMul &&
+                               p.activation != ConvActivation::kHardswish))) {
     return false;
   }
   constexpr int64_t kNumelLimit = int64_t{1} << 62;
@@ -329,7 +389,7 @@ bool quantize_to_grid_isa(Isa isa, float* x, int64_t n, float scale, float zero_
   if (n < 0 || !grid_valid(scale, zero_point, qmin, qmax))
     return false;
   constexpr float kInf = std::numeric_limits<float>::infinity();
-  const NhwcEpilogue e{nullptr, -kInf, kInf, scale, 1.0f / scale, zero_point, qmin, qmax};
+  const NhwcEpilogue e{nullptr, -kInf, kInf, scale, 1.0f / scale, zero_point, qmin, qmax, 0};
   const ConvNhwcKernels& k = kernels_for(isa);
   // Chunks of whole vectors, so the split never changes which elements take the scalar tail
   // (the two round the same way anyway).

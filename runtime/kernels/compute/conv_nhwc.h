@@ -26,6 +26,15 @@ namespace executorch {
 namespace kernels {
 namespace compute {
 
+// An activation applied to every output after the clamp, rounded exactly as the elementwise
+// routine that computes it apart (vmath_span.h's span_sigmoid_mul, span_hardswish) at the same
+// ISA level, so fusing it changes no bit.
+enum class ConvActivation : int {
+  kNone = 0,
+  kSigmoidMul = 1,  // y * sigmoid(y), the sigmoid rounded first (swish / SiLU as exported)
+  kHardswish = 2,   // y * clamp(y + 3, 0, 6) / 6
+};
+
 struct ConvNhwcParams {
   int64_t batch = 1;
   int64_t in_h = 0, in_w = 0, in_channels = 0;
@@ -44,10 +53,13 @@ struct ConvNhwcParams {
   // The grid must be 8-bit (qmin, qmax and zero_point within [-128, 255]); NaN stays NaN.
   float out_scale = 0.0f;
   float out_zero_point = 0.0f, out_qmin = 0.0f, out_qmax = 0.0f;
+  // After the clamp; only on outputs without a grid (out_scale 0).
+  ConvActivation activation = ConvActivation::kNone;
 };
 
 // True if the sizes are positive (padding non-negative) and below 2^31, the tensors below 2^62
-// elements, the channels divide into the groups, and the output grid (if any) is 8-bit. The
+// elements, the channels divide into the groups, the output grid (if any) is 8-bit, and an
+// activation (if any) is a known one on an output without a grid. The
 // output size is the caller's (it checked it against its padding): any window tap outside the
 // input reads zero.
 ET_API bool conv2d_nhwc_params_valid(const ConvNhwcParams& p);

@@ -11,10 +11,12 @@ namespace compute {
 
 // What happens to every output after the sum: y = clamp(y + bias, lo, hi) (bias may be null),
 // then, if scale != 0, the rounding onto the quantization grid of conv_nhwc.h.
+// Between the two, `activation` (a ConvActivation of conv_nhwc.h as an int) is applied.
 struct NhwcEpilogue {
   const float* bias;
   float lo, hi;
   float scale, inv_scale, zero_point, qmin, qmax;
+  int activation;
 };
 
 // One output row (fixed n and oh) of a depthwise NHWC convolution.

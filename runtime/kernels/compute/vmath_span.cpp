@@ -46,6 +46,10 @@ void span_sigmoid_mul(const float* x, float* y, int64_t n) {
   run_span(vmath().sigmoid_mul, x, y, n);
 }
 
+void span_hardswish(const float* x, float* y, int64_t n) {
+  run_span(vmath().hardswish, x, y, n);
+}
+
 }  // namespace compute
 }  // namespace kernels
 }  // namespace executorch

@@ -20,6 +20,8 @@ ET_API void span_tanh(const float* x, float* y, int64_t n);
 ET_API void span_gelu(const float* x, float* y, int64_t n);
 // x * sigmoid(x) rounded as sigmoid then multiply (SiLU / swish), bit for bit.
 ET_API void span_sigmoid_mul(const float* x, float* y, int64_t n);
+// x * clamp(x + 3, 0, 6) / 6, bit for bit the add, clamp, mul and div it is exported as.
+ET_API void span_hardswish(const float* x, float* y, int64_t n);
 
 }  // namespace compute
 }  // namespace kernels

@@ -579,22 +579,41 @@ TEST(XnnpackNodes, Unary) {
 
 // ---- Data movement and BatchMatrixMultiply -----------------------------------------------------
 
-TEST(XnnpackNodes, StaticTranspose) {
-  const Shape s{2, 3, 5}, o{5, 2, 3};
-  const auto x = values(numel(s), 16);
+// StaticTranspose of shape s by perm against permute_copy.
+void check_transpose(const Shape& s, const std::vector<uint32_t>& perm, uint32_t seed) {
+  SCOPED_TRACE(testing::PrintToString(s) + " perm " + testing::PrintToString(perm));
+  Shape o;
+  for (uint32_t d : perm)
+    o.push_back(s[d]);
+  const auto x = values(numel(s), seed);
   OwnedTensor tx = tensor(s, x), tout(ScalarType::Float, to_sizes(o));
-  IntList dims({2, 0, 1});
+  IntList dims(std::vector<int64_t>(perm.begin(), perm.end()));
   EValue ex(tx.tensor()), eo(tout.tensor());
   ASSERT_EQ(call_op("aten::permute_copy.out", {&ex, &dims.ev, &eo, &eo}), Error::Ok);
   GraphWriter g;
   const uint32_t vin = g.value(s, 0), vout = g.value(o, 1, true);
   auto* p = new fb::XNNStaticTransposeT();
-  p->num_dims = 3;
-  p->perm = {2, 0, 1};
+  p->num_dims = static_cast<uint32_t>(perm.size());
+  p->perm = perm;
   p->input_id = vin;
   p->output_id = vout;
   g.node(T::XNNStaticTranspose, p);
-  expect_near(run(g, {{s, x}}, o), contents(tout));
+  expect_near(run(g, {{s, x}}, o), contents(tout), 0.0f);
+}
+
+TEST(XnnpackNodes, StaticTranspose) {
+  check_transpose({2, 3, 5}, {2, 0, 1}, 16);
+  // NCHW to NHWC: a 3-channel image (the planes interleaved), a batch of them, 4 and 5
+  // channels, and an image of one pixel.
+  check_transpose({1, 3, 5, 7}, {0, 2, 3, 1}, 21);
+  check_transpose({2, 3, 5, 7}, {0, 2, 3, 1}, 22);
+  check_transpose({1, 4, 3, 2}, {0, 2, 3, 1}, 23);
+  check_transpose({1, 5, 3, 3}, {0, 2, 3, 1}, 24);
+  check_transpose({1, 3, 1, 1}, {0, 2, 3, 1}, 25);
+  // NHWC back to NCHW, a swap of the two inner dims, unit dims among them.
+  check_transpose({1, 5, 7, 3}, {0, 3, 1, 2}, 26);
+  check_transpose({2, 3, 4, 5}, {0, 1, 3, 2}, 27);
+  check_transpose({1, 6, 1, 4, 1}, {4, 3, 2, 0, 1}, 28);
 }
 
 TEST(XnnpackNodes, Concatenate3) {

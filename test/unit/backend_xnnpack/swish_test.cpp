@@ -17,6 +17,7 @@ using executorch::backends::xnnpack::Graph;
 using executorch::runtime::Error;
 using executorch::runtime::EValue;
 using kernel_test::OwnedTensor;
+using xnn_test::bit_equal;
 using xnn_test::Delegate;
 using xnn_test::GraphWriter;
 namespace fb = xnn_test::fb;
@@ -63,10 +64,6 @@ std::vector<std::vector<float>> run(Delegate& d, const std::vector<std::vector<f
     outs.emplace_back(p, p + kN);
   }
   return outs;
-}
-
-bool bit_equal(const std::vector<float>& a, const std::vector<float>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
 }
 
 // y = x * sigmoid(x), the Multiply's operands in either order; with `keep_gate` the Sigmoid's

@@ -195,4 +195,9 @@ struct Delegate {
   }
 };
 
+// Same floats, bit for bit (NaNs and signed zeros included).
+inline bool bit_equal(const std::vector<float>& a, const std::vector<float>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
 }  // namespace xnn_test

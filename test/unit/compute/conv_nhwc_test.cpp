@@ -16,6 +16,7 @@
 
 #include <executorch/extension/threadpool/threadpool.h>
 #include <executorch/runtime/kernels/compute/conv_nhwc.h>
+#include <executorch/runtime/kernels/compute/vmath_span.h>
 
 #include "test_util.h"
 
@@ -184,6 +185,8 @@ TEST_P(ConvNhwcTest, KxKWithPaddingStrideDilation) {
   check_dense(make(1, 9, 1, 11, 3, 1, 1, 1, 1));                 // 1x1 image, 3x3 kernel
   check_dense(make(1, 64, 19, 20, 3, 1, 1, 1, 1), true, false);  // several blocks, scratch
   check_dense(make(1, 12, 10, 18, 3, 2, 1, 1, 3));               // groups
+  check_dense(make(3, 40, 9, 8, 3, 1, 1, 1, 1));  // a block starting inside the 3rd image
+  check_dense(make(1, 2, 6, 4, 3, 1, 2, 3, 2));   // groups and dilation: one tap at a time
 }
 
 TEST_P(ConvNhwcTest, AsymmetricWindowAndClamp) {
@@ -210,6 +213,29 @@ TEST_P(ConvNhwcTest, Depthwise) {
   check_depthwise(make(1, 16, 6, 16, 3, 2, 1, 1, 16, 1));   // trailing padding
 }
 
+// Rows with many interior pixels: 8 at a time through the input-reuse loops (3x3 and 5x5,
+// stride 1 and 2), then a group of 4, then one at a time; every channel block width, batch 2,
+// a clamp.
+TEST_P(ConvNhwcTest, DepthwiseWideRows) {
+  for (int64_t k : {3, 5}) {
+    for (int64_t s : {1, 2}) {
+      check_depthwise(make(1, 43, 23, 43, k, s, k / 2, 1, 43));  // 32 + 8 + 3 channels
+      check_depthwise(make(2, 20, 30, 20, k, s, k / 2, 1, 20));  // 16 + 4
+      ConvNhwcParams clamped = make(1, 64, 21, 64, k, s, 0, 1, 64);
+      clamped.clamp_min = -0.2f;
+      clamped.clamp_max = 0.4f;
+      check_depthwise(clamped);
+    }
+  }
+  // Small images: every group of 8 reaches into the padding on one side or both.
+  check_depthwise(make(1, 33, 7, 33, 5, 1, 2, 1, 33));
+  check_depthwise(make(1, 48, 5, 48, 3, 2, 1, 1, 48));
+  check_depthwise(make(1, 16, 3, 16, 5, 1, 2, 1, 16));
+  check_depthwise(make(1, 24, 14, 24, 5, 2, 2, 1, 24, 1));  // an extra trailing column
+  check_depthwise(make(1, 32, 25, 32, 3, 1, 2, 2, 32));     // dilation 2 keeps the plain loop
+  check_depthwise(make(1, 16, 24, 16, 7, 1, 3, 1, 16));     // 7x7 too
+}
+
 TEST_P(ConvNhwcTest, DepthwiseMultiplierAndClamp) {
   check_depthwise(make(1, 8, 7, 16, 3, 1, 1, 1, 8));  // multiplier 2
   check_depthwise(make(1, 5, 6, 15, 5, 2, 2, 1, 5));  // multiplier 3
@@ -217,6 +243,71 @@ TEST_P(ConvNhwcTest, DepthwiseMultiplierAndClamp) {
   relu6.clamp_min = 0.0f;
   relu6.clamp_max = 0.3f;
   check_depthwise(relu6);
+}
+
+// A fused activation gives exactly the bits of the convolution without it followed by the
+// elementwise routine (the backend fuses them only because of this): pointwise in place and
+// gathered, a partial panel, groups, depthwise over every channel path (vectors of 16 and 8,
+// the scalar tail, a multiplier), a clamp before the activation.
+TEST_P(ConvNhwcTest, FusedActivationIsTheElementwiseRoutineBitForBit) {
+  ConvNhwcParams clamped = make(1, 7, 6, 45, 3, 1, 1, 1, 1);
+  clamped.clamp_min = -1.5f;
+  clamped.clamp_max = 2.5f;
+  const ConvNhwcParams dense[] = {
+      make(1, 16, 9, 45, 1, 1, 0, 1, 1),  // in place, 32 + 13 columns
+      make(1, 3, 13, 16, 3, 2, 1, 1, 1),  // a stem
+      make(1, 12, 5, 18, 3, 1, 1, 1, 3),  // groups
+      make(1, 5, 1, 7, 1, 1, 0, 1, 1),    // one pixel
+      clamped,
+  };
+  ConvNhwcParams dw_clamped = make(1, 67, 6, 67, 3, 1, 1, 1, 67);
+  dw_clamped.clamp_min = -1.0f;
+  dw_clamped.clamp_max = 1.0f;
+  const ConvNhwcParams depthwise[] = {
+      make(1, 27, 9, 27, 3, 1, 1, 1, 27),   // 16 + 8 + 3 channels
+      make(1, 67, 8, 67, 5, 2, 2, 1, 67),   // 64 + 3, stride 2
+      make(1, 4, 5, 8, 3, 1, 1, 1, 4),      // multiplier 2
+      make(1, 24, 21, 24, 3, 1, 1, 1, 24),  // wide rows: the input-reuse loops
+      dw_clamped,
+  };
+  const compute::ConvActivation acts[] = {compute::ConvActivation::kSigmoidMul,
+                                          compute::ConvActivation::kHardswish};
+  for (compute::ConvActivation act : acts) {
+    auto apart = [act](std::vector<float> y) {
+      const int64_t n = static_cast<int64_t>(y.size());
+      if (act == compute::ConvActivation::kSigmoidMul)
+        compute::span_sigmoid_mul(y.data(), y.data(), n);
+      else
+        compute::span_hardswish(y.data(), y.data(), n);
+      return y;
+    };
+    for (ConvNhwcParams p : dense) {
+      SCOPED_TRACE(describe(p) + " activation " + std::to_string(static_cast<int>(act)));
+      // Wider values, so the outputs reach both saturated ends of each activation.
+      Operands o = operands(p, false, rng_);
+      for (float& v : o.x)
+        v *= 4.0f;
+      const std::vector<float> want = apart(run_dense(p, o, true, true));
+      p.activation = act;
+      ASSERT_TRUE(compute::conv2d_nhwc_params_valid(p));
+      const std::vector<float> got = run_dense(p, o, true, true);
+      ASSERT_EQ(0, std::memcmp(got.data(), want.data(), got.size() * sizeof(float)));
+    }
+    for (ConvNhwcParams p : depthwise) {
+      SCOPED_TRACE(describe(p) + " activation " + std::to_string(static_cast<int>(act)));
+      Operands o = operands(p, true, rng_);
+      for (float& v : o.x)
+        v *= 4.0f;
+      std::vector<float> plain(out_numel(p)), got(out_numel(p));
+      ASSERT_TRUE(compute::depthwise_conv2d_nhwc_isa(GetParam(), p, o.w.data(), o.bias.data(),
+                                                     o.x.data(), plain.data()));
+      p.activation = act;
+      ASSERT_TRUE(compute::depthwise_conv2d_nhwc_isa(GetParam(), p, o.w.data(), o.bias.data(),
+                                                     o.x.data(), got.data()));
+      const std::vector<float> want = apart(plain);
+      ASSERT_EQ(0, std::memcmp(got.data(), want.data(), got.size() * sizeof(float)));
+    }
+  }
 }
 
 // The grid rounding the int8 programs ask for, written the plain way.
@@ -339,6 +430,17 @@ TEST_P(ConvNhwcTest, RejectsInvalidParameters) {
   p.out_qmax = 127;
   EXPECT_TRUE(compute::conv2d_nhwc_params_valid(p));
   p.out_scale = -0.1f;
+  EXPECT_FALSE(compute::conv2d_nhwc_params_valid(p));
+  // An activation on a grid output, or one that does not exist.
+  p = make(1, 4, 5, 4, 3, 1, 1, 1, 1);
+  p.activation = compute::ConvActivation::kHardswish;
+  EXPECT_TRUE(compute::conv2d_nhwc_params_valid(p));
+  p.out_scale = 0.1f;
+  p.out_qmin = -128;
+  p.out_qmax = 127;
+  EXPECT_FALSE(compute::conv2d_nhwc_params_valid(p));
+  p.out_scale = 0.0f;
+  p.activation = static_cast<compute::ConvActivation>(7);
   EXPECT_FALSE(compute::conv2d_nhwc_params_valid(p));
   // Not depthwise: groups must equal the input channels.
   p = make(1, 4, 5, 8, 3, 1, 1, 1, 2);

@@ -85,6 +85,10 @@ struct Value {
 
 class Graph;
 
+// An elementwise activation the step that writes its input can apply instead, as it writes
+// each output (fuse_activations()).
+enum class FusableActivation { kNone, kSigmoidMul, kHardswish };
+
 // One node, ready to run: all its parameters were checked against the value shapes at init.
 class Step {
  public:
@@ -97,6 +101,18 @@ class Step {
   // it accepts only inputs at their exported shapes and refuses others with NotSupported,
   // naming the node.
   virtual runtime::Error reshape(Graph& graph);
+
+  // An activation step of one input and one output: which one (kNone for every other step).
+  virtual FusableActivation fusable_activation() const {
+    return FusableActivation::kNone;
+  }
+  // A step that can apply `activation` to its only output as it writes it does so from now
+  // on, writing value `out` instead, and returns true; the others return false.
+  virtual bool absorb_activation(FusableActivation activation, uint32_t out) {
+    (void)activation;
+    (void)out;
+    return false;
+  }
 
   // Set on the first step of each payload node (the node's XNode type name, static storage, and
   // its index in xnodes), left null on the steps that finish the same node (quantization
@@ -141,7 +157,8 @@ class Graph {
     return values[id];
   }
 
-  // Owned storage: converted constants, intermediates, packed weights and scratch.
+  // Owned storage: converted constants, intermediates, packed weights and scratch. Aligned
+  // to 64 bytes.
   float* allocate_floats(size_t count);
 
  private:
@@ -165,6 +182,12 @@ runtime::Error plan_intermediate_buffers(Graph& graph);
 // as one x * sigmoid(x) step, bit for bit the two nodes' result: the Sigmoid's step goes and
 // its output is left without a buffer. Run by build_graph() before the buffers are planned.
 void fuse_sigmoid_multiply(Graph& graph);
+
+// Runs each activation step (swish as fuse_sigmoid_multiply leaves it, Hardswish) whose input
+// is read by it alone and written by a step that can apply it (the convolutions) inside that
+// step, bit for bit the two steps' result: the activation's step goes and its input is left
+// without a buffer. Run by build_graph() after fuse_sigmoid_multiply().
+void fuse_activations(Graph& graph);
 
 // The reshape pass: runs every step's reshape() in order, after the external inputs' dims were
 // set to the call's shapes. InvalidArgument when the shapes do not propagate (a value would

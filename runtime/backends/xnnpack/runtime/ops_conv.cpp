@@ -20,6 +20,7 @@ using kernels::compute::conv2d_nhwc_pack;
 using kernels::compute::conv2d_nhwc_packed_size;
 using kernels::compute::conv2d_nhwc_params_valid;
 using kernels::compute::conv2d_nhwc_workspace_size;
+using kernels::compute::ConvActivation;
 using kernels::compute::ConvNhwcParams;
 using kernels::compute::depthwise_conv2d_nhwc;
 using runtime::Error;
@@ -121,6 +122,25 @@ Error check_window(
 
 namespace {
 
+// The activation step after a convolution applied in its epilogue instead (fuse_activations()),
+// on an output without a grid: the compute core rounds it as the activation's own step would.
+bool fuse_into(
+    ConvNhwcParams& p, FusableActivation a, uint32_t new_out, uint32_t* out) {
+  if (p.activation != ConvActivation::kNone || p.out_scale != 0.0f) {
+    return false;
+  }
+  ConvNhwcParams fused = p;
+  fused.activation = a == FusableActivation::kSigmoidMul
+                         ? ConvActivation::kSigmoidMul
+                         : ConvActivation::kHardswish;
+  if (a == FusableActivation::kNone || !conv2d_nhwc_params_valid(fused)) {
+    return false;
+  }
+  p = fused;
+  *out = new_out;
+  return true;
+}
+
 // Both convolutions run on the compute core's NHWC routines (conv_nhwc.h): the dense one on the
 // SGEMM with the filter packed once here (1x1 stride-1 convolutions straight on the input, the
 // others through a blocked im2col that stays in cache), the depthwise one on direct loops
@@ -137,6 +157,9 @@ class ConvStep final : public Step {
     // The parameters were checked at init, so this cannot fail; scratch is preallocated.
     conv2d_nhwc(params, packed, g.data(in), g.data(out), ws, ws_bytes);
   }
+  bool absorb_activation(FusableActivation a, uint32_t new_out) override {
+    return fuse_into(params, a, new_out, &out);
+  }
 };
 
 class DepthwiseStep final : public Step {
@@ -148,6 +171,9 @@ class DepthwiseStep final : public Step {
 
   void run(Graph& g) override {
     depthwise_conv2d_nhwc(params, filter, bias, g.data(in), g.data(out));
+  }
+  bool absorb_activation(FusableActivation a, uint32_t new_out) override {
+    return fuse_into(params, a, new_out, &out);
   }
 };
 

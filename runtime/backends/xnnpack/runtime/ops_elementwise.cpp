@@ -55,6 +55,10 @@ class UnaryStep final : public Step {
   UnaryOp op() const {
     return op_;
   }
+  FusableActivation fusable_activation() const override {
+    return op_ == UnaryOp::kHardswish ? FusableActivation::kHardswish
+                                      : FusableActivation::kNone;
+  }
 
   Error reshape(Graph& g) override {
     const Value& in = g.value(in_);
@@ -115,9 +119,10 @@ class UnaryStep final : public Step {
         kernels::compute::span_gelu(x, y, static_cast<int64_t>(n));
         break;
       case UnaryOp::kHardswish:
-        map(x, y, n, [](float v) {
-          return v * std::min(std::max(v + 3.0f, 0.0f), 6.0f) / 6.0f;
-        });
+        // The kernel library's vectorized form, bit for bit the scalar
+        // x * min(max(x + 3, 0), 6) / 6 (MobileNetV3 runs it after most of its
+        // convolutions).
+        kernels::compute::span_hardswish(x, y, static_cast<int64_t>(n));
         break;
       case UnaryOp::kClamp:
         // NaN passes through, as in the other clamps of the backend.
@@ -638,6 +643,9 @@ class SigmoidMultiplyStep final : public Step {
     set_dims(g.values[out_], in.dims.data(), in.dims.size());
     return Error::Ok;
   }
+  FusableActivation fusable_activation() const override {
+    return FusableActivation::kSigmoidMul;
+  }
   void run(Graph& g) override {
     kernels::compute::span_sigmoid_mul(
         g.data(in_), g.data(out_), static_cast<int64_t>(g.value(out_).numel));
@@ -656,16 +664,45 @@ bool is_plain_intermediate(const Value& v) {
 
 }  // namespace
 
+namespace {
+
+// For every value: how many steps read it, and which step writes it (-1: none).
+struct ValueUse {
+  std::vector<uint32_t> readers;
+  std::vector<int64_t> writer;
+};
+
+ValueUse value_use(const Graph& graph) {
+  ValueUse u;
+  u.readers.assign(graph.values.size(), 0);
+  u.writer.assign(graph.values.size(), -1);
+  for (size_t i = 0; i < graph.steps.size(); ++i) {
+    for (uint32_t id : graph.steps[i]->inputs)
+      ++u.readers[id];
+    for (uint32_t id : graph.steps[i]->outputs)
+      u.writer[id] = static_cast<int64_t>(i);
+  }
+  return u;
+}
+
+// Removes the steps marked in `drop`, keeping the order of the others.
+void drop_steps(Graph& graph, const std::vector<bool>& drop) {
+  auto& steps = graph.steps;
+  size_t kept = 0;
+  for (size_t i = 0; i < steps.size(); ++i) {
+    if (!drop[i])
+      steps[kept++] = std::move(steps[i]);
+  }
+  steps.resize(kept);
+}
+
+}  // namespace
+
 void fuse_sigmoid_multiply(Graph& graph) {
   auto& steps = graph.steps;
-  std::vector<uint32_t> readers(graph.values.size(), 0);
-  std::vector<int64_t> writer(graph.values.size(), -1);
-  for (size_t i = 0; i < steps.size(); ++i) {
-    for (uint32_t id : steps[i]->inputs)
-      ++readers[id];
-    for (uint32_t id : steps[i]->outputs)
-      writer[id] = static_cast<int64_t>(i);
-  }
+  const ValueUse use = value_use(graph);
+  const std::vector<uint32_t>& readers = use.readers;
+  const std::vector<int64_t>& writer = use.writer;
   std::vector<bool> drop(steps.size(), false);
   for (size_t i = 0; i < steps.size(); ++i) {
     const auto* mul = dynamic_cast<const BinaryStep*>(steps[i].get());
@@ -700,12 +737,39 @@ void fuse_sigmoid_multiply(Graph& graph) {
       break;
     }
   }
-  size_t kept = 0;
+  drop_steps(graph, drop);
+}
+
+void fuse_activations(Graph& graph) {
+  auto& steps = graph.steps;
+  const ValueUse use = value_use(graph);
+  std::vector<bool> drop(steps.size(), false);
   for (size_t i = 0; i < steps.size(); ++i) {
-    if (!drop[i])
-      steps[kept++] = std::move(steps[i]);
+    Step& act = *steps[i];
+    const FusableActivation a = act.fusable_activation();
+    if (a == FusableActivation::kNone || act.inputs.size() != 1 ||
+        act.outputs.size() != 1) {
+      continue;
+    }
+    const uint32_t in = act.inputs[0], out = act.outputs[0];
+    // The input must be the producer's alone to change, and the output a plain float32
+    // value (a rounding step onto a grid or a half format would follow the activation).
+    const Value& vo = graph.values[out];
+    if (use.writer[in] < 0 || use.readers[in] != 1 ||
+        !is_plain_intermediate(graph.values[in]) ||
+        vo.format != FloatFormat::kFp32 ||
+        vo.quant.kind != Quant::Kind::kNone) {
+      continue;
+    }
+    Step& producer = *steps[static_cast<size_t>(use.writer[in])];
+    if (producer.outputs.size() != 1 || !producer.absorb_activation(a, out)) {
+      continue;
+    }
+    producer.outputs[0] = out;
+    // The activation's input is now written by no step, so it gets no buffer.
+    drop[i] = true;
   }
-  steps.resize(kept);
+  drop_steps(graph, drop);
 }
 
 }  // namespace xnnpack

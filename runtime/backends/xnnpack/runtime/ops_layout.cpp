@@ -28,6 +28,10 @@ struct StridedCopy {
   void run(const float* s, float* d) const {
     s += src_offset;
     d += dst_offset;
+    if (interleaves()) {
+      interleave(s, d);
+      return;
+    }
     for (size_t i0 = 0; i0 < dims[0]; ++i0)
       for (size_t i1 = 0; i1 < dims[1]; ++i1)
         for (size_t i2 = 0; i2 < dims[2]; ++i2)
@@ -48,6 +52,22 @@ struct StridedCopy {
               }
             }
   }
+
+  // A few contiguous source planes written interleaved (NCHW to NHWC with 3 channels): after
+  // simplify(), the two inner dims are the plane (source stride 1, destination stride =
+  // planes) and the plane index (destination stride 1). Writing each destination pixel whole
+  // keeps the stores sequential.
+  bool interleaves() const {
+    return dims[4] <= 4 && src_stride[5] == 1 && dst_stride[4] == 1 &&
+           dst_stride[5] == dims[4] &&
+           dims[0] * dims[1] * dims[2] * dims[3] == 1;
+  }
+  void interleave(const float* s, float* d) const {
+    const size_t planes = dims[4], n = dims[5], plane_stride = src_stride[4];
+    for (size_t i = 0; i < n; ++i)
+      for (size_t c = 0; c < planes; ++c)
+        d[i * planes + c] = s[c * plane_stride + i];
+  }
 };
 
 // Row-major strides of dims[0..rank).
@@ -56,6 +76,40 @@ void strides_of(const size_t* dims, size_t rank, size_t* strides) {
   for (size_t i = rank; i-- > 0;) {
     strides[i] = s;
     s *= dims[i];
+  }
+}
+
+// The same copy in fewer, longer loops: unit dims are dropped, adjacent dims that step
+// through both tensors as one (the outer stride is the inner extent times the inner stride, in
+// the source and in the destination) become one dim, and a short innermost dim trades places
+// with the longer one above it, so the inner loop runs long instead of paying the loop nest
+// every few elements (an image's NCHW to NHWC transpose has its 3 channels innermost).
+void simplify(StridedCopy& c) {
+  size_t dims[kMaxDims], ss[kMaxDims], ds[kMaxDims];
+  size_t n = 0;  // kept dims, innermost first
+  for (size_t i = kMaxDims; i-- > 0;) {
+    if (c.dims[i] == 1)
+      continue;
+    if (n > 0 && c.src_stride[i] == dims[n - 1] * ss[n - 1] &&
+        c.dst_stride[i] == dims[n - 1] * ds[n - 1]) {
+      dims[n - 1] *= c.dims[i];
+      continue;
+    }
+    dims[n] = c.dims[i];
+    ss[n] = c.src_stride[i];
+    ds[n] = c.dst_stride[i];
+    ++n;
+  }
+  if (n >= 2 && dims[0] < 16 && dims[1] > dims[0]) {
+    std::swap(dims[0], dims[1]);
+    std::swap(ss[0], ss[1]);
+    std::swap(ds[0], ds[1]);
+  }
+  for (size_t k = 0; k < kMaxDims; ++k) {
+    const size_t i = kMaxDims - 1 - k;
+    c.dims[i] = k < n ? dims[k] : 1;
+    c.src_stride[i] = k < n ? ss[k] : 0;
+    c.dst_stride[i] = k < n ? ds[k] : 0;
   }
 }
 
@@ -72,6 +126,7 @@ void place(
     c.src_stride[i] = i < pad ? 0 : src_stride[i - pad];
     c.dst_stride[i] = i < pad ? 0 : dst_stride[i - pad];
   }
+  simplify(c);
 }
 
 // One node as strided copies. plan() derives the output's shape (rank = the output's, which
