@@ -113,6 +113,14 @@ struct WorkspaceLayout {
   size_t total = 0;
 };
 
+// Whether the im2col of p goes straight into the SGEMM's packed B panels (no column buffer):
+// when the product of a whole band takes the SGEMM's tiled path, the one that packs B.
+bool panel_path(const Conv2dParams& p, int64_t band_cols) {
+  const int64_t cig = p.in_channels / p.groups, cog = p.out_channels / p.groups;
+  return !direct_path(p) && !pointwise_path(p) &&
+         sgemm_packed_a_tiles(cog, band_cols, cig * p.kernel_h * p.kernel_w);
+}
+
 WorkspaceLayout layout(const Conv2dParams& p) {
   WorkspaceLayout l;
   if (direct_path(p))
@@ -123,7 +131,8 @@ WorkspaceLayout layout(const Conv2dParams& p) {
   int64_t n_dim = oh * ow;
   if (!pointwise_path(p)) {
     n_dim = band_rows(k_dim, oh, ow) * ow;
-    l.col_floats = static_cast<size_t>(k_dim * n_dim);
+    if (!panel_path(p, n_dim))
+      l.col_floats = static_cast<size_t>(k_dim * n_dim);
   }
   l.gemm_bytes = sgemm_workspace_size(cog, n_dim, k_dim);
   l.total =
@@ -135,6 +144,21 @@ WorkspaceLayout layout(const Conv2dParams& p) {
 // consecutive channels), after bias and clamp.
 void conv_epilogue_activation(const Conv2dParams& p, float* y, int64_t n) {
   apply_activation(p.activation, y, y, n);
+}
+
+// One band's im2col as the SGEMM's B packer (panel_path): column j of the band is output pixel
+// col0 + j of the plane.
+struct BandPanels {
+  const ConvKernels* ck;
+  const Conv2dGeometry* geom;
+  const float* x;  // the group's first input plane
+  int64_t col0;
+};
+
+void pack_band_panels(const void* ctx, int64_t p0, int64_t kc, int64_t j0, int64_t nc, int64_t nr,
+                      float* dst) {
+  const BandPanels& b = *static_cast<const BandPanels*>(ctx);
+  b.ck->im2col_panels(*b.geom, b.x, p0, kc, b.col0 + j0, nc, nr, dst);
 }
 
 }  // namespace
@@ -295,6 +319,7 @@ bool conv2d_nchw_packed(const Conv2dParams& p, const float* input, const float* 
   const Conv2dGeometry geom{p.in_h,  p.in_w,  p.kernel_h,   p.kernel_w,   p.stride_h, p.stride_w,
                             p.pad_h, p.pad_w, p.dilation_h, p.dilation_w, ow};
   const int64_t rows = pointwise ? oh : band_rows(k_dim, oh, ow);
+  const bool panels = panel_path(p, rows * ow);
   const bool fused = (bias != nullptr || clamp) && sgemm_fuses_epilogue();
   for (int64_t n = 0; n < p.batch; ++n) {
     for (int64_t g = 0; g < p.groups; ++g) {
@@ -305,6 +330,14 @@ bool conv2d_nchw_packed(const Conv2dParams& p, const float* input, const float* 
       for (int64_t oh0 = 0; oh0 < oh; oh0 += rows) {
         const int64_t oh1 = min64(oh, oh0 + rows);
         const int64_t ncols = (oh1 - oh0) * ow;
+        const SgemmEpilogue* band_epi = fused ? &epi : nullptr;
+        if (panels) {
+          const BandPanels src{&ck, &geom, x, oh0 * ow};
+          sgemm_with_packed_a_b_packer(
+              cog, ncols, k_dim, w, k_dim, SgemmBPacker{pack_band_panels, &src}, y + oh0 * ow,
+              out_plane, packed_group(packed_weight, p, g), gemm_ws, gemm_ws_bytes, band_epi);
+          continue;
+        }
         const float* b = x;
         int64_t ldb = out_plane;
         if (!pointwise) {
@@ -319,8 +352,7 @@ bool conv2d_nchw_packed(const Conv2dParams& p, const float* input, const float* 
         // y[cog, band] = W[cog, k_dim] * col[k_dim, band]; rows of y are out_plane apart. Bias
         // and clamp go into the micro-kernel's stores when it can apply them.
         sgemm_with_packed_a(cog, ncols, k_dim, w, k_dim, b, ldb, y + oh0 * ow, out_plane,
-                            packed_group(packed_weight, p, g), gemm_ws, gemm_ws_bytes,
-                            fused ? &epi : nullptr);
+                            packed_group(packed_weight, p, g), gemm_ws, gemm_ws_bytes, band_epi);
       }
       const bool bias_clamp_pass = (bias != nullptr || clamp) && !fused;
       if (bias_clamp_pass || p.activation != Activation::kNone) {

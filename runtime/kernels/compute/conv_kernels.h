@@ -43,6 +43,10 @@ struct ConvKernels {
   // im2col of cig input planes for output rows [oh0, oh1) (conv.cpp has the layout).
   void (*im2col)(const Conv2dGeometry& g, const float* x, int64_t cig, int64_t oh0, int64_t oh1,
                  float* col);
+  // The rows [p0, p0 + kc) and columns [j0, j0 + nc) of all cig planes' im2col (column j is
+  // output pixel j of the plane), as the SGEMM's nr-wide B panels (conv_kernels_impl.inc).
+  void (*im2col_panels)(const Conv2dGeometry& g, const float* x, int64_t p0, int64_t kc, int64_t j0,
+                        int64_t nc, int64_t nr, float* dst);
 };
 
 extern const ConvKernels kConvBaseline;

@@ -267,10 +267,17 @@ struct PackedA {
   int64_t row0;
 };
 
+// A caller's B packer and the column of B where the product (or a rectangle of it) starts.
+struct BPackerAt {
+  const SgemmBPacker* packer;
+  int64_t col0;
+};
+
 void run_tiled(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float alpha,
                const float* a, int64_t ars, int64_t acs, const float* b, int64_t brs, int64_t bcs,
                float beta, float* c, int64_t ldc, void* workspace, size_t workspace_bytes,
-               const float* prepacked_b, const PackedA* prepacked_a, const SgemmEpilogue* epi);
+               const float* prepacked_b, const PackedA* prepacked_a, const SgemmEpilogue* epi,
+               const BPackerAt* b_packer);
 bool run_axpys_parallel(const VmathKernels& vm, int64_t m, int64_t n, int64_t k, float alpha,
                         const float* a, int64_t ars, int64_t acs, const float* b, int64_t brs,
                         float beta, float* c, int64_t ldc);
@@ -280,7 +287,8 @@ bool run_dots_parallel(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k
 bool run_tiled_parallel(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float alpha,
                         const float* a, int64_t ars, int64_t acs, const float* b, int64_t brs,
                         int64_t bcs, float beta, float* c, int64_t ldc, const float* prepacked_b,
-                        const PackedA* prepacked_a, const SgemmEpilogue* epi);
+                        const PackedA* prepacked_a, const SgemmEpilogue* epi,
+                        const SgemmBPacker* b_packer);
 
 // The epilogue in place over an m x n block of C whose first row is row `row0` of the
 // product: what the micro-kernels' run_epilogue does, for edge tiles and the other paths.
@@ -337,7 +345,7 @@ void run(const SgemmUkernel& kern, const VmathKernels& vm, Trans ta, Trans tb, i
          int64_t k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb,
          float beta, float* c, int64_t ldc, void* workspace, size_t workspace_bytes,
          const float* prepacked_b = nullptr, const PackedA* prepacked_a = nullptr,
-         const SgemmEpilogue* epi = nullptr) {
+         const SgemmEpilogue* epi = nullptr, const SgemmBPacker* b_packer = nullptr) {
   if (m <= 0 || n <= 0)
     return;
   if (k <= 0 || alpha == 0.0f) {
@@ -352,7 +360,9 @@ void run(const SgemmUkernel& kern, const VmathKernels& vm, Trans ta, Trans tb, i
   const int64_t bcs = tb == Trans::kNo ? 1 : ldb;
   // The path is chosen here, for the whole product, before any split across threads: the
   // paths round differently, so a split must never change which one runs.
-  switch (choose_path(kern, m, n, k, acs, brs, bcs)) {
+  // A B from a packer exists only as panels: the tiled path (the caller checked that it is the
+  // one choose_path picks).
+  switch (b_packer != nullptr ? Path::kTiled : choose_path(kern, m, n, k, acs, brs, bcs)) {
     case Path::kAxpys:
       // At most kAxpyMaxRows rows (a linear layer at batch 1): split the columns when the
       // product is large enough.
@@ -369,10 +379,11 @@ void run(const SgemmUkernel& kern, const VmathKernels& vm, Trans ta, Trans tb, i
       break;
   }
   if (run_tiled_parallel(kern, m, n, k, alpha, a, ars, acs, b, brs, bcs, beta, c, ldc, prepacked_b,
-                         prepacked_a, epi))
+                         prepacked_a, epi, b_packer))
     return;
+  const BPackerAt at{b_packer, 0};
   run_tiled(kern, m, n, k, alpha, a, ars, acs, b, brs, bcs, beta, c, ldc, workspace,
-            workspace_bytes, prepacked_b, prepacked_a, epi);
+            workspace_bytes, prepacked_b, prepacked_a, epi, b_packer != nullptr ? &at : nullptr);
 }
 
 // The blocked loops of the header comment over the whole m x n product (or, from
@@ -380,7 +391,8 @@ void run(const SgemmUkernel& kern, const VmathKernels& vm, Trans ta, Trans tb, i
 void run_tiled(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float alpha,
                const float* a, int64_t ars, int64_t acs, const float* b, int64_t brs, int64_t bcs,
                float beta, float* c, int64_t ldc, void* workspace, size_t workspace_bytes,
-               const float* prepacked_b, const PackedA* prepacked_a, const SgemmEpilogue* epi) {
+               const float* prepacked_b, const PackedA* prepacked_a, const SgemmEpilogue* epi,
+               const BPackerAt* b_packer) {
   int64_t a_floats, b_floats;
   packed_sizes(kern, m, n, k, &a_floats, &b_floats);
   size_t need = workspace_for(kern, m, n, k);
@@ -412,6 +424,9 @@ void run_tiled(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float 
       const float* b_block = packed_b;
       if (prepacked_b != nullptr) {
         b_block = jc_packed + round_up(nc, nr) * pc;
+      } else if (b_packer != nullptr) {
+        b_packer->packer->pack(b_packer->packer->ctx, pc, kc, b_packer->col0 + jc, nc, nr,
+                               packed_b);
       } else {
         pack_b(b + pc * brs + jc * bcs, brs, bcs, kc, nc, nr, packed_b);
       }
@@ -532,7 +547,8 @@ bool run_dots_parallel(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k
 bool run_tiled_parallel(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float alpha,
                         const float* a, int64_t ars, int64_t acs, const float* b, int64_t brs,
                         int64_t bcs, float beta, float* c, int64_t ldc, const float* prepacked_b,
-                        const PackedA* prepacked_a, const SgemmEpilogue* epi) {
+                        const PackedA* prepacked_a, const SgemmEpilogue* epi,
+                        const SgemmBPacker* b_packer) {
   const int64_t threads = threads_for(m, n, k);
   if (threads <= 1)
     return false;
@@ -571,10 +587,11 @@ bool run_tiled_parallel(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t 
         PackedA rect_a{};
         if (prepacked_a != nullptr)
           rect_a = PackedA{prepacked_a->panels, prepacked_a->m_round, prepacked_a->row0 + i0};
+        const BPackerAt at{b_packer, j0};
         run_tiled(kern, min64(height, m - i0), min64(width, n - j0), k, alpha, a + i0 * ars, ars,
-                  acs, b + j0 * bcs, brs, bcs, beta, c + i0 * ldc + j0, ldc, nullptr, 0,
-                  prepacked_b, prepacked_a != nullptr ? &rect_a : nullptr,
-                  epi != nullptr ? &rect_epi : nullptr);
+                  acs, b != nullptr ? b + j0 * bcs : b, brs, bcs, beta, c + i0 * ldc + j0, ldc,
+                  nullptr, 0, prepacked_b, prepacked_a != nullptr ? &rect_a : nullptr,
+                  epi != nullptr ? &rect_epi : nullptr, b_packer != nullptr ? &at : nullptr);
       },
       static_cast<size_t>(row_blocks * col_blocks));
 }
@@ -694,9 +711,13 @@ void sgemm_pack_a(Isa isa, int64_t m, int64_t k, const float* a, int64_t lda, vo
   }
 }
 
-void sgemm_with_packed_a(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
-                         const float* b, int64_t ldb, float* c, int64_t ldc, const void* packed_a,
-                         void* workspace, size_t workspace_bytes, const SgemmEpilogue* epi) {
+namespace {
+
+// sgemm_with_packed_a with B as stored (b, ldb) or from b_packer.
+void with_packed_a(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b,
+                   int64_t ldb, const SgemmBPacker* b_packer, float* c, int64_t ldc,
+                   const void* packed_a, void* workspace, size_t workspace_bytes,
+                   const SgemmEpilogue* epi) {
   const Isa isa = active_isa();
   const SgemmUkernel& kern = kernel_for(isa);
   PackedA pa{nullptr, round_up(m, kern.mr), 0};
@@ -710,7 +731,29 @@ void sgemm_with_packed_a(int64_t m, int64_t n, int64_t k, const float* a, int64_
     }
   }
   run(kern, vmath_for(isa), Trans::kNo, Trans::kNo, m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc,
-      workspace, workspace_bytes, nullptr, pa.panels != nullptr ? &pa : nullptr, epi);
+      workspace, workspace_bytes, nullptr, pa.panels != nullptr ? &pa : nullptr, epi, b_packer);
+}
+
+}  // namespace
+
+void sgemm_with_packed_a(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
+                         const float* b, int64_t ldb, float* c, int64_t ldc, const void* packed_a,
+                         void* workspace, size_t workspace_bytes, const SgemmEpilogue* epi) {
+  with_packed_a(m, n, k, a, lda, b, ldb, nullptr, c, ldc, packed_a, workspace, workspace_bytes,
+                epi);
+}
+
+bool sgemm_packed_a_tiles(int64_t m, int64_t n, int64_t k) {
+  // B as the convolution stores it (row-major, contiguous rows); A row-major.
+  return m > 0 && n > 0 && k > 0 &&
+         choose_path(kernel_for(active_isa()), m, n, k, 1, 2, 1) == Path::kTiled;
+}
+
+void sgemm_with_packed_a_b_packer(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
+                                  const SgemmBPacker& b, float* c, int64_t ldc,
+                                  const void* packed_a, void* workspace, size_t workspace_bytes,
+                                  const SgemmEpilogue* epi) {
+  with_packed_a(m, n, k, a, lda, nullptr, 0, &b, c, ldc, packed_a, workspace, workspace_bytes, epi);
 }
 
 bool sgemm_fuses_epilogue() {

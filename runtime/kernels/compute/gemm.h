@@ -100,6 +100,22 @@ struct SgemmEpilogue {
   float lo, hi;
 };
 
+// B supplied block by block, already in the micro-kernel's panel layout, by the caller: the
+// convolution writes its im2col straight into the panels, with no column buffer in between.
+// pack(ctx, p0, kc, j0, nc, nr, dst) writes rows [p0, p0 + kc) and columns [j0, j0 + nc) of B
+// as nr-wide panels, panel q at dst + q * kc * nr holding kc steps of nr floats (columns
+// j0 + q * nr ...), the columns past nc zero. It may be called from several threads at once,
+// each with its own dst.
+struct SgemmBPacker {
+  void (*pack)(const void* ctx, int64_t p0, int64_t kc, int64_t j0, int64_t nc, int64_t nr,
+               float* dst);
+  const void* ctx;
+};
+
+// Whether sgemm_with_packed_a would take its tiled path for an m x n x k product (the only one
+// that packs B): only then can it take B from an SgemmBPacker.
+bool sgemm_packed_a_tiles(int64_t m, int64_t n, int64_t k);
+
 // Whether the micro-kernel at active_isa() applies an SgemmEpilogue itself.
 bool sgemm_fuses_epilogue();
 
@@ -118,6 +134,14 @@ void sgemm_with_packed_a(int64_t m, int64_t n, int64_t k, const float* a, int64_
                          const float* b, int64_t ldb, float* c, int64_t ldc, const void* packed_a,
                          void* workspace = nullptr, size_t workspace_bytes = 0,
                          const SgemmEpilogue* epi = nullptr);
+
+// sgemm_with_packed_a with B from `b` (see SgemmBPacker), always on the tiled path: for a product
+// that sgemm_packed_a_tiles() accepts, bit-identical to sgemm_with_packed_a on the B that the
+// packer describes.
+void sgemm_with_packed_a_b_packer(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
+                                  const SgemmBPacker& b, float* c, int64_t ldc,
+                                  const void* packed_a, void* workspace = nullptr,
+                                  size_t workspace_bytes = 0, const SgemmEpilogue* epi = nullptr);
 
 }  // namespace compute
 }  // namespace kernels

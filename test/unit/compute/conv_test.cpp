@@ -126,6 +126,24 @@ TEST_P(ConvTest, DenseIm2col) {
   check_conv(make(1, 3, 224, 224, 4, 3, 3, 2, 1, 1, 1), true, true, rng_);  // stem, 112x112 out
 }
 
+// The im2col written straight into the SGEMM's B panels: enough output channels for the tiled
+// path, output rows that straddle panels, bands of more than one im2col stretch (1536 columns),
+// stride 3, dilation, a 1x1 image whose only output sees padding on all sides, asymmetric
+// kernels and a grouped case.
+TEST_P(ConvTest, Im2colStraightIntoPanels) {
+  //              N  Ci  H   W  Co kh kw s pad dil g
+  check_conv(make(1, 5, 45, 47, 24, 3, 3, 1, 1, 1, 1), true, true, rng_);
+  check_conv(make(1, 3, 120, 100, 32, 3, 3, 2, 1, 1, 1), true, false, rng_);
+  check_conv(make(2, 7, 23, 29, 19, 3, 3, 3, 2, 1, 1), false, true, rng_);
+  check_conv(make(1, 6, 21, 18, 17, 3, 3, 1, 3, 3, 1), true, true, rng_);
+  check_conv(make(1, 9, 1, 1, 21, 3, 3, 1, 1, 1, 1), true, true, rng_);
+  check_conv(make(1, 8, 13, 11, 30, 3, 5, 1, 2, 1, 2), true, true, rng_);
+  Conv2dParams p = make(1, 10, 17, 37, 33, 3, 3, 1, 1, 1, 1);
+  p.clamp_min = -0.5f;
+  p.clamp_max = 0.5f;
+  check_conv(p, true, true, rng_);
+}
+
 TEST_P(ConvTest, AsymmetricParameters) {
   Conv2dParams p = make(1, 4, 13, 17, 6, 3, 5, 1, 0, 1, 1);
   p.stride_h = 2;
