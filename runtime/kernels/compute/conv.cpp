@@ -205,6 +205,13 @@ int64_t weight_k_dim(const Conv2dParams& p) {
   return p.in_channels / p.groups * p.kernel_h * p.kernel_w;
 }
 
+// Columns of each SGEMM the convolution runs (a band of output rows, or the whole plane): what
+// the packed weight's register tile is chosen for.
+int64_t gemm_columns(const Conv2dParams& p) {
+  const int64_t oh = conv2d_out_h(p), ow = conv2d_out_w(p);
+  return pointwise_path(p) ? oh * ow : band_rows(weight_k_dim(p), oh, ow) * ow;
+}
+
 // Group g's packed A in packed_weight if it was packed for p's weight shape, else null (the
 // SGEMM checks the ISA level and the sizes again).
 const void* packed_group(const void* packed_weight, const Conv2dParams& p, int64_t g) {
@@ -224,9 +231,9 @@ size_t conv2d_packed_weight_size(const Conv2dParams& p) {
     return 0;
   return kPackedWeightHeaderBytes +
          static_cast<size_t>(p.groups) *
-             round_up_bytes(
-                 sgemm_packed_a_size(active_isa(), p.out_channels / p.groups, weight_k_dim(p)),
-                 kScratchAlign);
+             round_up_bytes(sgemm_packed_a_size(active_isa(), p.out_channels / p.groups,
+                                                weight_k_dim(p), gemm_columns(p)),
+                            kScratchAlign);
 }
 
 bool conv2d_pack_weight(const Conv2dParams& p, const float* weight, void* dst) {
@@ -234,12 +241,14 @@ bool conv2d_pack_weight(const Conv2dParams& p, const float* weight, void* dst) {
     return false;
   const Isa isa = active_isa();
   const int64_t cog = p.out_channels / p.groups, k_dim = weight_k_dim(p);
-  const PackedWeightHeader h{p.groups, p.out_channels, k_dim,
-                             round_up_bytes(sgemm_packed_a_size(isa, cog, k_dim), kScratchAlign)};
+  const int64_t n = gemm_columns(p);
+  const PackedWeightHeader h{
+      p.groups, p.out_channels, k_dim,
+      round_up_bytes(sgemm_packed_a_size(isa, cog, k_dim, n), kScratchAlign)};
   std::memcpy(dst, &h, sizeof h);
   for (int64_t g = 0; g < p.groups; ++g) {
     sgemm_pack_a(isa, cog, k_dim, weight + g * cog * k_dim, k_dim,
-                 static_cast<char*>(dst) + kPackedWeightHeaderBytes + g * h.group_bytes);
+                 static_cast<char*>(dst) + kPackedWeightHeaderBytes + g * h.group_bytes, n);
   }
   return true;
 }

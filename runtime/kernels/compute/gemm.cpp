@@ -56,7 +56,8 @@ const SgemmUkernel& kernel_for(Isa isa) {
 #if defined(__aarch64__)
 constexpr const SgemmUkernel* kAllKernels[] = {&kSgemmBaseline, &kSgemmNeon};
 #elif defined(__x86_64__)
-constexpr const SgemmUkernel* kAllKernels[] = {&kSgemmBaseline, &kSgemmAvx2, &kSgemmAvx512};
+constexpr const SgemmUkernel* kAllKernels[] = {&kSgemmBaseline, &kSgemmAvx2, &kSgemmAvx512,
+                                               &kSgemmAvx512Narrow};
 #else
 constexpr const SgemmUkernel* kAllKernels[] = {&kSgemmBaseline};
 #endif
@@ -66,6 +67,31 @@ inline int64_t min64(int64_t a, int64_t b) {
 }
 inline int64_t round_up(int64_t v, int64_t m) {
   return (v + m - 1) / m * m;
+}
+
+// The level's second register tile, for products with few rows, or null.
+const SgemmUkernel* narrow_kernel_for(Isa isa) {
+#if defined(__x86_64__)
+  if (&kernel_for(isa) == &kSgemmAvx512)
+    return &kSgemmAvx512Narrow;
+#endif
+  (void)isa;
+  return nullptr;
+}
+
+// The tile for an m x n product with A packed ahead of time (the convolution's weight times
+// its columns): of the level's tiles, the one that computes the fewest padded outputs (a
+// product with 32 rows fills three 14-row tiles to 42 rows, four 8-row tiles exactly); the main
+// one on a tie. Every tile of a level has the same kc, so the choice never changes a result.
+const SgemmUkernel& kernel_for_shape(Isa isa, int64_t m, int64_t n) {
+  const SgemmUkernel& main = kernel_for(isa);
+  const SgemmUkernel* narrow = narrow_kernel_for(isa);
+  if (narrow == nullptr || m <= 0 || n <= 0)
+    return main;
+  const auto padded = [&](const SgemmUkernel& k) {
+    return static_cast<double>(round_up(m, k.mr)) * static_cast<double>(round_up(n, k.nr));
+  };
+  return padded(*narrow) < padded(main) ? *narrow : main;
 }
 
 // Floats of packed A and packed B needed by one kernel for these sizes.
@@ -253,6 +279,7 @@ struct PackedHeader {
   int32_t isa;
   int32_t trans;
   int64_t k, other, ld;
+  int32_t mr;  // a packed A: the tile rows it was packed for (0 in a packed B)
 };
 constexpr size_t kPackedHeaderBytes = 64;
 static_assert(sizeof(PackedHeader) <= kPackedHeaderBytes, "header fits its slot");
@@ -641,7 +668,7 @@ void sgemm_pack_b(Isa isa, Trans trans_b, int64_t k, int64_t n, const float* b, 
   const SgemmUkernel& kern = kernel_for(isa);
   // The level kernel_for() actually used (requests above the CPU's are clamped).
   const Isa used = static_cast<int>(isa) > static_cast<int>(detected_isa()) ? detected_isa() : isa;
-  const PackedHeader h{static_cast<int32_t>(used), static_cast<int32_t>(trans_b), k, n, ldb};
+  const PackedHeader h{static_cast<int32_t>(used), static_cast<int32_t>(trans_b), k, n, ldb, 0};
   std::memcpy(dst, &h, sizeof h);
   const int64_t brs = trans_b == Trans::kNo ? ldb : 1;
   const int64_t bcs = trans_b == Trans::kNo ? 1 : ldb;
@@ -691,15 +718,17 @@ void sgemm_prepacked_b(Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64
       ldc, workspace, workspace_bytes, panels);
 }
 
-size_t sgemm_packed_a_size(Isa isa, int64_t m, int64_t k) {
-  const SgemmUkernel& kern = kernel_for(isa);
+size_t sgemm_packed_a_size(Isa isa, int64_t m, int64_t k, int64_t n) {
+  const SgemmUkernel& kern = n > 0 ? kernel_for_shape(isa, m, n) : kernel_for(isa);
   return kPackedHeaderBytes + static_cast<size_t>(round_up(m, kern.mr) * k) * sizeof(float);
 }
 
-void sgemm_pack_a(Isa isa, int64_t m, int64_t k, const float* a, int64_t lda, void* dst) {
-  const SgemmUkernel& kern = kernel_for(isa);
+void sgemm_pack_a(Isa isa, int64_t m, int64_t k, const float* a, int64_t lda, void* dst,
+                  int64_t n) {
+  const SgemmUkernel& kern = n > 0 ? kernel_for_shape(isa, m, n) : kernel_for(isa);
   const Isa used = static_cast<int>(isa) > static_cast<int>(detected_isa()) ? detected_isa() : isa;
-  const PackedHeader h{static_cast<int32_t>(used), static_cast<int32_t>(Trans::kNo), k, m, lda};
+  const PackedHeader h{
+      static_cast<int32_t>(used), static_cast<int32_t>(Trans::kNo), k, m, lda, kern.mr};
   std::memcpy(dst, &h, sizeof h);
   float* out = reinterpret_cast<float*>(static_cast<char*>(dst) + kPackedHeaderBytes);
   const int64_t m_round = round_up(m, kern.mr);
@@ -719,19 +748,30 @@ void with_packed_a(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
                    const void* packed_a, void* workspace, size_t workspace_bytes,
                    const SgemmEpilogue* epi) {
   const Isa isa = active_isa();
-  const SgemmUkernel& kern = kernel_for(isa);
-  PackedA pa{nullptr, round_up(m, kern.mr), 0};
-  if (packed_a != nullptr) {
+  // The path as sgemm would choose it; only the tiled one has a choice of tile, and takes it
+  // from the packed A when there is one (it was packed for one tile's rows).
+  const SgemmUkernel* kern = &kernel_for(isa);
+  const bool tiled = b_packer != nullptr || choose_path(*kern, m, n, k, 1, ldb, 1) == Path::kTiled;
+  if (tiled)
+    kern = &kernel_for_shape(isa, m, n);
+  const float* panels = nullptr;
+  if (packed_a != nullptr && tiled) {
     PackedHeader h;
     std::memcpy(&h, packed_a, sizeof h);
+    const SgemmUkernel* narrow = narrow_kernel_for(isa);
+    const SgemmUkernel* packed_for = h.mr == kernel_for(isa).mr                ? &kernel_for(isa)
+                                     : narrow != nullptr && h.mr == narrow->mr ? narrow
+                                                                               : nullptr;
     if (h.isa == static_cast<int32_t>(isa) && h.trans == static_cast<int32_t>(Trans::kNo) &&
-        h.k == k && h.other == m && h.ld == lda) {
-      pa.panels =
+        h.k == k && h.other == m && h.ld == lda && packed_for != nullptr) {
+      kern = packed_for;
+      panels =
           reinterpret_cast<const float*>(static_cast<const char*>(packed_a) + kPackedHeaderBytes);
     }
   }
-  run(kern, vmath_for(isa), Trans::kNo, Trans::kNo, m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc,
-      workspace, workspace_bytes, nullptr, pa.panels != nullptr ? &pa : nullptr, epi, b_packer);
+  const PackedA pa{panels, round_up(m, kern->mr), 0};
+  run(*kern, vmath_for(isa), Trans::kNo, Trans::kNo, m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc,
+      workspace, workspace_bytes, nullptr, panels != nullptr ? &pa : nullptr, epi, b_packer);
 }
 
 }  // namespace

@@ -119,12 +119,14 @@ bool sgemm_packed_a_tiles(int64_t m, int64_t n, int64_t k);
 // Whether the micro-kernel at active_isa() applies an SgemmEpilogue itself.
 bool sgemm_fuses_epilogue();
 
-// Bytes of a packed A (header included) for an m x k A at `isa`.
-size_t sgemm_packed_a_size(Isa isa, int64_t m, int64_t k);
+// Bytes of a packed A (header included) for an m x k A at `isa`, to be multiplied by B's of
+// about n columns (n picks the register tile where a level has several; 0: the main one).
+size_t sgemm_packed_a_size(Isa isa, int64_t m, int64_t k, int64_t n = 0);
 
-// Packs A (m x k, row-major, leading dimension lda) for `isa` into dst (sgemm_packed_a_size
-// bytes, 64-byte aligned).
-void sgemm_pack_a(Isa isa, int64_t m, int64_t k, const float* a, int64_t lda, void* dst);
+// Packs A (m x k, row-major, leading dimension lda) for `isa` and n (as above) into dst
+// (sgemm_packed_a_size bytes, 64-byte aligned).
+void sgemm_pack_a(Isa isa, int64_t m, int64_t k, const float* a, int64_t lda, void* dst,
+                  int64_t n = 0);
 
 // sgemm(Trans::kNo, Trans::kNo, m, n, k, 1, a, lda, b, ldb, 0, c, ldc, workspace, ...), taking
 // A from `packed_a` when it was packed for these very operands (m, k, lda) at active_isa();
