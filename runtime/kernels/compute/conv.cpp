@@ -94,6 +94,28 @@ int64_t dw_flat_floats(DwPlane* d) {
   return d->sh * d->sw * d->phase_floats + sums;
 }
 
+// Planes of up to this many padded input pixels (a 28x28 plane with a 5x5 kernel) take the
+// depthwise block path (DwBlock); bigger ones the per-plane loops, which are as fast there. On
+// the small planes of the later layers the block path runs 1.5 to 3 times as fast (the per-plane
+// loops spend most of their time outside the sums there).
+constexpr double kDwBlockMaxPixels = 1024;
+
+// Depthwise with one output channel per input channel, a kernel of at most kDwBlockMaxTaps and a
+// small plane: the block path.
+bool dw_block_path(const Conv2dParams& p) {
+  const double hp = static_cast<double>(p.in_h) + 2.0 * static_cast<double>(p.pad_h);
+  const double wp = static_cast<double>(p.in_w) + 2.0 * static_cast<double>(p.pad_w);
+  return p.groups == p.in_channels && p.out_channels == p.in_channels &&
+         static_cast<double>(p.kernel_h) * static_cast<double>(p.kernel_w) <= kDwBlockMaxTaps &&
+         hp * wp <= kDwBlockMaxPixels;
+}
+
+// Bytes of the block path's scratch (see DwBlock::scratch).
+size_t dw_block_bytes(const Conv2dParams& p, int64_t oh, int64_t ow) {
+  const int64_t hp = p.in_h + 2 * p.pad_h, wp = p.in_w + 2 * p.pad_w;
+  return static_cast<size_t>((hp * wp + oh * ow) * kDwBlockChannels) * sizeof(float);
+}
+
 bool pointwise_path(const Conv2dParams& p) {
   return p.kernel_h == 1 && p.kernel_w == 1 && p.stride_h == 1 && p.stride_w == 1 && p.pad_h == 0 &&
          p.pad_w == 0;
@@ -159,6 +181,59 @@ void pack_band_panels(const void* ctx, int64_t p0, int64_t kc, int64_t j0, int64
                       float* dst) {
   const BandPanels& b = *static_cast<const BandPanels*>(ctx);
   b.ck->im2col_panels(*b.geom, b.x, p0, kc, b.col0 + j0, nc, nr, dst);
+}
+
+// The depthwise block path (dw_block_path(p)): blocks of kDwBlockChannels channels, split with
+// the batch across the pool; a thread that cannot get its scratch runs its channels through the
+// per-plane row loops (d: the plane geometry, without scratch).
+void run_dw_blocks(const ConvKernels& ck, const Conv2dParams& p, const DwPlane& d,
+                   const float* input, const float* weight, const float* bias, float* output) {
+  const int64_t taps = p.kernel_h * p.kernel_w;
+  const int64_t in_plane = p.in_h * p.in_w, out_plane = d.out_h * d.out_w;
+  const int64_t blocks = (p.out_channels + kDwBlockChannels - 1) / kDwBlockChannels;
+  const size_t bytes = dw_block_bytes(p, d.out_h, d.out_w);
+  parallel_items(p.batch * blocks, kDwBlockChannels * out_plane * taps,
+                 [&](int64_t q0, int64_t q1) {
+                   void* scratch = thread_scratch(ScratchSlot::kConv, bytes + kScratchAlign);
+                   for (int64_t q = q0; q < q1; ++q) {
+                     const int64_t n = q / blocks, c0 = q % blocks * kDwBlockChannels;
+                     const int64_t channels = min64(kDwBlockChannels, p.out_channels - c0);
+                     float* out = output + (n * p.out_channels + c0) * out_plane;
+                     if (scratch != nullptr) {
+                       const DwBlock b{input + (n * p.in_channels + c0) * in_plane,
+                                       channels,
+                                       p.in_h,
+                                       p.in_w,
+                                       p.kernel_h,
+                                       p.kernel_w,
+                                       p.stride_h,
+                                       p.stride_w,
+                                       p.pad_h,
+                                       p.pad_w,
+                                       p.dilation_h,
+                                       p.dilation_w,
+                                       d.out_h,
+                                       d.out_w,
+                                       weight + c0 * taps,
+                                       bias != nullptr ? bias + c0 : nullptr,
+                                       p.clamp_min,
+                                       p.clamp_max,
+                                       out,
+                                       static_cast<float*>(align_up(scratch))};
+                       ck.depthwise_block(b);
+                     } else {
+                       for (int64_t c = c0; c < c0 + channels; ++c) {
+                         DwPlane dq = d;
+                         dq.in = input + (n * p.in_channels + c) * in_plane;
+                         dq.w = weight + c * taps;
+                         dq.out = output + (n * p.out_channels + c) * out_plane;
+                         dq.bias = bias != nullptr ? bias[c] : 0.0f;
+                         ck.depthwise_plane(dq);
+                       }
+                     }
+                     conv_epilogue_activation(p, out, channels * out_plane);
+                   }
+                 });
 }
 
 }  // namespace
@@ -289,6 +364,10 @@ bool conv2d_nchw_packed(const Conv2dParams& p, const float* input, const float* 
     d.lo = p.clamp_min;
     d.hi = p.clamp_max;
     d.scratch = nullptr;
+    if (dw_block_path(p)) {
+      run_dw_blocks(ck, p, d, input, weight, bias, output);
+      return true;
+    }
     const int64_t flat_floats = dw_flat_floats(&d);
     // Output planes are independent: split them (batch and channels) across the pool.
     parallel_items(p.batch * p.out_channels, out_plane * p.kernel_h * p.kernel_w,

@@ -197,6 +197,28 @@ TEST_P(ConvTest, Depthwise) {
   check_conv(p, true, true, rng_);
 }
 
+TEST_P(ConvTest, DepthwiseBlockPath) {
+  // Small planes go through blocks of 16 channels at once, channels-last in scratch: channel
+  // counts that leave a partial block (or fill none), planes not a multiple of 16 pixels (the
+  // 16 x 16 transposes' tails), strides 2 and 3, dilation, kernels 1x7 and 3x5, a 1x1 image
+  // that sees only padding around it, batches, no bias, a clamp, and the largest plane the
+  // path takes (28x28 with a 5x5 kernel: 32x32 padded).
+  //              N  Ci  H   W  Co kh kw s pad dil g
+  check_conv(make(1, 20, 7, 7, 20, 3, 3, 1, 1, 1, 20), true, true, rng_);
+  check_conv(make(2, 35, 14, 14, 35, 3, 3, 2, 1, 1, 35), false, true, rng_);
+  check_conv(make(1, 3, 1, 1, 3, 3, 3, 1, 1, 1, 3), true, true, rng_);
+  check_conv(make(1, 17, 11, 13, 17, 5, 5, 3, 2, 1, 17), true, false, rng_);
+  check_conv(make(1, 16, 9, 10, 16, 3, 3, 1, 2, 2, 16), true, true, rng_);
+  check_conv(make(1, 24, 28, 28, 24, 5, 5, 1, 2, 1, 24), true, true, rng_);
+  check_conv(make(1, 33, 5, 19, 33, 1, 7, 1, 3, 1, 33), true, true, rng_);
+  Conv2dParams p = make(1, 18, 12, 10, 18, 3, 5, 1, 1, 1, 18);
+  p.pad_w = 2;
+  p.stride_h = 2;
+  p.clamp_min = -0.5f;
+  p.clamp_max = 0.25f;
+  check_conv(p, true, true, rng_);
+}
+
 TEST_P(ConvTest, DepthwiseFlatPath) {
   // 3x3 and 5x5 depthwise go through one zero-padded, stride-phase-split copy of the plane:
   // rows shorter and longer than a 16-float chunk (and not a multiple of it), every stride up
