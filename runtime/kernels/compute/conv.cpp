@@ -122,11 +122,27 @@ bool pointwise_path(const Conv2dParams& p) {
 }
 
 // Output rows per im2col band.
-int64_t band_rows(int64_t k_dim, int64_t oh, int64_t ow) {
+int64_t gcd64(int64_t a, int64_t b) {
+  while (b != 0) {
+    const int64_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+// Output rows per im2col band of a product with m rows. When the band is not the whole plane,
+// its row count is rounded down to whole register tiles of columns where that is possible (56
+// columns a row, 48-column tiles: 6 rows), so that no band ends in a partial tile.
+int64_t band_rows(int64_t m, int64_t k_dim, int64_t oh, int64_t ow) {
   int64_t rows = kIm2colBudget / (k_dim * ow);
   if (rows < 1)
     rows = 1;
-  return min64(rows, oh);
+  if (rows >= oh)
+    return oh;
+  const int64_t nr = sgemm_packed_a_tile_cols(m, rows * ow);
+  const int64_t unit = nr / gcd64(ow, nr);
+  return rows >= unit ? rows / unit * unit : rows;
 }
 
 struct WorkspaceLayout {
@@ -152,7 +168,7 @@ WorkspaceLayout layout(const Conv2dParams& p) {
   const int64_t k_dim = cig * p.kernel_h * p.kernel_w;
   int64_t n_dim = oh * ow;
   if (!pointwise_path(p)) {
-    n_dim = band_rows(k_dim, oh, ow) * ow;
+    n_dim = band_rows(cog, k_dim, oh, ow) * ow;
     if (!panel_path(p, n_dim))
       l.col_floats = static_cast<size_t>(k_dim * n_dim);
   }
@@ -284,7 +300,8 @@ int64_t weight_k_dim(const Conv2dParams& p) {
 // the packed weight's register tile is chosen for.
 int64_t gemm_columns(const Conv2dParams& p) {
   const int64_t oh = conv2d_out_h(p), ow = conv2d_out_w(p);
-  return pointwise_path(p) ? oh * ow : band_rows(weight_k_dim(p), oh, ow) * ow;
+  return pointwise_path(p) ? oh * ow
+                           : band_rows(p.out_channels / p.groups, weight_k_dim(p), oh, ow) * ow;
 }
 
 // Group g's packed A in packed_weight if it was packed for p's weight shape, else null (the
@@ -406,7 +423,7 @@ bool conv2d_nchw_packed(const Conv2dParams& p, const float* input, const float* 
   const bool pointwise = pointwise_path(p);
   const Conv2dGeometry geom{p.in_h,  p.in_w,  p.kernel_h,   p.kernel_w,   p.stride_h, p.stride_w,
                             p.pad_h, p.pad_w, p.dilation_h, p.dilation_w, ow};
-  const int64_t rows = pointwise ? oh : band_rows(k_dim, oh, ow);
+  const int64_t rows = pointwise ? oh : band_rows(cog, k_dim, oh, ow);
   const bool panels = panel_path(p, rows * ow);
   const bool fused = (bias != nullptr || clamp) && sgemm_fuses_epilogue();
   for (int64_t n = 0; n < p.batch; ++n) {

@@ -796,6 +796,10 @@ void sgemm_with_packed_a_b_packer(int64_t m, int64_t n, int64_t k, const float* 
   with_packed_a(m, n, k, a, lda, nullptr, 0, &b, c, ldc, packed_a, workspace, workspace_bytes, epi);
 }
 
+int64_t sgemm_packed_a_tile_cols(int64_t m, int64_t n) {
+  return kernel_for_shape(active_isa(), m, n).nr;
+}
+
 bool sgemm_fuses_epilogue() {
   return kernel_for(active_isa()).run_epilogue != nullptr;
 }

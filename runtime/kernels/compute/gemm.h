@@ -116,6 +116,10 @@ struct SgemmBPacker {
 // that packs B): only then can it take B from an SgemmBPacker.
 bool sgemm_packed_a_tiles(int64_t m, int64_t n, int64_t k);
 
+// Columns of the register tile that sgemm_with_packed_a picks at active_isa() for an m x n
+// product on its tiled path (when its A is not packed for another tile).
+int64_t sgemm_packed_a_tile_cols(int64_t m, int64_t n);
+
 // Whether the micro-kernel at active_isa() applies an SgemmEpilogue itself.
 bool sgemm_fuses_epilogue();
 
