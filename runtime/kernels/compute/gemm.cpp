@@ -140,12 +140,42 @@ void pack_a(const float* a, int64_t rs, int64_t cs, int64_t mc, int64_t kc, int 
   }
 }
 
+// kc rows of N floats, rs apart in src, into a panel of kc x N: a copy of a size known at compile
+// time, which the compiler inlines (a memcpy of a run-time size is a library call per row).
+template <int N>
+void copy_panel_rows(const float* src, int64_t rs, int64_t kc, float* panel) {
+  for (int64_t p = 0; p < kc; ++p)
+    std::memcpy(panel + p * N, src + p * rs, N * sizeof(float));
+}
+
+// A whole nr-wide panel of a row-major B through copy_panel_rows, if nr is one of the kernels'.
+bool copy_full_panel(const float* src, int64_t rs, int64_t kc, int nr, float* panel) {
+  switch (nr) {
+    case 8:
+      copy_panel_rows<8>(src, rs, kc, panel);
+      return true;
+    case 16:
+      copy_panel_rows<16>(src, rs, kc, panel);
+      return true;
+    case 32:
+      copy_panel_rows<32>(src, rs, kc, panel);
+      return true;
+    case 48:
+      copy_panel_rows<48>(src, rs, kc, panel);
+      return true;
+    default:
+      return false;
+  }
+}
+
 // Packs op(B)[p0:p0+kc, j0:j0+nc] into nr-wide micro-panels, zero-padded.
 // op(B)(p, j) = b[p * rs + j * cs].
 void pack_b(const float* b, int64_t rs, int64_t cs, int64_t kc, int64_t nc, int nr, float* dst) {
   for (int64_t j0 = 0; j0 < nc; j0 += nr) {
     int64_t cols = min64(nr, nc - j0);
     float* panel = dst + j0 * kc;
+    if (cs == 1 && cols == nr && copy_full_panel(b + j0, rs, kc, nr, panel))
+      continue;
     if (cs == 1) {
       for (int64_t p = 0; p < kc; ++p) {
         const float* src = b + p * rs + j0;
