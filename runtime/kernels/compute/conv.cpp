@@ -300,8 +300,9 @@ int64_t weight_k_dim(const Conv2dParams& p) {
 // the packed weight's register tile is chosen for.
 int64_t gemm_columns(const Conv2dParams& p) {
   const int64_t oh = conv2d_out_h(p), ow = conv2d_out_w(p);
-  return pointwise_path(p) ? oh * ow
-                           : band_rows(p.out_channels / p.groups, weight_k_dim(p), oh, ow) * ow;
+  const int64_t cog = p.out_channels / p.groups;
+  return pointwise_path(p) ? sgemm_packed_a_tile_columns(cog, oh * ow)
+                           : band_rows(cog, weight_k_dim(p), oh, ow) * ow;
 }
 
 // Group g's packed A in packed_weight if it was packed for p's weight shape, else null (the
@@ -455,9 +456,16 @@ bool conv2d_nchw_packed(const Conv2dParams& p, const float* input, const float* 
           ldb = ncols;
         }
         // y[cog, band] = W[cog, k_dim] * col[k_dim, band]; rows of y are out_plane apart. Bias
-        // and clamp go into the micro-kernel's stores when it can apply them.
-        sgemm_with_packed_a(cog, ncols, k_dim, w, k_dim, b, ldb, y + oh0 * ow, out_plane,
-                            packed_group(packed_weight, p, g), gemm_ws, gemm_ws_bytes, band_epi);
+        // and clamp go into the micro-kernel's stores when it can apply them. A pointwise
+        // product leaves a few columns past the last whole tile to dot products.
+        const void* packed = packed_group(packed_weight, p, g);
+        const int64_t tiled = pointwise ? sgemm_packed_a_tile_columns(cog, ncols) : ncols;
+        sgemm_with_packed_a(cog, tiled, k_dim, w, k_dim, b, ldb, y + oh0 * ow, out_plane, packed,
+                            gemm_ws, gemm_ws_bytes, band_epi);
+        if (tiled < ncols)
+          sgemm_with_packed_a(cog, ncols - tiled, k_dim, w, k_dim, b + tiled, ldb,
+                              y + oh0 * ow + tiled, out_plane, packed, gemm_ws, gemm_ws_bytes,
+                              band_epi);
       }
       const bool bias_clamp_pass = (bias != nullptr || clamp) && !fused;
       if (bias_clamp_pass || p.activation != Activation::kNone) {

@@ -826,6 +826,32 @@ void sgemm_with_packed_a_b_packer(int64_t m, int64_t n, int64_t k, const float* 
   with_packed_a(m, n, k, a, lda, nullptr, 0, &b, c, ldc, packed_a, workspace, workspace_bytes, epi);
 }
 
+int64_t sgemm_packed_a_tile_columns(int64_t m, int64_t n) {
+  const Isa isa = active_isa();
+  const SgemmUkernel& whole = kernel_for_shape(isa, m, n);
+  // Padded outputs of the tiles, a remainder column as two (a dot product per output is about
+  // half as fast as a tile).
+  double best =
+      static_cast<double>(round_up(m, whole.mr)) * static_cast<double>(round_up(n, whole.nr));
+  int64_t cols = n;
+  const SgemmUkernel* narrow = narrow_kernel_for(isa);
+  for (const SgemmUkernel* k : {&kernel_for(isa), narrow}) {
+    if (k == nullptr)
+      continue;
+    const int64_t rem = n % k->nr;
+    if (rem == 0 || rem > kSgemmDotColumns || n < k->nr)
+      continue;
+    const double cost = static_cast<double>(round_up(m, k->mr)) * static_cast<double>(n - rem) +
+                        2.0 * static_cast<double>(m) * static_cast<double>(rem);
+    // The product over n - rem columns must pick this tile itself (kernel_for_shape).
+    if (cost < best && &kernel_for_shape(isa, m, n - rem) == k) {
+      best = cost;
+      cols = n - rem;
+    }
+  }
+  return cols;
+}
+
 int64_t sgemm_packed_a_tile_cols(int64_t m, int64_t n) {
   return kernel_for_shape(active_isa(), m, n).nr;
 }

@@ -168,6 +168,14 @@ TEST_P(ConvTest, Pointwise) {
   check_conv(make(1, 8, 10, 10, 4, 1, 1, 2, 0, 1, 1), true, true, rng_);  // 1x1 stride 2: im2col
   check_conv(make(1, 8, 6, 6, 4, 1, 1, 1, 1, 1, 1), true, true, rng_);    // 1x1 with padding
   check_conv(make(1, 8, 9, 9, 12, 1, 1, 1, 0, 1, 4), true, true, rng_);   // grouped 1x1
+  // A few columns past the last whole register tile go to dot products: 49 = 48 + 1 (and
+  // 6 x 8 + 1, 3 x 16 + 1), 196 = 4 x 48 + 4, 97 = 2 x 48 + 1; with a clamp.
+  check_conv(make(1, 20, 7, 7, 40, 1, 1, 1, 0, 1, 1), true, true, rng_);
+  check_conv(make(2, 12, 14, 14, 30, 1, 1, 1, 0, 1, 1), false, true, rng_);
+  Conv2dParams p = make(1, 8, 1, 97, 16, 1, 1, 1, 0, 1, 1);
+  p.clamp_min = -0.25f;
+  p.clamp_max = 0.5f;
+  check_conv(p, true, false, rng_);
 }
 
 TEST_P(ConvTest, Grouped) {

@@ -401,6 +401,7 @@ TEST_P(ParallelTest, PackedWeightConvIsBitIdenticalAtAnyThreadCount) {
       conv(1, 3, 224, 32, 3, 2, 1, 1),    // stem: im2col in bands
       relu6,                              // batch 2, stride 2, fused clamp
       conv(1, 320, 7, 1280, 1, 1, 0, 1),  // pointwise, tall: split by rows
+      conv(1, 40, 14, 90, 1, 1, 0, 1),    // pointwise, the last columns as dot products
       conv(1, 64, 14, 64, 3, 1, 1, 4),    // grouped
       conv(1, 24, 9, 30, 1, 2, 0, 3),     // 1x1 stride 2 through im2col, grouped
   };
