@@ -140,7 +140,7 @@ int64_t band_rows(int64_t m, int64_t k_dim, int64_t oh, int64_t ow) {
     rows = 1;
   if (rows >= oh)
     return oh;
-  const int64_t nr = sgemm_packed_a_tile_cols(m, rows * ow);
+  const int64_t nr = sgemm_packed_a_tile_cols(m, rows * ow, k_dim);
   const int64_t unit = nr / gcd64(ow, nr);
   return rows >= unit ? rows / unit * unit : rows;
 }
@@ -169,8 +169,9 @@ WorkspaceLayout layout(const Conv2dParams& p) {
   int64_t n_dim = oh * ow;
   if (!pointwise_path(p)) {
     n_dim = band_rows(cog, k_dim, oh, ow) * ow;
-    if (!panel_path(p, n_dim))
-      l.col_floats = static_cast<size_t>(k_dim * n_dim);
+    // The panel path's column buffer holds only the last few columns of a band that go to dot
+    // products (sgemm_packed_a_tile_columns).
+    l.col_floats = static_cast<size_t>(k_dim * (panel_path(p, n_dim) ? kSgemmDotColumns : n_dim));
   }
   l.gemm_bytes = sgemm_workspace_size(cog, n_dim, k_dim);
   l.total =
@@ -301,8 +302,8 @@ int64_t weight_k_dim(const Conv2dParams& p) {
 int64_t gemm_columns(const Conv2dParams& p) {
   const int64_t oh = conv2d_out_h(p), ow = conv2d_out_w(p);
   const int64_t cog = p.out_channels / p.groups;
-  return pointwise_path(p) ? sgemm_packed_a_tile_columns(cog, oh * ow)
-                           : band_rows(cog, weight_k_dim(p), oh, ow) * ow;
+  const int64_t n = pointwise_path(p) ? oh * ow : band_rows(cog, weight_k_dim(p), oh, ow) * ow;
+  return sgemm_packed_a_tile_columns(cog, n, weight_k_dim(p));
 }
 
 // Group g's packed A in packed_weight if it was packed for p's weight shape, else null (the
@@ -437,11 +438,22 @@ bool conv2d_nchw_packed(const Conv2dParams& p, const float* input, const float* 
         const int64_t oh1 = min64(oh, oh0 + rows);
         const int64_t ncols = (oh1 - oh0) * ow;
         const SgemmEpilogue* band_epi = fused ? &epi : nullptr;
+        // The last few columns past whole register tiles go to dot products (their own
+        // product, from a column buffer of those columns).
+        const void* packed = packed_group(packed_weight, p, g);
+        const int64_t tiled = sgemm_packed_a_tile_columns(cog, ncols, k_dim);
         if (panels) {
           const BandPanels src{&ck, &geom, x, oh0 * ow};
-          sgemm_with_packed_a_b_packer(
-              cog, ncols, k_dim, w, k_dim, SgemmBPacker{pack_band_panels, &src}, y + oh0 * ow,
-              out_plane, packed_group(packed_weight, p, g), gemm_ws, gemm_ws_bytes, band_epi);
+          sgemm_with_packed_a_b_packer(cog, tiled, k_dim, w, k_dim,
+                                       SgemmBPacker{pack_band_panels, &src}, y + oh0 * ow,
+                                       out_plane, packed, gemm_ws, gemm_ws_bytes, band_epi);
+          if (tiled < ncols) {
+            // Panels as wide as the columns are a row-major k_dim x (ncols - tiled) matrix.
+            const int64_t rest = ncols - tiled;
+            ck.im2col_panels(geom, x, 0, k_dim, oh0 * ow + tiled, rest, rest, col);
+            sgemm_with_packed_a(cog, rest, k_dim, w, k_dim, col, rest, y + oh0 * ow + tiled,
+                                out_plane, packed, gemm_ws, gemm_ws_bytes, band_epi);
+          }
           continue;
         }
         const float* b = x;
@@ -458,8 +470,6 @@ bool conv2d_nchw_packed(const Conv2dParams& p, const float* input, const float* 
         // y[cog, band] = W[cog, k_dim] * col[k_dim, band]; rows of y are out_plane apart. Bias
         // and clamp go into the micro-kernel's stores when it can apply them. A pointwise
         // product leaves a few columns past the last whole tile to dot products.
-        const void* packed = packed_group(packed_weight, p, g);
-        const int64_t tiled = pointwise ? sgemm_packed_a_tile_columns(cog, ncols) : ncols;
         sgemm_with_packed_a(cog, tiled, k_dim, w, k_dim, b, ldb, y + oh0 * ow, out_plane, packed,
                             gemm_ws, gemm_ws_bytes, band_epi);
         if (tiled < ncols)

@@ -79,14 +79,19 @@ const SgemmUkernel* narrow_kernel_for(Isa isa) {
   return nullptr;
 }
 
-// The tile for an m x n product with A packed ahead of time (the convolution's weight times
+constexpr int64_t kNarrowAnyDepthRows = 160, kNarrowMaxDepth = 2304;
+
+// The tile for an m x n x k product with A packed ahead of time (the convolution's weight times
 // its columns): of the level's tiles, the one that computes the fewest padded outputs (a
 // product with 32 rows fills three 14-row tiles to 42 rows, four 8-row tiles exactly); the main
 // one on a tie. Every tile of a level has the same kc, so the choice never changes a result.
-const SgemmUkernel& kernel_for_shape(Isa isa, int64_t m, int64_t n) {
+const SgemmUkernel& kernel_for_shape(Isa isa, int64_t m, int64_t n, int64_t k) {
   const SgemmUkernel& main = kernel_for(isa);
   const SgemmUkernel* narrow = narrow_kernel_for(isa);
-  if (narrow == nullptr || m <= 0 || n <= 0)
+  // Many rows and a deep product (512 rows, k = 4608: ResNet's last 3x3 convolutions) ran
+  // slower on the narrow tile, whatever the padding: its wider B panel competes with the A
+  // panels streaming through L1.
+  if (narrow == nullptr || m <= 0 || n <= 0 || (m > kNarrowAnyDepthRows && k > kNarrowMaxDepth))
     return main;
   const auto padded = [&](const SgemmUkernel& k) {
     return static_cast<double>(round_up(m, k.mr)) * static_cast<double>(round_up(n, k.nr));
@@ -749,13 +754,13 @@ void sgemm_prepacked_b(Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64
 }
 
 size_t sgemm_packed_a_size(Isa isa, int64_t m, int64_t k, int64_t n) {
-  const SgemmUkernel& kern = n > 0 ? kernel_for_shape(isa, m, n) : kernel_for(isa);
+  const SgemmUkernel& kern = n > 0 ? kernel_for_shape(isa, m, n, k) : kernel_for(isa);
   return kPackedHeaderBytes + static_cast<size_t>(round_up(m, kern.mr) * k) * sizeof(float);
 }
 
 void sgemm_pack_a(Isa isa, int64_t m, int64_t k, const float* a, int64_t lda, void* dst,
                   int64_t n) {
-  const SgemmUkernel& kern = n > 0 ? kernel_for_shape(isa, m, n) : kernel_for(isa);
+  const SgemmUkernel& kern = n > 0 ? kernel_for_shape(isa, m, n, k) : kernel_for(isa);
   const Isa used = static_cast<int>(isa) > static_cast<int>(detected_isa()) ? detected_isa() : isa;
   const PackedHeader h{
       static_cast<int32_t>(used), static_cast<int32_t>(Trans::kNo), k, m, lda, kern.mr};
@@ -783,7 +788,7 @@ void with_packed_a(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
   const SgemmUkernel* kern = &kernel_for(isa);
   const bool tiled = b_packer != nullptr || choose_path(*kern, m, n, k, 1, ldb, 1) == Path::kTiled;
   if (tiled)
-    kern = &kernel_for_shape(isa, m, n);
+    kern = &kernel_for_shape(isa, m, n, k);
   const float* panels = nullptr;
   if (packed_a != nullptr && tiled) {
     PackedHeader h;
@@ -826,25 +831,25 @@ void sgemm_with_packed_a_b_packer(int64_t m, int64_t n, int64_t k, const float* 
   with_packed_a(m, n, k, a, lda, nullptr, 0, &b, c, ldc, packed_a, workspace, workspace_bytes, epi);
 }
 
-int64_t sgemm_packed_a_tile_columns(int64_t m, int64_t n) {
+int64_t sgemm_packed_a_tile_columns(int64_t m, int64_t n, int64_t k) {
   const Isa isa = active_isa();
-  const SgemmUkernel& whole = kernel_for_shape(isa, m, n);
+  const SgemmUkernel& whole = kernel_for_shape(isa, m, n, k);
   // Padded outputs of the tiles, a remainder column as two (a dot product per output is about
   // half as fast as a tile).
   double best =
       static_cast<double>(round_up(m, whole.mr)) * static_cast<double>(round_up(n, whole.nr));
   int64_t cols = n;
   const SgemmUkernel* narrow = narrow_kernel_for(isa);
-  for (const SgemmUkernel* k : {&kernel_for(isa), narrow}) {
-    if (k == nullptr)
+  for (const SgemmUkernel* tile : {&kernel_for(isa), narrow}) {
+    if (tile == nullptr)
       continue;
-    const int64_t rem = n % k->nr;
-    if (rem == 0 || rem > kSgemmDotColumns || n < k->nr)
+    const int64_t rem = n % tile->nr;
+    if (rem == 0 || rem > kSgemmDotColumns || n < tile->nr)
       continue;
-    const double cost = static_cast<double>(round_up(m, k->mr)) * static_cast<double>(n - rem) +
+    const double cost = static_cast<double>(round_up(m, tile->mr)) * static_cast<double>(n - rem) +
                         2.0 * static_cast<double>(m) * static_cast<double>(rem);
     // The product over n - rem columns must pick this tile itself (kernel_for_shape).
-    if (cost < best && &kernel_for_shape(isa, m, n - rem) == k) {
+    if (cost < best && &kernel_for_shape(isa, m, n - rem, k) == tile) {
       best = cost;
       cols = n - rem;
     }
@@ -852,8 +857,8 @@ int64_t sgemm_packed_a_tile_columns(int64_t m, int64_t n) {
   return cols;
 }
 
-int64_t sgemm_packed_a_tile_cols(int64_t m, int64_t n) {
-  return kernel_for_shape(active_isa(), m, n).nr;
+int64_t sgemm_packed_a_tile_cols(int64_t m, int64_t n, int64_t k) {
+  return kernel_for_shape(active_isa(), m, n, k).nr;
 }
 
 bool sgemm_fuses_epilogue() {

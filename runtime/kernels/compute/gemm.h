@@ -116,17 +116,17 @@ struct SgemmBPacker {
 // that packs B): only then can it take B from an SgemmBPacker.
 bool sgemm_packed_a_tiles(int64_t m, int64_t n, int64_t k);
 
-// Columns of the register tile that sgemm_with_packed_a picks at active_isa() for an m x n
+// Columns of the register tile that sgemm_with_packed_a picks at active_isa() for an m x n x k
 // product on its tiled path (when its A is not packed for another tile).
-int64_t sgemm_packed_a_tile_cols(int64_t m, int64_t n);
+int64_t sgemm_packed_a_tile_cols(int64_t m, int64_t n, int64_t k);
 
-// For an m x n product with A packed ahead of time (B stored, not from a packer): the columns
+// For an m x n x k product with A packed ahead of time: the columns
 // best given to the register tiles. n, or n less a remainder of at most kSgemmDotColumns columns
 // that would fill a tile mostly with padding (a 7x7 image: 49 = 48 + 1); the caller runs the
 // remaining columns as a product of their own, which sgemm_with_packed_a then runs as dot
 // products. Pack A for (m, the columns returned).
 constexpr int64_t kSgemmDotColumns = 4;
-int64_t sgemm_packed_a_tile_columns(int64_t m, int64_t n);
+int64_t sgemm_packed_a_tile_columns(int64_t m, int64_t n, int64_t k);
 
 // Whether the micro-kernel at active_isa() applies an SgemmEpilogue itself.
 bool sgemm_fuses_epilogue();

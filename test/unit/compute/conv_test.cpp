@@ -138,6 +138,10 @@ TEST_P(ConvTest, Im2colStraightIntoPanels) {
   check_conv(make(1, 6, 21, 18, 17, 3, 3, 1, 3, 3, 1), true, true, rng_);
   check_conv(make(1, 9, 1, 1, 21, 3, 3, 1, 1, 1, 1), true, true, rng_);
   check_conv(make(1, 8, 13, 11, 30, 3, 5, 1, 2, 1, 2), true, true, rng_);
+  // The last columns of a band past whole register tiles, im2col'd apart into dot products:
+  // 49 = 48 + 1 (or 6 x 8 + 1, 3 x 16 + 1) and 196 = 4 x 48 + 4.
+  check_conv(make(1, 16, 7, 7, 24, 3, 3, 1, 1, 1, 1), true, true, rng_);
+  check_conv(make(1, 8, 14, 14, 40, 3, 3, 1, 1, 1, 1), true, false, rng_);
   Conv2dParams p = make(1, 10, 17, 37, 33, 3, 3, 1, 1, 1, 1);
   p.clamp_min = -0.5f;
   p.clamp_max = 0.5f;
