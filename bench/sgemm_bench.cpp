@@ -22,6 +22,7 @@
 
 #include <time.h>
 
+#include <executorch/extension/threadpool/threadpool.h>
 #include <executorch/runtime/kernels/compute/conv.h>
 #include <executorch/runtime/kernels/compute/gemm.h>
 #include <executorch/runtime/kernels/compute/isa.h>
@@ -157,6 +158,12 @@ int main(int argc, char** argv) {
       rounds = std::atoi(argv[i + 1]);
     if (std::strcmp(argv[i], "--shapes") == 0)
       shapes = argv[i + 1];
+  }
+  // One thread, as the header says: the compute core splits large products and convolutions
+  // across the runtime's pool, and this thread's CPU time would then miss the workers' share.
+  if (!executorch::extension::threadpool::set_num_threads(1)) {
+    std::fprintf(stderr, "cannot run the thread pool with one thread\n");
+    return 1;
   }
   std::vector<Isa> isas;
   for (int l = 0; l <= static_cast<int>(detected_isa()); ++l)

@@ -11,12 +11,15 @@
 //
 // Paths, chosen per call:
 //  - depthwise (groups == in_channels, any channel multiplier): direct per-channel loops in
-//    per-ISA translation units; 3x3 and 5x5 kernels (stride up to 4, any dilation) go through
-//    a zero-padded, stride-phase-split copy of the plane in per-thread scratch, every tap one
-//    contiguous stream; other kernels (or no scratch) row by row, with a fused 3x3 path;
+//    per-ISA translation units. Small planes (up to 1024 padded pixels, kernels up to 25 taps,
+//    multiplier 1) go 16 channels at a time through a channels-last copy in scratch; larger 3x3
+//    and 5x5 kernels (stride up to 4, any dilation) through a zero-padded, stride-phase-split
+//    copy of the plane in per-thread scratch, every tap one contiguous stream; other kernels (or
+//    no scratch) row by row, with a fused 3x3 path;
 //  - 1x1, stride 1, no padding: one SGEMM per (batch, group) straight on the input;
-//  - otherwise: im2col of one (batch, group) into the workspace, in L2-sized bands of output
-//    rows, then SGEMM.
+//  - otherwise: im2col of one (batch, group) in L2-sized bands of output rows (whole register
+//    tiles of columns), written straight into the SGEMM's packed B panels when the product takes
+//    its tiled path (else into the workspace, then SGEMM).
 // The SGEMM paths apply bias and clamp in the micro-kernel where it can (gemm.h
 // SgemmEpilogue), and take the weight prepacked when given one (conv2d_nchw_packed).
 #pragma once

@@ -31,6 +31,26 @@ struct DwPlane {
   int64_t hq, wq, phase_floats;
 };
 
+// A block of up to kDwBlockChannels depthwise channels (one input plane each) computed together,
+// channels-last in scratch: each output pixel of all the block's channels is one vector sum per
+// tap. For small planes, where the per-plane loops spend most of their time outside the sums.
+constexpr int64_t kDwBlockChannels = 16;
+// Largest kernel (kh * kw) the block path takes.
+constexpr int64_t kDwBlockMaxTaps = 25;
+
+struct DwBlock {
+  const float* in;  // channels planes of [in_h, in_w], in_h * in_w apart
+  int64_t channels;
+  int64_t in_h, in_w, kh, kw, sh, sw, ph, pw, dh, dw, out_h, out_w;
+  const float* w;     // [channels, kh * kw]
+  const float* bias;  // [channels], or null
+  float lo, hi;
+  float* out;  // channels planes of [out_h, out_w], out_h * out_w apart
+  // 64-byte aligned, (hp * wp + out_h * out_w) * kDwBlockChannels floats (hp, wp: the padded
+  // input's size): the padded block, then its sums.
+  float* scratch;
+};
+
 // The geometry im2col needs (one image; channels are the caller's).
 struct Conv2dGeometry {
   int64_t in_h, in_w, kh, kw, sh, sw, ph, pw, dh, dw, out_w;
@@ -43,6 +63,11 @@ struct ConvKernels {
   // im2col of cig input planes for output rows [oh0, oh1) (conv.cpp has the layout).
   void (*im2col)(const Conv2dGeometry& g, const float* x, int64_t cig, int64_t oh0, int64_t oh1,
                  float* col);
+  // The rows [p0, p0 + kc) and columns [j0, j0 + nc) of all cig planes' im2col (column j is
+  // output pixel j of the plane), as the SGEMM's nr-wide B panels (conv_kernels_impl.inc).
+  void (*depthwise_block)(const DwBlock& b);
+  void (*im2col_panels)(const Conv2dGeometry& g, const float* x, int64_t p0, int64_t kc, int64_t j0,
+                        int64_t nc, int64_t nr, float* dst);
 };
 
 extern const ConvKernels kConvBaseline;

@@ -56,7 +56,8 @@ const SgemmUkernel& kernel_for(Isa isa) {
 #if defined(__aarch64__)
 constexpr const SgemmUkernel* kAllKernels[] = {&kSgemmBaseline, &kSgemmNeon};
 #elif defined(__x86_64__)
-constexpr const SgemmUkernel* kAllKernels[] = {&kSgemmBaseline, &kSgemmAvx2, &kSgemmAvx512};
+constexpr const SgemmUkernel* kAllKernels[] = {&kSgemmBaseline, &kSgemmAvx2, &kSgemmAvx512,
+                                               &kSgemmAvx512Narrow};
 #else
 constexpr const SgemmUkernel* kAllKernels[] = {&kSgemmBaseline};
 #endif
@@ -66,6 +67,36 @@ inline int64_t min64(int64_t a, int64_t b) {
 }
 inline int64_t round_up(int64_t v, int64_t m) {
   return (v + m - 1) / m * m;
+}
+
+// The level's second register tile, for products with few rows, or null.
+const SgemmUkernel* narrow_kernel_for(Isa isa) {
+#if defined(__x86_64__)
+  if (&kernel_for(isa) == &kSgemmAvx512)
+    return &kSgemmAvx512Narrow;
+#endif
+  (void)isa;
+  return nullptr;
+}
+
+constexpr int64_t kNarrowAnyDepthRows = 160, kNarrowMaxDepth = 2304;
+
+// The tile for an m x n x k product with A packed ahead of time (the convolution's weight times
+// its columns): of the level's tiles, the one that computes the fewest padded outputs (a
+// product with 32 rows fills three 14-row tiles to 42 rows, four 8-row tiles exactly); the main
+// one on a tie. Every tile of a level has the same kc, so the choice never changes a result.
+const SgemmUkernel& kernel_for_shape(Isa isa, int64_t m, int64_t n, int64_t k) {
+  const SgemmUkernel& main = kernel_for(isa);
+  const SgemmUkernel* narrow = narrow_kernel_for(isa);
+  // Many rows and a deep product (512 rows, k = 4608: ResNet's last 3x3 convolutions) ran
+  // slower on the narrow tile, whatever the padding: its wider B panel competes with the A
+  // panels streaming through L1.
+  if (narrow == nullptr || m <= 0 || n <= 0 || (m > kNarrowAnyDepthRows && k > kNarrowMaxDepth))
+    return main;
+  const auto padded = [&](const SgemmUkernel& k) {
+    return static_cast<double>(round_up(m, k.mr)) * static_cast<double>(round_up(n, k.nr));
+  };
+  return padded(*narrow) < padded(main) ? *narrow : main;
 }
 
 // Floats of packed A and packed B needed by one kernel for these sizes.
@@ -114,12 +145,42 @@ void pack_a(const float* a, int64_t rs, int64_t cs, int64_t mc, int64_t kc, int 
   }
 }
 
+// kc rows of N floats, rs apart in src, into a panel of kc x N: a copy of a size known at compile
+// time, which the compiler inlines (a memcpy of a run-time size is a library call per row).
+template <int N>
+void copy_panel_rows(const float* src, int64_t rs, int64_t kc, float* panel) {
+  for (int64_t p = 0; p < kc; ++p)
+    std::memcpy(panel + p * N, src + p * rs, N * sizeof(float));
+}
+
+// A whole nr-wide panel of a row-major B through copy_panel_rows, if nr is one of the kernels'.
+bool copy_full_panel(const float* src, int64_t rs, int64_t kc, int nr, float* panel) {
+  switch (nr) {
+    case 8:
+      copy_panel_rows<8>(src, rs, kc, panel);
+      return true;
+    case 16:
+      copy_panel_rows<16>(src, rs, kc, panel);
+      return true;
+    case 32:
+      copy_panel_rows<32>(src, rs, kc, panel);
+      return true;
+    case 48:
+      copy_panel_rows<48>(src, rs, kc, panel);
+      return true;
+    default:
+      return false;
+  }
+}
+
 // Packs op(B)[p0:p0+kc, j0:j0+nc] into nr-wide micro-panels, zero-padded.
 // op(B)(p, j) = b[p * rs + j * cs].
 void pack_b(const float* b, int64_t rs, int64_t cs, int64_t kc, int64_t nc, int nr, float* dst) {
   for (int64_t j0 = 0; j0 < nc; j0 += nr) {
     int64_t cols = min64(nr, nc - j0);
     float* panel = dst + j0 * kc;
+    if (cs == 1 && cols == nr && copy_full_panel(b + j0, rs, kc, nr, panel))
+      continue;
     if (cs == 1) {
       for (int64_t p = 0; p < kc; ++p) {
         const float* src = b + p * rs + j0;
@@ -253,6 +314,7 @@ struct PackedHeader {
   int32_t isa;
   int32_t trans;
   int64_t k, other, ld;
+  int32_t mr;  // a packed A: the tile rows it was packed for (0 in a packed B)
 };
 constexpr size_t kPackedHeaderBytes = 64;
 static_assert(sizeof(PackedHeader) <= kPackedHeaderBytes, "header fits its slot");
@@ -267,10 +329,17 @@ struct PackedA {
   int64_t row0;
 };
 
+// A caller's B packer and the column of B where the product (or a rectangle of it) starts.
+struct BPackerAt {
+  const SgemmBPacker* packer;
+  int64_t col0;
+};
+
 void run_tiled(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float alpha,
                const float* a, int64_t ars, int64_t acs, const float* b, int64_t brs, int64_t bcs,
                float beta, float* c, int64_t ldc, void* workspace, size_t workspace_bytes,
-               const float* prepacked_b, const PackedA* prepacked_a, const SgemmEpilogue* epi);
+               const float* prepacked_b, const PackedA* prepacked_a, const SgemmEpilogue* epi,
+               const BPackerAt* b_packer);
 bool run_axpys_parallel(const VmathKernels& vm, int64_t m, int64_t n, int64_t k, float alpha,
                         const float* a, int64_t ars, int64_t acs, const float* b, int64_t brs,
                         float beta, float* c, int64_t ldc);
@@ -280,7 +349,8 @@ bool run_dots_parallel(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k
 bool run_tiled_parallel(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float alpha,
                         const float* a, int64_t ars, int64_t acs, const float* b, int64_t brs,
                         int64_t bcs, float beta, float* c, int64_t ldc, const float* prepacked_b,
-                        const PackedA* prepacked_a, const SgemmEpilogue* epi);
+                        const PackedA* prepacked_a, const SgemmEpilogue* epi,
+                        const SgemmBPacker* b_packer);
 
 // The epilogue in place over an m x n block of C whose first row is row `row0` of the
 // product: what the micro-kernels' run_epilogue does, for edge tiles and the other paths.
@@ -337,7 +407,7 @@ void run(const SgemmUkernel& kern, const VmathKernels& vm, Trans ta, Trans tb, i
          int64_t k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb,
          float beta, float* c, int64_t ldc, void* workspace, size_t workspace_bytes,
          const float* prepacked_b = nullptr, const PackedA* prepacked_a = nullptr,
-         const SgemmEpilogue* epi = nullptr) {
+         const SgemmEpilogue* epi = nullptr, const SgemmBPacker* b_packer = nullptr) {
   if (m <= 0 || n <= 0)
     return;
   if (k <= 0 || alpha == 0.0f) {
@@ -352,7 +422,9 @@ void run(const SgemmUkernel& kern, const VmathKernels& vm, Trans ta, Trans tb, i
   const int64_t bcs = tb == Trans::kNo ? 1 : ldb;
   // The path is chosen here, for the whole product, before any split across threads: the
   // paths round differently, so a split must never change which one runs.
-  switch (choose_path(kern, m, n, k, acs, brs, bcs)) {
+  // A B from a packer exists only as panels: the tiled path (the caller checked that it is the
+  // one choose_path picks).
+  switch (b_packer != nullptr ? Path::kTiled : choose_path(kern, m, n, k, acs, brs, bcs)) {
     case Path::kAxpys:
       // At most kAxpyMaxRows rows (a linear layer at batch 1): split the columns when the
       // product is large enough.
@@ -369,10 +441,11 @@ void run(const SgemmUkernel& kern, const VmathKernels& vm, Trans ta, Trans tb, i
       break;
   }
   if (run_tiled_parallel(kern, m, n, k, alpha, a, ars, acs, b, brs, bcs, beta, c, ldc, prepacked_b,
-                         prepacked_a, epi))
+                         prepacked_a, epi, b_packer))
     return;
+  const BPackerAt at{b_packer, 0};
   run_tiled(kern, m, n, k, alpha, a, ars, acs, b, brs, bcs, beta, c, ldc, workspace,
-            workspace_bytes, prepacked_b, prepacked_a, epi);
+            workspace_bytes, prepacked_b, prepacked_a, epi, b_packer != nullptr ? &at : nullptr);
 }
 
 // The blocked loops of the header comment over the whole m x n product (or, from
@@ -380,7 +453,8 @@ void run(const SgemmUkernel& kern, const VmathKernels& vm, Trans ta, Trans tb, i
 void run_tiled(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float alpha,
                const float* a, int64_t ars, int64_t acs, const float* b, int64_t brs, int64_t bcs,
                float beta, float* c, int64_t ldc, void* workspace, size_t workspace_bytes,
-               const float* prepacked_b, const PackedA* prepacked_a, const SgemmEpilogue* epi) {
+               const float* prepacked_b, const PackedA* prepacked_a, const SgemmEpilogue* epi,
+               const BPackerAt* b_packer) {
   int64_t a_floats, b_floats;
   packed_sizes(kern, m, n, k, &a_floats, &b_floats);
   size_t need = workspace_for(kern, m, n, k);
@@ -412,6 +486,9 @@ void run_tiled(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float 
       const float* b_block = packed_b;
       if (prepacked_b != nullptr) {
         b_block = jc_packed + round_up(nc, nr) * pc;
+      } else if (b_packer != nullptr) {
+        b_packer->packer->pack(b_packer->packer->ctx, pc, kc, b_packer->col0 + jc, nc, nr,
+                               packed_b);
       } else {
         pack_b(b + pc * brs + jc * bcs, brs, bcs, kc, nc, nr, packed_b);
       }
@@ -532,7 +609,8 @@ bool run_dots_parallel(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k
 bool run_tiled_parallel(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float alpha,
                         const float* a, int64_t ars, int64_t acs, const float* b, int64_t brs,
                         int64_t bcs, float beta, float* c, int64_t ldc, const float* prepacked_b,
-                        const PackedA* prepacked_a, const SgemmEpilogue* epi) {
+                        const PackedA* prepacked_a, const SgemmEpilogue* epi,
+                        const SgemmBPacker* b_packer) {
   const int64_t threads = threads_for(m, n, k);
   if (threads <= 1)
     return false;
@@ -571,10 +649,11 @@ bool run_tiled_parallel(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t 
         PackedA rect_a{};
         if (prepacked_a != nullptr)
           rect_a = PackedA{prepacked_a->panels, prepacked_a->m_round, prepacked_a->row0 + i0};
+        const BPackerAt at{b_packer, j0};
         run_tiled(kern, min64(height, m - i0), min64(width, n - j0), k, alpha, a + i0 * ars, ars,
-                  acs, b + j0 * bcs, brs, bcs, beta, c + i0 * ldc + j0, ldc, nullptr, 0,
-                  prepacked_b, prepacked_a != nullptr ? &rect_a : nullptr,
-                  epi != nullptr ? &rect_epi : nullptr);
+                  acs, b != nullptr ? b + j0 * bcs : b, brs, bcs, beta, c + i0 * ldc + j0, ldc,
+                  nullptr, 0, prepacked_b, prepacked_a != nullptr ? &rect_a : nullptr,
+                  epi != nullptr ? &rect_epi : nullptr, b_packer != nullptr ? &at : nullptr);
       },
       static_cast<size_t>(row_blocks * col_blocks));
 }
@@ -624,7 +703,7 @@ void sgemm_pack_b(Isa isa, Trans trans_b, int64_t k, int64_t n, const float* b, 
   const SgemmUkernel& kern = kernel_for(isa);
   // The level kernel_for() actually used (requests above the CPU's are clamped).
   const Isa used = static_cast<int>(isa) > static_cast<int>(detected_isa()) ? detected_isa() : isa;
-  const PackedHeader h{static_cast<int32_t>(used), static_cast<int32_t>(trans_b), k, n, ldb};
+  const PackedHeader h{static_cast<int32_t>(used), static_cast<int32_t>(trans_b), k, n, ldb, 0};
   std::memcpy(dst, &h, sizeof h);
   const int64_t brs = trans_b == Trans::kNo ? ldb : 1;
   const int64_t bcs = trans_b == Trans::kNo ? 1 : ldb;
@@ -674,15 +753,17 @@ void sgemm_prepacked_b(Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64
       ldc, workspace, workspace_bytes, panels);
 }
 
-size_t sgemm_packed_a_size(Isa isa, int64_t m, int64_t k) {
-  const SgemmUkernel& kern = kernel_for(isa);
+size_t sgemm_packed_a_size(Isa isa, int64_t m, int64_t k, int64_t n) {
+  const SgemmUkernel& kern = n > 0 ? kernel_for_shape(isa, m, n, k) : kernel_for(isa);
   return kPackedHeaderBytes + static_cast<size_t>(round_up(m, kern.mr) * k) * sizeof(float);
 }
 
-void sgemm_pack_a(Isa isa, int64_t m, int64_t k, const float* a, int64_t lda, void* dst) {
-  const SgemmUkernel& kern = kernel_for(isa);
+void sgemm_pack_a(Isa isa, int64_t m, int64_t k, const float* a, int64_t lda, void* dst,
+                  int64_t n) {
+  const SgemmUkernel& kern = n > 0 ? kernel_for_shape(isa, m, n, k) : kernel_for(isa);
   const Isa used = static_cast<int>(isa) > static_cast<int>(detected_isa()) ? detected_isa() : isa;
-  const PackedHeader h{static_cast<int32_t>(used), static_cast<int32_t>(Trans::kNo), k, m, lda};
+  const PackedHeader h{
+      static_cast<int32_t>(used), static_cast<int32_t>(Trans::kNo), k, m, lda, kern.mr};
   std::memcpy(dst, &h, sizeof h);
   float* out = reinterpret_cast<float*>(static_cast<char*>(dst) + kPackedHeaderBytes);
   const int64_t m_round = round_up(m, kern.mr);
@@ -694,23 +775,90 @@ void sgemm_pack_a(Isa isa, int64_t m, int64_t k, const float* a, int64_t lda, vo
   }
 }
 
-void sgemm_with_packed_a(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
-                         const float* b, int64_t ldb, float* c, int64_t ldc, const void* packed_a,
-                         void* workspace, size_t workspace_bytes, const SgemmEpilogue* epi) {
+namespace {
+
+// sgemm_with_packed_a with B as stored (b, ldb) or from b_packer.
+void with_packed_a(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b,
+                   int64_t ldb, const SgemmBPacker* b_packer, float* c, int64_t ldc,
+                   const void* packed_a, void* workspace, size_t workspace_bytes,
+                   const SgemmEpilogue* epi) {
   const Isa isa = active_isa();
-  const SgemmUkernel& kern = kernel_for(isa);
-  PackedA pa{nullptr, round_up(m, kern.mr), 0};
-  if (packed_a != nullptr) {
+  // The path as sgemm would choose it; only the tiled one has a choice of tile, and takes it
+  // from the packed A when there is one (it was packed for one tile's rows).
+  const SgemmUkernel* kern = &kernel_for(isa);
+  const bool tiled = b_packer != nullptr || choose_path(*kern, m, n, k, 1, ldb, 1) == Path::kTiled;
+  if (tiled)
+    kern = &kernel_for_shape(isa, m, n, k);
+  const float* panels = nullptr;
+  if (packed_a != nullptr && tiled) {
     PackedHeader h;
     std::memcpy(&h, packed_a, sizeof h);
+    const SgemmUkernel* narrow = narrow_kernel_for(isa);
+    const SgemmUkernel* packed_for = h.mr == kernel_for(isa).mr                ? &kernel_for(isa)
+                                     : narrow != nullptr && h.mr == narrow->mr ? narrow
+                                                                               : nullptr;
     if (h.isa == static_cast<int32_t>(isa) && h.trans == static_cast<int32_t>(Trans::kNo) &&
-        h.k == k && h.other == m && h.ld == lda) {
-      pa.panels =
+        h.k == k && h.other == m && h.ld == lda && packed_for != nullptr) {
+      kern = packed_for;
+      panels =
           reinterpret_cast<const float*>(static_cast<const char*>(packed_a) + kPackedHeaderBytes);
     }
   }
-  run(kern, vmath_for(isa), Trans::kNo, Trans::kNo, m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc,
-      workspace, workspace_bytes, nullptr, pa.panels != nullptr ? &pa : nullptr, epi);
+  const PackedA pa{panels, round_up(m, kern->mr), 0};
+  run(*kern, vmath_for(isa), Trans::kNo, Trans::kNo, m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc,
+      workspace, workspace_bytes, nullptr, panels != nullptr ? &pa : nullptr, epi, b_packer);
+}
+
+}  // namespace
+
+void sgemm_with_packed_a(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
+                         const float* b, int64_t ldb, float* c, int64_t ldc, const void* packed_a,
+                         void* workspace, size_t workspace_bytes, const SgemmEpilogue* epi) {
+  with_packed_a(m, n, k, a, lda, b, ldb, nullptr, c, ldc, packed_a, workspace, workspace_bytes,
+                epi);
+}
+
+bool sgemm_packed_a_tiles(int64_t m, int64_t n, int64_t k) {
+  // B as the convolution stores it (row-major, contiguous rows); A row-major.
+  return m > 0 && n > 0 && k > 0 &&
+         choose_path(kernel_for(active_isa()), m, n, k, 1, 2, 1) == Path::kTiled;
+}
+
+void sgemm_with_packed_a_b_packer(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
+                                  const SgemmBPacker& b, float* c, int64_t ldc,
+                                  const void* packed_a, void* workspace, size_t workspace_bytes,
+                                  const SgemmEpilogue* epi) {
+  with_packed_a(m, n, k, a, lda, nullptr, 0, &b, c, ldc, packed_a, workspace, workspace_bytes, epi);
+}
+
+int64_t sgemm_packed_a_tile_columns(int64_t m, int64_t n, int64_t k) {
+  const Isa isa = active_isa();
+  const SgemmUkernel& whole = kernel_for_shape(isa, m, n, k);
+  // Padded outputs of the tiles, a remainder column as two (a dot product per output is about
+  // half as fast as a tile).
+  double best =
+      static_cast<double>(round_up(m, whole.mr)) * static_cast<double>(round_up(n, whole.nr));
+  int64_t cols = n;
+  const SgemmUkernel* narrow = narrow_kernel_for(isa);
+  for (const SgemmUkernel* tile : {&kernel_for(isa), narrow}) {
+    if (tile == nullptr)
+      continue;
+    const int64_t rem = n % tile->nr;
+    if (rem == 0 || rem > kSgemmDotColumns || n < tile->nr)
+      continue;
+    const double cost = static_cast<double>(round_up(m, tile->mr)) * static_cast<double>(n - rem) +
+                        2.0 * static_cast<double>(m) * static_cast<double>(rem);
+    // The product over n - rem columns must pick this tile itself (kernel_for_shape).
+    if (cost < best && &kernel_for_shape(isa, m, n - rem, k) == tile) {
+      best = cost;
+      cols = n - rem;
+    }
+  }
+  return cols;
+}
+
+int64_t sgemm_packed_a_tile_cols(int64_t m, int64_t n, int64_t k) {
+  return kernel_for_shape(active_isa(), m, n, k).nr;
 }
 
 bool sgemm_fuses_epilogue() {

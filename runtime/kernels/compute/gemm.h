@@ -100,15 +100,45 @@ struct SgemmEpilogue {
   float lo, hi;
 };
 
+// B supplied block by block, already in the micro-kernel's panel layout, by the caller: the
+// convolution writes its im2col straight into the panels, with no column buffer in between.
+// pack(ctx, p0, kc, j0, nc, nr, dst) writes rows [p0, p0 + kc) and columns [j0, j0 + nc) of B
+// as nr-wide panels, panel q at dst + q * kc * nr holding kc steps of nr floats (columns
+// j0 + q * nr ...), the columns past nc zero. It may be called from several threads at once,
+// each with its own dst.
+struct SgemmBPacker {
+  void (*pack)(const void* ctx, int64_t p0, int64_t kc, int64_t j0, int64_t nc, int64_t nr,
+               float* dst);
+  const void* ctx;
+};
+
+// Whether sgemm_with_packed_a would take its tiled path for an m x n x k product (the only one
+// that packs B): only then can it take B from an SgemmBPacker.
+bool sgemm_packed_a_tiles(int64_t m, int64_t n, int64_t k);
+
+// Columns of the register tile that sgemm_with_packed_a picks at active_isa() for an m x n x k
+// product on its tiled path (when its A is not packed for another tile).
+int64_t sgemm_packed_a_tile_cols(int64_t m, int64_t n, int64_t k);
+
+// For an m x n x k product with A packed ahead of time: the columns
+// best given to the register tiles. n, or n less a remainder of at most kSgemmDotColumns columns
+// that would fill a tile mostly with padding (a 7x7 image: 49 = 48 + 1); the caller runs the
+// remaining columns as a product of their own, which sgemm_with_packed_a then runs as dot
+// products. Pack A for (m, the columns returned).
+constexpr int64_t kSgemmDotColumns = 4;
+int64_t sgemm_packed_a_tile_columns(int64_t m, int64_t n, int64_t k);
+
 // Whether the micro-kernel at active_isa() applies an SgemmEpilogue itself.
 bool sgemm_fuses_epilogue();
 
-// Bytes of a packed A (header included) for an m x k A at `isa`.
-size_t sgemm_packed_a_size(Isa isa, int64_t m, int64_t k);
+// Bytes of a packed A (header included) for an m x k A at `isa`, to be multiplied by B's of
+// about n columns (n picks the register tile where a level has several; 0: the main one).
+size_t sgemm_packed_a_size(Isa isa, int64_t m, int64_t k, int64_t n = 0);
 
-// Packs A (m x k, row-major, leading dimension lda) for `isa` into dst (sgemm_packed_a_size
-// bytes, 64-byte aligned).
-void sgemm_pack_a(Isa isa, int64_t m, int64_t k, const float* a, int64_t lda, void* dst);
+// Packs A (m x k, row-major, leading dimension lda) for `isa` and n (as above) into dst
+// (sgemm_packed_a_size bytes, 64-byte aligned).
+void sgemm_pack_a(Isa isa, int64_t m, int64_t k, const float* a, int64_t lda, void* dst,
+                  int64_t n = 0);
 
 // sgemm(Trans::kNo, Trans::kNo, m, n, k, 1, a, lda, b, ldb, 0, c, ldc, workspace, ...), taking
 // A from `packed_a` when it was packed for these very operands (m, k, lda) at active_isa();
@@ -118,6 +148,14 @@ void sgemm_with_packed_a(int64_t m, int64_t n, int64_t k, const float* a, int64_
                          const float* b, int64_t ldb, float* c, int64_t ldc, const void* packed_a,
                          void* workspace = nullptr, size_t workspace_bytes = 0,
                          const SgemmEpilogue* epi = nullptr);
+
+// sgemm_with_packed_a with B from `b` (see SgemmBPacker), always on the tiled path: for a product
+// that sgemm_packed_a_tiles() accepts, bit-identical to sgemm_with_packed_a on the B that the
+// packer describes.
+void sgemm_with_packed_a_b_packer(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
+                                  const SgemmBPacker& b, float* c, int64_t ldc,
+                                  const void* packed_a, void* workspace = nullptr,
+                                  size_t workspace_bytes = 0, const SgemmEpilogue* epi = nullptr);
 
 }  // namespace compute
 }  // namespace kernels

@@ -1,5 +1,6 @@
-// AVX-512 SGEMM micro-kernel: 14 x 32 tile (28 zmm accumulators + 2 B vectors + 1 broadcast =
-// 31 of the 32 registers). The tall tile amortizes the two B loads over 28 FMAs per k step.
+// AVX-512 SGEMM micro-kernels: 14 x 32 tile (28 zmm accumulators + 2 B vectors + 1 broadcast =
+// 31 of the 32 registers; the tall tile amortizes the two B loads over 28 FMAs per k step), and
+// an 8 x 48 one for products with few rows.
 //
 // Compiled with -mavx512f -mavx512vl -mavx512bw -mavx2 -mfma. Like gemm_avx2.cpp, it includes
 // only <immintrin.h> and keeps everything in its own namespace (no shared inline functions that
@@ -13,28 +14,32 @@ namespace kernels {
 namespace compute {
 namespace {
 
-constexpr int kMr = 14;
-constexpr int kNr = 32;
-
-// The tile's k loop into acc (one definition for both entry points).
+// The tile's k loop into acc (one definition for every tile and entry point): MR rows of A
+// broadcast against NV vectors of B per k step.
+template <int MR, int NV>
 inline __attribute__((always_inline)) void accumulate(int64_t kc, const float* a, const float* b,
-                                                      __m512 (&acc)[kMr][2]) {
+                                                      __m512 (&acc)[MR][NV]) {
 #pragma GCC unroll 14
-  for (int i = 0; i < kMr; ++i)
-    acc[i][0] = acc[i][1] = _mm512_setzero_ps();
+  for (int i = 0; i < MR; ++i)
+#pragma GCC unroll 3
+    for (int v = 0; v < NV; ++v)
+      acc[i][v] = _mm512_setzero_ps();
 
 #pragma GCC unroll 2
   for (int64_t p = 0; p < kc; ++p) {
-    const __m512 b0 = _mm512_load_ps(b);
-    const __m512 b1 = _mm512_load_ps(b + 16);
+    __m512 bv[NV];
+#pragma GCC unroll 3
+    for (int v = 0; v < NV; ++v)
+      bv[v] = _mm512_load_ps(b + 16 * v);
 #pragma GCC unroll 14
-    for (int i = 0; i < kMr; ++i) {
+    for (int i = 0; i < MR; ++i) {
       const __m512 ai = _mm512_set1_ps(a[i]);
-      acc[i][0] = _mm512_fmadd_ps(ai, b0, acc[i][0]);
-      acc[i][1] = _mm512_fmadd_ps(ai, b1, acc[i][1]);
+#pragma GCC unroll 3
+      for (int v = 0; v < NV; ++v)
+        acc[i][v] = _mm512_fmadd_ps(ai, bv[v], acc[i][v]);
     }
-    a += kMr;
-    b += kNr;
+    a += MR;
+    b += 16 * NV;
   }
 }
 
@@ -44,51 +49,49 @@ inline __attribute__((always_inline)) __m512 clamp_ps(__m512 v, __m512 lo, __m51
   return _mm512_mask_blend_ps(_mm512_cmp_ps_mask(v, hi, _CMP_GT_OQ), v, hi);
 }
 
-void ukernel_14x32_epilogue(int64_t kc, const float* a, const float* b, float* c, int64_t ldc,
-                            float beta, const float* bias, float lo, float hi) {
-  __m512 acc[kMr][2];
-  accumulate(kc, a, b, acc);
+template <int MR, int NV>
+void ukernel_epilogue(int64_t kc, const float* a, const float* b, float* c, int64_t ldc, float beta,
+                      const float* bias, float lo, float hi) {
+  __m512 acc[MR][NV];
+  accumulate<MR, NV>(kc, a, b, acc);
   const bool clamp = !(lo == -__builtin_inff() && hi == __builtin_inff());
   const __m512 vb = _mm512_set1_ps(beta), vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
 #pragma GCC unroll 14
-  for (int i = 0; i < kMr; ++i) {
+  for (int i = 0; i < MR; ++i) {
     float* row = c + i * ldc;
-    __m512 v0 = acc[i][0], v1 = acc[i][1];
-    if (beta != 0.0f) {
-      v0 = _mm512_fmadd_ps(vb, _mm512_loadu_ps(row), v0);
-      v1 = _mm512_fmadd_ps(vb, _mm512_loadu_ps(row + 16), v1);
+#pragma GCC unroll 3
+    for (int v = 0; v < NV; ++v) {
+      __m512 x = acc[i][v];
+      if (beta != 0.0f)
+        x = _mm512_fmadd_ps(vb, _mm512_loadu_ps(row + 16 * v), x);
+      if (bias != nullptr)
+        x = _mm512_add_ps(x, _mm512_set1_ps(bias[i]));
+      if (clamp)
+        x = clamp_ps(x, vlo, vhi);
+      _mm512_storeu_ps(row + 16 * v, x);
     }
-    if (bias != nullptr) {
-      const __m512 bi = _mm512_set1_ps(bias[i]);
-      v0 = _mm512_add_ps(v0, bi);
-      v1 = _mm512_add_ps(v1, bi);
-    }
-    if (clamp) {
-      v0 = clamp_ps(v0, vlo, vhi);
-      v1 = clamp_ps(v1, vlo, vhi);
-    }
-    _mm512_storeu_ps(row, v0);
-    _mm512_storeu_ps(row + 16, v1);
   }
 }
 
-void ukernel_14x32(int64_t kc, const float* a, const float* b, float* c, int64_t ldc, float beta) {
-  __m512 acc[kMr][2];
-  accumulate(kc, a, b, acc);
+template <int MR, int NV>
+void ukernel(int64_t kc, const float* a, const float* b, float* c, int64_t ldc, float beta) {
+  __m512 acc[MR][NV];
+  accumulate<MR, NV>(kc, a, b, acc);
   if (beta == 0.0f) {
 #pragma GCC unroll 14
-    for (int i = 0; i < kMr; ++i) {
-      _mm512_storeu_ps(c + i * ldc, acc[i][0]);
-      _mm512_storeu_ps(c + i * ldc + 16, acc[i][1]);
-    }
+    for (int i = 0; i < MR; ++i)
+#pragma GCC unroll 3
+      for (int v = 0; v < NV; ++v)
+        _mm512_storeu_ps(c + i * ldc + 16 * v, acc[i][v]);
   } else {
     const __m512 vb = _mm512_set1_ps(beta);
 #pragma GCC unroll 14
-    for (int i = 0; i < kMr; ++i) {
-      float* row = c + i * ldc;
-      _mm512_storeu_ps(row, _mm512_fmadd_ps(vb, _mm512_loadu_ps(row), acc[i][0]));
-      _mm512_storeu_ps(row + 16, _mm512_fmadd_ps(vb, _mm512_loadu_ps(row + 16), acc[i][1]));
-    }
+    for (int i = 0; i < MR; ++i)
+#pragma GCC unroll 3
+      for (int v = 0; v < NV; ++v) {
+        float* row = c + i * ldc + 16 * v;
+        _mm512_storeu_ps(row, _mm512_fmadd_ps(vb, _mm512_loadu_ps(row), acc[i][v]));
+      }
   }
 }
 
@@ -125,7 +128,13 @@ float dot_avx512(int64_t k, const float* x, const float* y) {
 
 // kc * nr * 4 = 24 KiB B micro-panel in a 32 KiB L1; mc * kc * 4 = 336 KiB A block in L2.
 const SgemmUkernel kSgemmAvx512 = {
-    kMr, kNr, 448, 192, 4096, ukernel_14x32, dot_avx512, "avx512-14x32", ukernel_14x32_epilogue};
+    14, 32, 448, 192, 4096, ukernel<14, 2>, dot_avx512, "avx512-14x32", ukernel_epilogue<14, 2>};
+
+// 8 x 48 (24 accumulators + 3 B vectors + 1 broadcast): for products whose rows fill no 14-row
+// tile well (16, 24, 32 or 64 output channels: 28, 28, 42 and 70 rows of 14). The same kc, so
+// each output gets the same sums in the same order as with the 14 x 32 tile: bit-identical.
+const SgemmUkernel kSgemmAvx512Narrow = {
+    8, 48, 448, 192, 4032, ukernel<8, 3>, dot_avx512, "avx512-8x48", ukernel_epilogue<8, 3>};
 
 }  // namespace compute
 }  // namespace kernels

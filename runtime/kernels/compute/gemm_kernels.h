@@ -40,6 +40,8 @@ struct SgemmUkernel {
 extern const SgemmUkernel kSgemmBaseline;
 extern const SgemmUkernel kSgemmAvx2;
 extern const SgemmUkernel kSgemmAvx512;
+// The AVX-512 level's second tile, for products with few rows (gemm.cpp kernel_for_shape).
+extern const SgemmUkernel kSgemmAvx512Narrow;
 // AArch64 only (the x86 descriptors above exist only in x86 builds, and this one only in
 // AArch64 builds: mk/kernels.mk builds one architecture's ISA objects).
 extern const SgemmUkernel kSgemmNeon;

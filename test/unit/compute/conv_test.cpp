@@ -126,6 +126,28 @@ TEST_P(ConvTest, DenseIm2col) {
   check_conv(make(1, 3, 224, 224, 4, 3, 3, 2, 1, 1, 1), true, true, rng_);  // stem, 112x112 out
 }
 
+// The im2col written straight into the SGEMM's B panels: enough output channels for the tiled
+// path, output rows that straddle panels, bands of more than one im2col stretch (1536 columns),
+// stride 3, dilation, a 1x1 image whose only output sees padding on all sides, asymmetric
+// kernels and a grouped case.
+TEST_P(ConvTest, Im2colStraightIntoPanels) {
+  //              N  Ci  H   W  Co kh kw s pad dil g
+  check_conv(make(1, 5, 45, 47, 24, 3, 3, 1, 1, 1, 1), true, true, rng_);
+  check_conv(make(1, 3, 120, 100, 32, 3, 3, 2, 1, 1, 1), true, false, rng_);
+  check_conv(make(2, 7, 23, 29, 19, 3, 3, 3, 2, 1, 1), false, true, rng_);
+  check_conv(make(1, 6, 21, 18, 17, 3, 3, 1, 3, 3, 1), true, true, rng_);
+  check_conv(make(1, 9, 1, 1, 21, 3, 3, 1, 1, 1, 1), true, true, rng_);
+  check_conv(make(1, 8, 13, 11, 30, 3, 5, 1, 2, 1, 2), true, true, rng_);
+  // The last columns of a band past whole register tiles, im2col'd apart into dot products:
+  // 49 = 48 + 1 (or 6 x 8 + 1, 3 x 16 + 1) and 196 = 4 x 48 + 4.
+  check_conv(make(1, 16, 7, 7, 24, 3, 3, 1, 1, 1, 1), true, true, rng_);
+  check_conv(make(1, 8, 14, 14, 40, 3, 3, 1, 1, 1, 1), true, false, rng_);
+  Conv2dParams p = make(1, 10, 17, 37, 33, 3, 3, 1, 1, 1, 1);
+  p.clamp_min = -0.5f;
+  p.clamp_max = 0.5f;
+  check_conv(p, true, true, rng_);
+}
+
 TEST_P(ConvTest, AsymmetricParameters) {
   Conv2dParams p = make(1, 4, 13, 17, 6, 3, 5, 1, 0, 1, 1);
   p.stride_h = 2;
@@ -150,6 +172,14 @@ TEST_P(ConvTest, Pointwise) {
   check_conv(make(1, 8, 10, 10, 4, 1, 1, 2, 0, 1, 1), true, true, rng_);  // 1x1 stride 2: im2col
   check_conv(make(1, 8, 6, 6, 4, 1, 1, 1, 1, 1, 1), true, true, rng_);    // 1x1 with padding
   check_conv(make(1, 8, 9, 9, 12, 1, 1, 1, 0, 1, 4), true, true, rng_);   // grouped 1x1
+  // A few columns past the last whole register tile go to dot products: 49 = 48 + 1 (and
+  // 6 x 8 + 1, 3 x 16 + 1), 196 = 4 x 48 + 4, 97 = 2 x 48 + 1; with a clamp.
+  check_conv(make(1, 20, 7, 7, 40, 1, 1, 1, 0, 1, 1), true, true, rng_);
+  check_conv(make(2, 12, 14, 14, 30, 1, 1, 1, 0, 1, 1), false, true, rng_);
+  Conv2dParams p = make(1, 8, 1, 97, 16, 1, 1, 1, 0, 1, 1);
+  p.clamp_min = -0.25f;
+  p.clamp_max = 0.5f;
+  check_conv(p, true, false, rng_);
 }
 
 TEST_P(ConvTest, Grouped) {
@@ -176,6 +206,28 @@ TEST_P(ConvTest, Depthwise) {
   check_conv(make(1, 1, 12, 12, 5, 3, 3, 1, 1, 1, 1), true, true, rng_);  // 1 input channel
   Conv2dParams p = make(1, 6, 11, 12, 6, 3, 3, 1, 1, 1, 6);
   p.stride_w = 2;  // unequal strides leave the fused path
+  check_conv(p, true, true, rng_);
+}
+
+TEST_P(ConvTest, DepthwiseBlockPath) {
+  // Small planes go through blocks of 16 channels at once, channels-last in scratch: channel
+  // counts that leave a partial block (or fill none), planes not a multiple of 16 pixels (the
+  // 16 x 16 transposes' tails), strides 2 and 3, dilation, kernels 1x7 and 3x5, a 1x1 image
+  // that sees only padding around it, batches, no bias, a clamp, and the largest plane the
+  // path takes (28x28 with a 5x5 kernel: 32x32 padded).
+  //              N  Ci  H   W  Co kh kw s pad dil g
+  check_conv(make(1, 20, 7, 7, 20, 3, 3, 1, 1, 1, 20), true, true, rng_);
+  check_conv(make(2, 35, 14, 14, 35, 3, 3, 2, 1, 1, 35), false, true, rng_);
+  check_conv(make(1, 3, 1, 1, 3, 3, 3, 1, 1, 1, 3), true, true, rng_);
+  check_conv(make(1, 17, 11, 13, 17, 5, 5, 3, 2, 1, 17), true, false, rng_);
+  check_conv(make(1, 16, 9, 10, 16, 3, 3, 1, 2, 2, 16), true, true, rng_);
+  check_conv(make(1, 24, 28, 28, 24, 5, 5, 1, 2, 1, 24), true, true, rng_);
+  check_conv(make(1, 33, 5, 19, 33, 1, 7, 1, 3, 1, 33), true, true, rng_);
+  Conv2dParams p = make(1, 18, 12, 10, 18, 3, 5, 1, 1, 1, 18);
+  p.pad_w = 2;
+  p.stride_h = 2;
+  p.clamp_min = -0.5f;
+  p.clamp_max = 0.25f;
   check_conv(p, true, true, rng_);
 }
 

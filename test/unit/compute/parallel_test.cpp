@@ -283,6 +283,112 @@ TEST_P(ParallelTest, SgemmEpilogueMatchesASeparatePass) {
   }
 }
 
+// An A packed for the register tile that suits its product (the n hint: AVX-512 has a second,
+// 8-row tile for products with few rows) gives exactly sgemm's result, with the epilogue, at
+// any thread count: row counts that the tiles fill differently, edge tiles in both dims, and
+// products deeper than one kc block.
+TEST_P(ParallelTest, PackedAForEitherTileIsBitIdentical) {
+  namespace compute = executorch::kernels::compute;
+  IsaScope isa(GetParam());
+  const GemmShape shapes[] = {
+      {32, 500, 27, Trans::kNo, Trans::kNo, 1.0f, 0.0f},
+      {16, 97, 200, Trans::kNo, Trans::kNo, 1.0f, 0.0f},
+      {24, 49, 300, Trans::kNo, Trans::kNo, 1.0f, 0.0f},
+      {64, 3136, 576, Trans::kNo, Trans::kNo, 1.0f, 0.0f},
+      {42, 130, 64, Trans::kNo, Trans::kNo, 1.0f, 0.0f},
+  };
+  for (const GemmShape& s : shapes) {
+    const std::vector<float> a = random_floats(static_cast<size_t>(s.m * s.k), rng_);
+    const std::vector<float> b = random_floats(static_cast<size_t>(s.k * s.n), rng_);
+    const std::vector<float> bias = random_floats(static_cast<size_t>(s.m), rng_);
+    const std::vector<float> c0(static_cast<size_t>(s.m * s.n), std::nanf(""));
+    const compute::SgemmEpilogue epi{bias.data(), -0.5f, 0.75f};
+    ASSERT_TRUE(tp::set_num_threads(1));
+    std::vector<float> want = run_gemm(s, a, b, c0);
+    for (float& v : want) {
+      const size_t i = static_cast<size_t>(&v - want.data()) / static_cast<size_t>(s.n);
+      v += bias[i];
+      v = v < epi.lo ? epi.lo : (v > epi.hi ? epi.hi : v);
+    }
+    for (const int64_t n_hint : {int64_t{0}, s.n}) {
+      SCOPED_TRACE(testing::Message()
+                   << "m=" << s.m << " n=" << s.n << " k=" << s.k << " packed for n=" << n_hint);
+      std::vector<uint8_t> blob(compute::sgemm_packed_a_size(GetParam(), s.m, s.k, n_hint) + 64);
+      void* packed = blob.data() + (64 - reinterpret_cast<uintptr_t>(blob.data()) % 64) % 64;
+      compute::sgemm_pack_a(GetParam(), s.m, s.k, a.data(), s.k, packed, n_hint);
+      for (const void* packed_a :
+           {static_cast<const void*>(nullptr), static_cast<const void*>(packed)}) {
+        for (size_t threads : kThreadCounts) {
+          ASSERT_TRUE(tp::set_num_threads(threads));
+          std::vector<float> got = c0;
+          compute::sgemm_with_packed_a(s.m, s.n, s.k, a.data(), s.k, b.data(), s.n, got.data(), s.n,
+                                       packed_a, nullptr, 0, &epi);
+          ASSERT_EQ(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)), 0)
+              << threads << " threads, packed " << (packed_a != nullptr);
+        }
+      }
+    }
+  }
+}
+
+// A row-major k x n B handed to the SGEMM through an SgemmBPacker, written with plain loops from
+// the packer's contract (gemm.h), independently of the driver's own pack_b.
+struct RowMajorB {
+  const float* b;
+  int64_t ldb;
+};
+
+void pack_row_major_b(const void* ctx, int64_t p0, int64_t kc, int64_t j0, int64_t nc, int64_t nr,
+                      float* dst) {
+  const RowMajorB& src = *static_cast<const RowMajorB*>(ctx);
+  for (int64_t jj = 0; jj < (nc + nr - 1) / nr * nr; ++jj)
+    for (int64_t p = 0; p < kc; ++p)
+      dst[jj / nr * kc * nr + p * nr + jj % nr] =
+          jj < nc ? src.b[(p0 + p) * src.ldb + j0 + jj] : 0.0f;
+}
+
+// B from a packer (the convolution's im2col straight into panels) gives exactly the product on
+// the stored B, with a packed or unpacked A and the epilogue, at any thread count: the splits
+// hand the packer column offsets, and the shapes cross the kc block and leave edge tiles.
+TEST_P(ParallelTest, BPackerIsBitIdenticalAtAnyThreadCount) {
+  namespace compute = executorch::kernels::compute;
+  IsaScope isa(GetParam());
+  const GemmShape shapes[] = {
+      {64, 3136, 576, Trans::kNo, Trans::kNo, 1.0f, 0.0f},
+      {37, 70, 300, Trans::kNo, Trans::kNo, 1.0f, 0.0f},
+      {9, 33, 17, Trans::kNo, Trans::kNo, 1.0f, 0.0f},
+  };
+  for (const GemmShape& s : shapes) {
+    SCOPED_TRACE(testing::Message() << "m=" << s.m << " n=" << s.n << " k=" << s.k);
+    ASSERT_TRUE(compute::sgemm_packed_a_tiles(s.m, s.n, s.k));
+    const std::vector<float> a = random_floats(static_cast<size_t>(s.m * s.k), rng_);
+    const std::vector<float> b = random_floats(static_cast<size_t>(s.k * s.n), rng_);
+    const std::vector<float> bias = random_floats(static_cast<size_t>(s.m), rng_);
+    const std::vector<float> c0(static_cast<size_t>(s.m * s.n), std::nanf(""));
+    const compute::SgemmEpilogue epi{bias.data(), -0.5f, 0.75f};
+    std::vector<uint8_t> blob(compute::sgemm_packed_a_size(GetParam(), s.m, s.k) + 64);
+    void* packed = blob.data() + (64 - reinterpret_cast<uintptr_t>(blob.data()) % 64) % 64;
+    compute::sgemm_pack_a(GetParam(), s.m, s.k, a.data(), s.k, packed);
+    const RowMajorB src{b.data(), s.n};
+    const compute::SgemmBPacker packer{pack_row_major_b, &src};
+    for (const void* packed_a :
+         {static_cast<const void*>(nullptr), static_cast<const void*>(packed)}) {
+      ASSERT_TRUE(tp::set_num_threads(1));
+      std::vector<float> want = c0;
+      compute::sgemm_with_packed_a(s.m, s.n, s.k, a.data(), s.k, b.data(), s.n, want.data(), s.n,
+                                   packed_a, nullptr, 0, &epi);
+      for (size_t threads : kThreadCounts) {
+        ASSERT_TRUE(tp::set_num_threads(threads));
+        std::vector<float> got = c0;
+        compute::sgemm_with_packed_a_b_packer(s.m, s.n, s.k, a.data(), s.k, packer, got.data(), s.n,
+                                              packed_a, nullptr, 0, &epi);
+        ASSERT_EQ(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)), 0)
+            << threads << " threads, packed A " << (packed_a != nullptr);
+      }
+    }
+  }
+}
+
 // A convolution with its weight packed ahead of time gives exactly the unpacked result at any
 // thread count; a packed weight that does not fit the call (other groups) is ignored.
 TEST_P(ParallelTest, PackedWeightConvIsBitIdenticalAtAnyThreadCount) {
@@ -295,6 +401,7 @@ TEST_P(ParallelTest, PackedWeightConvIsBitIdenticalAtAnyThreadCount) {
       conv(1, 3, 224, 32, 3, 2, 1, 1),    // stem: im2col in bands
       relu6,                              // batch 2, stride 2, fused clamp
       conv(1, 320, 7, 1280, 1, 1, 0, 1),  // pointwise, tall: split by rows
+      conv(1, 40, 14, 90, 1, 1, 0, 1),    // pointwise, the last columns as dot products
       conv(1, 64, 14, 64, 3, 1, 1, 4),    // grouped
       conv(1, 24, 9, 30, 1, 2, 0, 3),     // 1x1 stride 2 through im2col, grouped
   };
