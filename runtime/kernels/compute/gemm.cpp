@@ -323,6 +323,25 @@ void edge_tile_epilogue(const SgemmUkernel& kern, int64_t kc, const float* ap, c
     std::memcpy(cp + ii * ldc, tile + ii * nr, static_cast<size_t>(cols) * sizeof(float));
 }
 
+// C = tile + beta * C over the valid rows x cols of an edge tile (C not read when beta is 0).
+void merge_edge_tile(const float* tile, int nr, float* cp, int64_t ldc, int64_t rows, int64_t cols,
+                     float beta) {
+  for (int64_t ii = 0; ii < rows; ++ii) {
+    float* crow = cp + ii * ldc;
+    const float* trow = tile + ii * nr;
+    if (beta == 0.0f) {
+      for (int64_t jj = 0; jj < cols; ++jj)
+        crow[jj] = trow[jj];
+    } else if (beta == 1.0f) {
+      for (int64_t jj = 0; jj < cols; ++jj)
+        crow[jj] += trow[jj];
+    } else {
+      for (int64_t jj = 0; jj < cols; ++jj)
+        crow[jj] = trow[jj] + beta * crow[jj];
+    }
+  }
+}
+
 // Row `row0` of the product's epilogue: the same clamp, the bias from that row on.
 SgemmEpilogue epilogue_from(const SgemmEpilogue& epi, int64_t row0) {
   SgemmEpilogue e = epi;
@@ -398,6 +417,10 @@ void run_tiled(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float 
 
   const int mr = kern.mr, nr = kern.nr;
   alignas(64) float tile[kSgemmMaxTile];
+  // Full row panels of a row-major A read it in place (nothing to pack, alpha 1 folds into
+  // nothing); only a partial last panel is packed, zero-padded as usual.
+  const bool direct_a = kern.run_direct_a != nullptr && prepacked_a == nullptr && acs == 1 &&
+                        alpha == 1.0f && epi == nullptr;
 
   const float* jc_packed = prepacked_b;  // this jc block's packed panels (prepacked only)
   for (int64_t jc = 0; jc < n;
@@ -420,6 +443,11 @@ void run_tiled(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float 
         const float* a_block = packed_a;
         if (prepacked_a != nullptr) {
           a_block = prepacked_a->panels + prepacked_a->m_round * pc + (prepacked_a->row0 + ic) * kc;
+        } else if (direct_a) {
+          const int64_t full = mc / mr * mr;
+          if (full < mc)
+            pack_a(a + (ic + full) * ars + pc, ars, 1, mc - full, kc, mr, 1.0f,
+                   packed_a + full * kc);
         } else {
           pack_a(a + ic * ars + pc * acs, ars, acs, mc, kc, mr, alpha, packed_a);
         }
@@ -430,6 +458,16 @@ void run_tiled(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float 
             const int64_t rows = min64(mr, mc - ir);
             const float* ap = a_block + ir * kc;
             float* cp = c + (ic + ir) * ldc + (jc + jr);
+            const float* a_rows = a + (ic + ir) * ars + pc;  // direct_a: the tile's rows of A
+            if (direct_a && rows == mr) {
+              if (cols == nr) {
+                kern.run_direct_a(kc, a_rows, ars, bp, cp, ldc, beta_blk);
+                continue;
+              }
+              kern.run_direct_a(kc, a_rows, ars, bp, tile, nr, 0.0f);
+              merge_edge_tile(tile, nr, cp, ldc, rows, cols, beta_blk);
+              continue;
+            }
             if (rows == mr && cols == nr) {
               if (tile_epi != nullptr && kern.run_epilogue != nullptr) {
                 const float* rb = tile_epi->row_bias;
@@ -448,20 +486,7 @@ void run_tiled(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float 
             }
             // Edge tile: full-size product into the stack tile, then merge the valid part.
             kern.run(kc, ap, bp, tile, nr, 0.0f);
-            for (int64_t ii = 0; ii < rows; ++ii) {
-              float* crow = cp + ii * ldc;
-              const float* trow = tile + ii * nr;
-              if (beta_blk == 0.0f) {
-                for (int64_t jj = 0; jj < cols; ++jj)
-                  crow[jj] = trow[jj];
-              } else if (beta_blk == 1.0f) {
-                for (int64_t jj = 0; jj < cols; ++jj)
-                  crow[jj] += trow[jj];
-              } else {
-                for (int64_t jj = 0; jj < cols; ++jj)
-                  crow[jj] = trow[jj] + beta_blk * crow[jj];
-              }
-            }
+            merge_edge_tile(tile, nr, cp, ldc, rows, cols, beta_blk);
             apply_epilogue(tile_epi, ic + ir, cp, ldc, rows, cols);
           }
         }

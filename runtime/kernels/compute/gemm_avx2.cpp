@@ -18,9 +18,11 @@ namespace {
 constexpr int kMr = 6;
 constexpr int kNr = 16;
 
-// The tile's k loop into acc (one definition for both entry points).
-inline __attribute__((always_inline)) void accumulate(int64_t kc, const float* a, const float* b,
-                                                      __m256 (&acc)[kMr][2]) {
+// The tile's k loop into acc (one definition for every entry point): A packed (kDirect false)
+// or read in place, row i at a + i * lda (kDirect true), as in gemm_avx512.cpp.
+template <bool kDirect>
+inline __attribute__((always_inline)) void accumulate(int64_t kc, const float* a, int64_t lda,
+                                                      const float* b, __m256 (&acc)[kMr][2]) {
 #pragma GCC unroll 6
   for (int i = 0; i < kMr; ++i)
     acc[i][0] = acc[i][1] = _mm256_setzero_ps();
@@ -31,11 +33,11 @@ inline __attribute__((always_inline)) void accumulate(int64_t kc, const float* a
     const __m256 b1 = _mm256_load_ps(b + 8);
 #pragma GCC unroll 6
     for (int i = 0; i < kMr; ++i) {
-      const __m256 ai = _mm256_broadcast_ss(a + i);
+      const __m256 ai = _mm256_broadcast_ss(kDirect ? a + i * lda : a + i);
       acc[i][0] = _mm256_fmadd_ps(ai, b0, acc[i][0]);
       acc[i][1] = _mm256_fmadd_ps(ai, b1, acc[i][1]);
     }
-    a += kMr;
+    a += kDirect ? 1 : kMr;
     b += kNr;
   }
 }
@@ -49,7 +51,7 @@ inline __attribute__((always_inline)) __m256 clamp_ps(__m256 v, __m256 lo, __m25
 void ukernel_6x16_epilogue(int64_t kc, const float* a, const float* b, float* c, int64_t ldc,
                            float beta, const float* bias, float lo, float hi) {
   __m256 acc[kMr][2];
-  accumulate(kc, a, b, acc);
+  accumulate<false>(kc, a, 0, b, acc);
   const bool clamp = !(lo == -__builtin_inff() && hi == __builtin_inff());
   const __m256 vb = _mm256_set1_ps(beta), vlo = _mm256_set1_ps(lo), vhi = _mm256_set1_ps(hi);
 #pragma GCC unroll 6
@@ -74,10 +76,9 @@ void ukernel_6x16_epilogue(int64_t kc, const float* a, const float* b, float* c,
   }
 }
 
-void ukernel_6x16(int64_t kc, const float* a, const float* b, float* c, int64_t ldc, float beta) {
-  __m256 acc[kMr][2];
-  accumulate(kc, a, b, acc);
-
+// C = acc + beta * C (C not read when beta is 0).
+inline __attribute__((always_inline)) void store_tile(const __m256 (&acc)[kMr][2], float* c,
+                                                      int64_t ldc, float beta) {
   if (beta == 0.0f) {
 #pragma GCC unroll 6
     for (int i = 0; i < kMr; ++i) {
@@ -93,6 +94,19 @@ void ukernel_6x16(int64_t kc, const float* a, const float* b, float* c, int64_t 
       _mm256_storeu_ps(row + 8, _mm256_fmadd_ps(vb, _mm256_loadu_ps(row + 8), acc[i][1]));
     }
   }
+}
+
+void ukernel_6x16(int64_t kc, const float* a, const float* b, float* c, int64_t ldc, float beta) {
+  __m256 acc[kMr][2];
+  accumulate<false>(kc, a, 0, b, acc);
+  store_tile(acc, c, ldc, beta);
+}
+
+void ukernel_6x16_direct_a(int64_t kc, const float* a, int64_t lda, const float* b, float* c,
+                           int64_t ldc, float beta) {
+  __m256 acc[kMr][2];
+  accumulate<true>(kc, a, lda, b, acc);
+  store_tile(acc, c, ldc, beta);
 }
 
 // Four independent accumulators hide the FMA latency; a scalar tail.
@@ -122,8 +136,16 @@ float dot_avx2(int64_t k, const float* x, const float* y) {
 }  // namespace
 
 // kc * nr * 4 = 16 KiB B micro-panel in a 32 KiB L1; mc * kc * 4 = 264 KiB A block in L2.
-const SgemmUkernel kSgemmAvx2 = {
-    kMr, kNr, 264, 256, 4096, ukernel_6x16, dot_avx2, "avx2-6x16", ukernel_6x16_epilogue};
+const SgemmUkernel kSgemmAvx2 = {kMr,
+                                 kNr,
+                                 264,
+                                 256,
+                                 4096,
+                                 ukernel_6x16,
+                                 dot_avx2,
+                                 "avx2-6x16",
+                                 ukernel_6x16_epilogue,
+                                 ukernel_6x16_direct_a};
 
 }  // namespace compute
 }  // namespace kernels

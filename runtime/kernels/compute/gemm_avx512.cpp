@@ -16,9 +16,13 @@ namespace {
 constexpr int kMr = 14;
 constexpr int kNr = 32;
 
-// The tile's k loop into acc (one definition for both entry points).
-inline __attribute__((always_inline)) void accumulate(int64_t kc, const float* a, const float* b,
-                                                      __m512 (&acc)[kMr][2]) {
+// The tile's k loop into acc (one definition for every entry point). A is the packed panel
+// (kDirect false: step p's mr values at a + p * mr) or read in place (kDirect true: row i at
+// a + i * lda, its k values contiguous); either way the same products are summed in the same
+// order.
+template <bool kDirect>
+inline __attribute__((always_inline)) void accumulate(int64_t kc, const float* a, int64_t lda,
+                                                      const float* b, __m512 (&acc)[kMr][2]) {
 #pragma GCC unroll 14
   for (int i = 0; i < kMr; ++i)
     acc[i][0] = acc[i][1] = _mm512_setzero_ps();
@@ -29,11 +33,11 @@ inline __attribute__((always_inline)) void accumulate(int64_t kc, const float* a
     const __m512 b1 = _mm512_load_ps(b + 16);
 #pragma GCC unroll 14
     for (int i = 0; i < kMr; ++i) {
-      const __m512 ai = _mm512_set1_ps(a[i]);
+      const __m512 ai = _mm512_set1_ps(kDirect ? a[i * lda] : a[i]);
       acc[i][0] = _mm512_fmadd_ps(ai, b0, acc[i][0]);
       acc[i][1] = _mm512_fmadd_ps(ai, b1, acc[i][1]);
     }
-    a += kMr;
+    a += kDirect ? 1 : kMr;
     b += kNr;
   }
 }
@@ -47,7 +51,7 @@ inline __attribute__((always_inline)) __m512 clamp_ps(__m512 v, __m512 lo, __m51
 void ukernel_14x32_epilogue(int64_t kc, const float* a, const float* b, float* c, int64_t ldc,
                             float beta, const float* bias, float lo, float hi) {
   __m512 acc[kMr][2];
-  accumulate(kc, a, b, acc);
+  accumulate<false>(kc, a, 0, b, acc);
   const bool clamp = !(lo == -__builtin_inff() && hi == __builtin_inff());
   const __m512 vb = _mm512_set1_ps(beta), vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
 #pragma GCC unroll 14
@@ -72,9 +76,9 @@ void ukernel_14x32_epilogue(int64_t kc, const float* a, const float* b, float* c
   }
 }
 
-void ukernel_14x32(int64_t kc, const float* a, const float* b, float* c, int64_t ldc, float beta) {
-  __m512 acc[kMr][2];
-  accumulate(kc, a, b, acc);
+// C = acc + beta * C (C not read when beta is 0).
+inline __attribute__((always_inline)) void store_tile(const __m512 (&acc)[kMr][2], float* c,
+                                                      int64_t ldc, float beta) {
   if (beta == 0.0f) {
 #pragma GCC unroll 14
     for (int i = 0; i < kMr; ++i) {
@@ -90,6 +94,19 @@ void ukernel_14x32(int64_t kc, const float* a, const float* b, float* c, int64_t
       _mm512_storeu_ps(row + 16, _mm512_fmadd_ps(vb, _mm512_loadu_ps(row + 16), acc[i][1]));
     }
   }
+}
+
+void ukernel_14x32(int64_t kc, const float* a, const float* b, float* c, int64_t ldc, float beta) {
+  __m512 acc[kMr][2];
+  accumulate<false>(kc, a, 0, b, acc);
+  store_tile(acc, c, ldc, beta);
+}
+
+void ukernel_14x32_direct_a(int64_t kc, const float* a, int64_t lda, const float* b, float* c,
+                            int64_t ldc, float beta) {
+  __m512 acc[kMr][2];
+  accumulate<true>(kc, a, lda, b, acc);
+  store_tile(acc, c, ldc, beta);
 }
 
 // Four independent accumulators hide the FMA latency; the tail is one masked step.
@@ -124,8 +141,16 @@ float dot_avx512(int64_t k, const float* x, const float* y) {
 }  // namespace
 
 // kc * nr * 4 = 24 KiB B micro-panel in a 32 KiB L1; mc * kc * 4 = 336 KiB A block in L2.
-const SgemmUkernel kSgemmAvx512 = {
-    kMr, kNr, 448, 192, 4096, ukernel_14x32, dot_avx512, "avx512-14x32", ukernel_14x32_epilogue};
+const SgemmUkernel kSgemmAvx512 = {kMr,
+                                   kNr,
+                                   448,
+                                   192,
+                                   4096,
+                                   ukernel_14x32,
+                                   dot_avx512,
+                                   "avx512-14x32",
+                                   ukernel_14x32_epilogue,
+                                   ukernel_14x32_direct_a};
 
 }  // namespace compute
 }  // namespace kernels
