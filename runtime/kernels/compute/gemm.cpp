@@ -417,8 +417,8 @@ void run_tiled(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float 
 
   const int mr = kern.mr, nr = kern.nr;
   alignas(64) float tile[kSgemmMaxTile];
-  // Full row panels of a row-major A read it in place (nothing to pack, alpha 1 folds into
-  // nothing); only a partial last panel is packed, zero-padded as usual.
+  // A row-major A is read in place (nothing to pack, alpha 1 folds into nothing), a partial
+  // last row panel included: the kernel then computes only the rows there are.
   const bool direct_a = kern.run_direct_a != nullptr && prepacked_a == nullptr && acs == 1 &&
                         alpha == 1.0f && epi == nullptr;
 
@@ -443,12 +443,7 @@ void run_tiled(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float 
         const float* a_block = packed_a;
         if (prepacked_a != nullptr) {
           a_block = prepacked_a->panels + prepacked_a->m_round * pc + (prepacked_a->row0 + ic) * kc;
-        } else if (direct_a) {
-          const int64_t full = mc / mr * mr;
-          if (full < mc)
-            pack_a(a + (ic + full) * ars + pc, ars, 1, mc - full, kc, mr, 1.0f,
-                   packed_a + full * kc);
-        } else {
+        } else if (!direct_a) {
           pack_a(a + ic * ars + pc * acs, ars, acs, mc, kc, mr, alpha, packed_a);
         }
         for (int64_t jr = 0; jr < nc; jr += nr) {
@@ -459,12 +454,12 @@ void run_tiled(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float 
             const float* ap = a_block + ir * kc;
             float* cp = c + (ic + ir) * ldc + (jc + jr);
             const float* a_rows = a + (ic + ir) * ars + pc;  // direct_a: the tile's rows of A
-            if (direct_a && rows == mr) {
+            if (direct_a) {
               if (cols == nr) {
-                kern.run_direct_a(kc, a_rows, ars, bp, cp, ldc, beta_blk);
+                kern.run_direct_a(kc, a_rows, ars, bp, cp, ldc, beta_blk, static_cast<int>(rows));
                 continue;
               }
-              kern.run_direct_a(kc, a_rows, ars, bp, tile, nr, 0.0f);
+              kern.run_direct_a(kc, a_rows, ars, bp, tile, nr, 0.0f, static_cast<int>(rows));
               merge_edge_tile(tile, nr, cp, ldc, rows, cols, beta_blk);
               continue;
             }

@@ -20,11 +20,11 @@ constexpr int kNr = 16;
 
 // The tile's k loop into acc (one definition for every entry point): A packed (kDirect false)
 // or read in place, row i at a + i * lda (kDirect true), as in gemm_avx512.cpp.
-template <bool kDirect>
+template <bool kDirect, int kRows = kMr>
 inline __attribute__((always_inline)) void accumulate(int64_t kc, const float* a, int64_t lda,
-                                                      const float* b, __m256 (&acc)[kMr][2]) {
+                                                      const float* b, __m256 (&acc)[kRows][2]) {
 #pragma GCC unroll 6
-  for (int i = 0; i < kMr; ++i)
+  for (int i = 0; i < kRows; ++i)
     acc[i][0] = acc[i][1] = _mm256_setzero_ps();
 
 #pragma GCC unroll 4
@@ -32,7 +32,7 @@ inline __attribute__((always_inline)) void accumulate(int64_t kc, const float* a
     const __m256 b0 = _mm256_load_ps(b);
     const __m256 b1 = _mm256_load_ps(b + 8);
 #pragma GCC unroll 6
-    for (int i = 0; i < kMr; ++i) {
+    for (int i = 0; i < kRows; ++i) {
       const __m256 ai = _mm256_broadcast_ss(kDirect ? a + i * lda : a + i);
       acc[i][0] = _mm256_fmadd_ps(ai, b0, acc[i][0]);
       acc[i][1] = _mm256_fmadd_ps(ai, b1, acc[i][1]);
@@ -77,18 +77,19 @@ void ukernel_6x16_epilogue(int64_t kc, const float* a, const float* b, float* c,
 }
 
 // C = acc + beta * C (C not read when beta is 0).
-inline __attribute__((always_inline)) void store_tile(const __m256 (&acc)[kMr][2], float* c,
+template <int kRows = kMr>
+inline __attribute__((always_inline)) void store_tile(const __m256 (&acc)[kRows][2], float* c,
                                                       int64_t ldc, float beta) {
   if (beta == 0.0f) {
 #pragma GCC unroll 6
-    for (int i = 0; i < kMr; ++i) {
+    for (int i = 0; i < kRows; ++i) {
       _mm256_storeu_ps(c + i * ldc, acc[i][0]);
       _mm256_storeu_ps(c + i * ldc + 8, acc[i][1]);
     }
   } else {
     const __m256 vb = _mm256_set1_ps(beta);
 #pragma GCC unroll 6
-    for (int i = 0; i < kMr; ++i) {
+    for (int i = 0; i < kRows; ++i) {
       float* row = c + i * ldc;
       _mm256_storeu_ps(row, _mm256_fmadd_ps(vb, _mm256_loadu_ps(row), acc[i][0]));
       _mm256_storeu_ps(row + 8, _mm256_fmadd_ps(vb, _mm256_loadu_ps(row + 8), acc[i][1]));
@@ -102,11 +103,32 @@ void ukernel_6x16(int64_t kc, const float* a, const float* b, float* c, int64_t 
   store_tile(acc, c, ldc, beta);
 }
 
+template <int kRows>
+void direct_rows(int64_t kc, const float* a, int64_t lda, const float* b, float* c, int64_t ldc,
+                 float beta) {
+  __m256 acc[kRows][2];
+  accumulate<true, kRows>(kc, a, lda, b, acc);
+  store_tile<kRows>(acc, c, ldc, beta);
+}
+
+// A partial last row panel computes only its own rows (each row's sums do not depend on the
+// others), instead of a full tile of mostly padding.
 void ukernel_6x16_direct_a(int64_t kc, const float* a, int64_t lda, const float* b, float* c,
-                           int64_t ldc, float beta) {
-  __m256 acc[kMr][2];
-  accumulate<true>(kc, a, lda, b, acc);
-  store_tile(acc, c, ldc, beta);
+                           int64_t ldc, float beta, int rows) {
+  switch (rows) {
+    case 5:
+      return direct_rows<5>(kc, a, lda, b, c, ldc, beta);
+    case 4:
+      return direct_rows<4>(kc, a, lda, b, c, ldc, beta);
+    case 3:
+      return direct_rows<3>(kc, a, lda, b, c, ldc, beta);
+    case 2:
+      return direct_rows<2>(kc, a, lda, b, c, ldc, beta);
+    case 1:
+      return direct_rows<1>(kc, a, lda, b, c, ldc, beta);
+    default:
+      return direct_rows<kMr>(kc, a, lda, b, c, ldc, beta);
+  }
 }
 
 // Four independent accumulators hide the FMA latency; a scalar tail.

@@ -20,11 +20,11 @@ constexpr int kNr = 32;
 // (kDirect false: step p's mr values at a + p * mr) or read in place (kDirect true: row i at
 // a + i * lda, its k values contiguous); either way the same products are summed in the same
 // order.
-template <bool kDirect>
+template <bool kDirect, int kRows = kMr>
 inline __attribute__((always_inline)) void accumulate(int64_t kc, const float* a, int64_t lda,
-                                                      const float* b, __m512 (&acc)[kMr][2]) {
+                                                      const float* b, __m512 (&acc)[kRows][2]) {
 #pragma GCC unroll 14
-  for (int i = 0; i < kMr; ++i)
+  for (int i = 0; i < kRows; ++i)
     acc[i][0] = acc[i][1] = _mm512_setzero_ps();
 
 #pragma GCC unroll 2
@@ -32,7 +32,7 @@ inline __attribute__((always_inline)) void accumulate(int64_t kc, const float* a
     const __m512 b0 = _mm512_load_ps(b);
     const __m512 b1 = _mm512_load_ps(b + 16);
 #pragma GCC unroll 14
-    for (int i = 0; i < kMr; ++i) {
+    for (int i = 0; i < kRows; ++i) {
       const __m512 ai = _mm512_set1_ps(kDirect ? a[i * lda] : a[i]);
       acc[i][0] = _mm512_fmadd_ps(ai, b0, acc[i][0]);
       acc[i][1] = _mm512_fmadd_ps(ai, b1, acc[i][1]);
@@ -77,18 +77,19 @@ void ukernel_14x32_epilogue(int64_t kc, const float* a, const float* b, float* c
 }
 
 // C = acc + beta * C (C not read when beta is 0).
-inline __attribute__((always_inline)) void store_tile(const __m512 (&acc)[kMr][2], float* c,
+template <int kRows = kMr>
+inline __attribute__((always_inline)) void store_tile(const __m512 (&acc)[kRows][2], float* c,
                                                       int64_t ldc, float beta) {
   if (beta == 0.0f) {
 #pragma GCC unroll 14
-    for (int i = 0; i < kMr; ++i) {
+    for (int i = 0; i < kRows; ++i) {
       _mm512_storeu_ps(c + i * ldc, acc[i][0]);
       _mm512_storeu_ps(c + i * ldc + 16, acc[i][1]);
     }
   } else {
     const __m512 vb = _mm512_set1_ps(beta);
 #pragma GCC unroll 14
-    for (int i = 0; i < kMr; ++i) {
+    for (int i = 0; i < kRows; ++i) {
       float* row = c + i * ldc;
       _mm512_storeu_ps(row, _mm512_fmadd_ps(vb, _mm512_loadu_ps(row), acc[i][0]));
       _mm512_storeu_ps(row + 16, _mm512_fmadd_ps(vb, _mm512_loadu_ps(row + 16), acc[i][1]));
@@ -102,11 +103,48 @@ void ukernel_14x32(int64_t kc, const float* a, const float* b, float* c, int64_t
   store_tile(acc, c, ldc, beta);
 }
 
+template <int kRows>
+void direct_rows(int64_t kc, const float* a, int64_t lda, const float* b, float* c, int64_t ldc,
+                 float beta) {
+  __m512 acc[kRows][2];
+  accumulate<true, kRows>(kc, a, lda, b, acc);
+  store_tile<kRows>(acc, c, ldc, beta);
+}
+
+// A partial last row panel computes only its own rows (each row's sums do not depend on the
+// others), instead of a full tile of mostly padding.
 void ukernel_14x32_direct_a(int64_t kc, const float* a, int64_t lda, const float* b, float* c,
-                            int64_t ldc, float beta) {
-  __m512 acc[kMr][2];
-  accumulate<true>(kc, a, lda, b, acc);
-  store_tile(acc, c, ldc, beta);
+                            int64_t ldc, float beta, int rows) {
+  switch (rows) {
+    case 13:
+      return direct_rows<13>(kc, a, lda, b, c, ldc, beta);
+    case 12:
+      return direct_rows<12>(kc, a, lda, b, c, ldc, beta);
+    case 11:
+      return direct_rows<11>(kc, a, lda, b, c, ldc, beta);
+    case 10:
+      return direct_rows<10>(kc, a, lda, b, c, ldc, beta);
+    case 9:
+      return direct_rows<9>(kc, a, lda, b, c, ldc, beta);
+    case 8:
+      return direct_rows<8>(kc, a, lda, b, c, ldc, beta);
+    case 7:
+      return direct_rows<7>(kc, a, lda, b, c, ldc, beta);
+    case 6:
+      return direct_rows<6>(kc, a, lda, b, c, ldc, beta);
+    case 5:
+      return direct_rows<5>(kc, a, lda, b, c, ldc, beta);
+    case 4:
+      return direct_rows<4>(kc, a, lda, b, c, ldc, beta);
+    case 3:
+      return direct_rows<3>(kc, a, lda, b, c, ldc, beta);
+    case 2:
+      return direct_rows<2>(kc, a, lda, b, c, ldc, beta);
+    case 1:
+      return direct_rows<1>(kc, a, lda, b, c, ldc, beta);
+    default:
+      return direct_rows<kMr>(kc, a, lda, b, c, ldc, beta);
+  }
 }
 
 // Four independent accumulators hide the FMA latency; the tail is one masked step.
