@@ -76,11 +76,20 @@ void ukernel_6x16_epilogue(int64_t kc, const float* a, const float* b, float* c,
   }
 }
 
-// C = acc + beta * C (C not read when beta is 0).
+// C = acc + beta * C (C not read when beta is 0), or with col_bias: C = acc + col_bias[j] (C
+// not read), which rounds as beta 1 over a C filled with the bias (1 * c + acc is exact c + acc).
 template <int kRows = kMr>
 inline __attribute__((always_inline)) void store_tile(const __m256 (&acc)[kRows][2], float* c,
-                                                      int64_t ldc, float beta) {
-  if (beta == 0.0f) {
+                                                      int64_t ldc, float beta,
+                                                      const float* col_bias = nullptr) {
+  if (col_bias != nullptr) {
+    const __m256 c0 = _mm256_loadu_ps(col_bias), c1 = _mm256_loadu_ps(col_bias + 8);
+#pragma GCC unroll 6
+    for (int i = 0; i < kRows; ++i) {
+      _mm256_storeu_ps(c + i * ldc, _mm256_add_ps(acc[i][0], c0));
+      _mm256_storeu_ps(c + i * ldc + 8, _mm256_add_ps(acc[i][1], c1));
+    }
+  } else if (beta == 0.0f) {
 #pragma GCC unroll 6
     for (int i = 0; i < kRows; ++i) {
       _mm256_storeu_ps(c + i * ldc, acc[i][0]);
@@ -105,29 +114,29 @@ void ukernel_6x16(int64_t kc, const float* a, const float* b, float* c, int64_t 
 
 template <int kRows>
 void direct_rows(int64_t kc, const float* a, int64_t lda, const float* b, float* c, int64_t ldc,
-                 float beta) {
+                 float beta, const float* col_bias) {
   __m256 acc[kRows][2];
   accumulate<true, kRows>(kc, a, lda, b, acc);
-  store_tile<kRows>(acc, c, ldc, beta);
+  store_tile<kRows>(acc, c, ldc, beta, col_bias);
 }
 
 // A partial last row panel computes only its own rows (each row's sums do not depend on the
 // others), instead of a full tile of mostly padding.
 void ukernel_6x16_direct_a(int64_t kc, const float* a, int64_t lda, const float* b, float* c,
-                           int64_t ldc, float beta, int rows) {
+                           int64_t ldc, float beta, int rows, const float* col_bias) {
   switch (rows) {
     case 5:
-      return direct_rows<5>(kc, a, lda, b, c, ldc, beta);
+      return direct_rows<5>(kc, a, lda, b, c, ldc, beta, col_bias);
     case 4:
-      return direct_rows<4>(kc, a, lda, b, c, ldc, beta);
+      return direct_rows<4>(kc, a, lda, b, c, ldc, beta, col_bias);
     case 3:
-      return direct_rows<3>(kc, a, lda, b, c, ldc, beta);
+      return direct_rows<3>(kc, a, lda, b, c, ldc, beta, col_bias);
     case 2:
-      return direct_rows<2>(kc, a, lda, b, c, ldc, beta);
+      return direct_rows<2>(kc, a, lda, b, c, ldc, beta, col_bias);
     case 1:
-      return direct_rows<1>(kc, a, lda, b, c, ldc, beta);
+      return direct_rows<1>(kc, a, lda, b, c, ldc, beta, col_bias);
     default:
-      return direct_rows<kMr>(kc, a, lda, b, c, ldc, beta);
+      return direct_rows<kMr>(kc, a, lda, b, c, ldc, beta, col_bias);
   }
 }
 

@@ -41,8 +41,10 @@ struct SgemmUkernel {
   // (C rows past them are not touched). Saves packing A, which for the short products of a
   // transformer's linears (a few hundred rows, k of a few hundred) costs a tenth of the
   // arithmetic, and the padded rows of a partial last panel (197 = 14 * 14 + 1).
+  // col_bias (nr floats) or null: with it, C = product + col_bias[j] (C not read, beta
+  // ignored), rounded as beta 1 over a C that holds the bias.
   void (*run_direct_a)(int64_t kc, const float* a, int64_t lda, const float* b, float* c,
-                       int64_t ldc, float beta, int rows);
+                       int64_t ldc, float beta, int rows, const float* col_bias);
 };
 
 extern const SgemmUkernel kSgemmBaseline;

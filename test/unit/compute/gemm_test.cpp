@@ -444,6 +444,51 @@ TEST_P(SgemmTest, PrepackedBIsBitIdentical) {
 
 // The exported trio the backends use (at active_isa(), with sgemm's workspace) gives exactly
 // sgemm's result, and a packed B from before an ISA change is ignored rather than misread.
+TEST_P(SgemmTest, ColumnBiasMatchesFillingCWithItBitForBit) {
+  // addmm / linear's bias: C starting from the bias row (the in-place A kernels add it as they
+  // store the first depth block's tiles) must equal C filled with the bias and beta 1, on every
+  // path: tiled with A read in place (rows around mr, columns around nr, k across depth
+  // blocks), a transposed A (packed), a few rows (axpys), a skinny product (dots), k == 0;
+  // with a prepacked B and without.
+  const Isa isa = GetParam();
+  compute_test::IsaScope scope(isa);
+  std::mt19937 rng(9);
+  struct Shape {
+    int64_t m, n, k;
+    Trans ta, tb;
+  };
+  for (const Shape& s :
+       {Shape{197, 576, 192, Trans::kNo, Trans::kYes}, Shape{29, 109, 300, Trans::kNo, Trans::kYes},
+        Shape{15, 64, 5, Trans::kNo, Trans::kNo}, Shape{29, 45, 70, Trans::kYes, Trans::kYes},
+        Shape{3, 40, 17, Trans::kNo, Trans::kYes}, Shape{64, 1, 300, Trans::kNo, Trans::kNo},
+        Shape{7, 9, 0, Trans::kNo, Trans::kYes}}) {
+    SCOPED_TRACE(testing::Message() << s.m << "x" << s.n << "x" << s.k << " ta=" << int(s.ta));
+    const int64_t lda = s.ta == Trans::kNo ? s.k + 1 : s.m;
+    const int64_t ldb = s.tb == Trans::kNo ? s.n : s.k;
+    const std::vector<float> a = compute_test::random_floats((s.m + 1) * (s.k + 1), rng);
+    const std::vector<float> b = compute_test::random_floats(s.k * s.n + 1, rng);
+    const std::vector<float> bias = compute_test::random_floats(s.n, rng);
+    std::vector<uint8_t> packed(executorch::kernels::compute::sgemm_packed_b_size(isa, s.k, s.n) +
+                                64);
+    void* dst = packed.data() + (64 - reinterpret_cast<uintptr_t>(packed.data()) % 64) % 64;
+    executorch::kernels::compute::sgemm_pack_b(isa, s.tb, s.k, s.n, b.data(), ldb, dst);
+    for (const void* pb : {static_cast<const void*>(dst), static_cast<const void*>(nullptr)}) {
+      const int64_t ldc = s.n + 2;
+      std::vector<float> want(s.m * ldc, kSentinel), got(s.m * ldc, kSentinel);
+      for (int64_t i = 0; i < s.m; ++i)
+        std::memcpy(want.data() + i * ldc, bias.data(), s.n * sizeof(float));
+      executorch::kernels::compute::sgemm_with_packed_b(s.ta, s.tb, s.m, s.n, s.k, 1.0f, a.data(),
+                                                        lda, b.data(), ldb, 1.0f, want.data(), ldc,
+                                                        pb);
+      executorch::kernels::compute::sgemm_with_packed_b_col_bias(s.ta, s.tb, s.m, s.n, s.k,
+                                                                 a.data(), lda, b.data(), ldb,
+                                                                 bias.data(), got.data(), ldc, pb);
+      ASSERT_EQ(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)), 0)
+          << (pb != nullptr ? "prepacked" : "packed on the fly");
+    }
+  }
+}
+
 TEST_P(SgemmTest, ExportedPrepackedBWithWorkspaceIsBitIdentical) {
   namespace c = executorch::kernels::compute;
   const Isa isa = GetParam();
