@@ -27,10 +27,16 @@ inline __attribute__((always_inline)) void accumulate(int64_t kc, const float* a
   for (int i = 0; i < kRows; ++i)
     acc[i][0] = acc[i][1] = _mm256_setzero_ps();
 
+  // The next B micro-panel is fetched while this one is in use, as in gemm_avx512.cpp.
+  const float* next_b = b + kc * kNr;
 #pragma GCC unroll 4
   for (int64_t p = 0; p < kc; ++p) {
     const __m256 b0 = _mm256_load_ps(b);
     const __m256 b1 = _mm256_load_ps(b + 8);
+    if (kDirect) {
+      _mm_prefetch(reinterpret_cast<const char*>(next_b), _MM_HINT_T0);
+      next_b += kNr;
+    }
 #pragma GCC unroll 6
     for (int i = 0; i < kRows; ++i) {
       const __m256 ai = _mm256_broadcast_ss(kDirect ? a + i * lda : a + i);

@@ -27,10 +27,19 @@ inline __attribute__((always_inline)) void accumulate(int64_t kc, const float* a
   for (int i = 0; i < kRows; ++i)
     acc[i][0] = acc[i][1] = _mm512_setzero_ps();
 
+  // The next B micro-panel (the driver stores them kc * nr floats apart) is fetched while this
+  // one is in use: weights streamed from memory once per product otherwise stall the first
+  // tile of every panel. Prefetching past the last panel is harmless.
+  const float* next_b = b + kc * kNr;
 #pragma GCC unroll 2
   for (int64_t p = 0; p < kc; ++p) {
     const __m512 b0 = _mm512_load_ps(b);
     const __m512 b1 = _mm512_load_ps(b + 16);
+    if (kDirect) {
+      _mm_prefetch(reinterpret_cast<const char*>(next_b), _MM_HINT_T0);
+      _mm_prefetch(reinterpret_cast<const char*>(next_b + 16), _MM_HINT_T0);
+      next_b += kNr;
+    }
 #pragma GCC unroll 14
     for (int i = 0; i < kRows; ++i) {
       const __m512 ai = _mm512_set1_ps(kDirect ? a[i * lda] : a[i]);
