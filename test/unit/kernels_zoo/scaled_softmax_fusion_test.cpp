@@ -11,8 +11,6 @@
 
 namespace {
 
-using executorch::runtime::Error;
-
 // Scores [2, 3, 5, 37]: rows of 37 floats, past two AVX-512 vectors and a partial one.
 const std::vector<int32_t> kShape = {2, 3, 5, 37};
 constexpr int kNumel = 2 * 3 * 5 * 37;
@@ -57,45 +55,19 @@ test::ProgramBuilder attention_scores(int64_t dim, bool expand, uint64_t out_off
   return b;
 }
 
-struct Run {
-  std::vector<float> out;
-  size_t prepared = 0;
-};
-
-Run run(const std::vector<uint8_t>& bytes, bool prepare) {
-  Run r;
-  auto l = test::load(bytes);
-  EXPECT_EQ(l->method_error, Error::Ok);
-  if (l->method == nullptr) {
-    return r;
+// Scores of fixed values, one of them a large negative (as a mask gives).
+void fill(size_t, float* data, size_t numel) {
+  for (size_t k = 0; k < numel; ++k) {
+    data[k] = static_cast<float>((static_cast<int>(k) * 37 + 11) % 101) * 0.37f - 18.0f;
   }
-  l->method.reset();
-  executorch::runtime::MethodLoadConfig config;
-  config.prepare_constants = prepare;
-  auto m = l->program->load_method("forward", l->mm.get(), config);
-  EXPECT_EQ(m.error(), Error::Ok);
-  if (!m.ok()) {
-    return r;
-  }
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-  float* in = m->mutable_input(0).toTensor().mutable_data_ptr<float>();
-#pragma GCC diagnostic pop
-  for (int k = 0; k < kNumel; ++k) {
-    in[k] = static_cast<float>((k * 37 + 11) % 101) * 0.37f - 18.0f;
-  }
-  in[5] = -1e30f;  // a large negative score, as a mask gives
-  EXPECT_EQ(m->execute(), Error::Ok);
-  const auto& t = m->get_output(0).toTensor();
-  r.out.assign(t.const_data_ptr<float>(), t.const_data_ptr<float>() + t.numel());
-  r.prepared = m->prepared_instruction_count();
-  return r;
+  data[5] = -1e30f;
 }
 
 // Returns the prepared instruction count after checking that preparation changes no byte.
 size_t prepared_and_identical(const test::ProgramBuilder& b) {
   const std::vector<uint8_t> bytes = b.finish();
-  const Run off = run(bytes, false), on = run(bytes, true);
+  const test::PreparedRun off = test::run_with_prepare(bytes, false, fill);
+  const test::PreparedRun on = test::run_with_prepare(bytes, true, fill);
   EXPECT_EQ(off.prepared, 0u);
   EXPECT_EQ(off.out.size(), static_cast<size_t>(kNumel));
   EXPECT_EQ(on.out.size(), off.out.size());
