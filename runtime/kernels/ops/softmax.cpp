@@ -288,6 +288,10 @@ void scaled_softmax_run(KernelRuntimeContext& ctx, Span<EValue*> args) {
     return;
   }
   const float s = scale->const_data_ptr<float>()[0];
+  // x * s + (-0) is x * s exactly (-0 is the additive identity of every float, signed zeros
+  // included), written with the same vectors the softmax then loads (element-wise stores
+  // under a vector load would stall store forwarding).
+  const compute::VmathKernels& vm = compute::vmath();
   const int64_t n = x->size(x->dim() - 1);
   const int64_t rows = n > 0 ? x->numel() / n : 0;
   const float* xp = x->const_data_ptr<float>();
@@ -296,18 +300,13 @@ void scaled_softmax_run(KernelRuntimeContext& ctx, Span<EValue*> args) {
     // The run's output shares storage with x, so the Method kept mul's own output (apart from
     // both): all the products go there first, as mul would write them, then the softmax.
     float* mp = mul_out->mutable_data_ptr<float>();
-    for (int64_t i = 0; i < rows * n; ++i) {
-      mp[i] = xp[i] * s;
-    }
+    vm.scale_shift(xp, mp, rows * n, s, -0.0f);
     softmax_float<false>(mp, yp, rows, n, 1);
     return;
   }
   for (int64_t r = 0; r < rows; ++r) {
     float* yrow = yp + r * n;
-    const float* xrow = xp + r * n;
-    for (int64_t i = 0; i < n; ++i) {
-      yrow[i] = xrow[i] * s;
-    }
+    vm.scale_shift(xp + r * n, yrow, n, s, -0.0f);
     softmax_float<false>(yrow, yrow, 1, n, 1);
   }
 }
