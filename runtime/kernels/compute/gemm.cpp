@@ -356,6 +356,17 @@ SgemmEpilogue epilogue_from(const SgemmEpilogue& epi, int64_t row0) {
   return e;
 }
 
+// Rows of the next tile when A is read in place (any row count runs), with `left` rows to go:
+// mr, except that a last tile of under 4 rows would leave the FMA units waiting on latency
+// (2 accumulator chains a row, 8 needed to fill two pipelined units), so the last mr + r rows
+// split in two tiles of about half each (197 = 13 * 14 + 8 + 7, 128 = 8 * 14 + 8 + 8).
+int64_t direct_tile_rows(int64_t mr, int64_t left) {
+  constexpr int64_t kShortTile = 4;
+  if (left > mr && left - mr < kShortTile)
+    return (left + 1) / 2;
+  return left < mr ? left : mr;
+}
+
 // Whether the tiled path reads A in place (run_tiled's direct_a) for these operands.
 bool reads_a_in_place(const SgemmUkernel& kern, float alpha, int64_t acs,
                       const PackedA* prepacked_a, const SgemmEpilogue* epi) {
@@ -483,8 +494,8 @@ void run_tiled(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float 
         for (int64_t jr = 0; jr < nc; jr += nr) {
           const int64_t cols = min64(nr, nc - jr);
           const float* bp = b_block + jr * kc;
-          for (int64_t ir = 0; ir < mc; ir += mr) {
-            const int64_t rows = min64(mr, mc - ir);
+          for (int64_t ir = 0, rows = 0; ir < mc; ir += rows) {
+            rows = direct_a ? direct_tile_rows(mr, mc - ir) : min64(mr, mc - ir);
             const float* ap = a_block + ir * kc;
             float* cp = c + (ic + ir) * ldc + (jc + jr);
             const float* a_rows = a + (ic + ir) * ars + pc;  // direct_a: the tile's rows of A
