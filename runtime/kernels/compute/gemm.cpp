@@ -339,7 +339,7 @@ void run_tiled(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float 
                const float* a, int64_t ars, int64_t acs, const float* b, int64_t brs, int64_t bcs,
                float beta, float* c, int64_t ldc, void* workspace, size_t workspace_bytes,
                const float* prepacked_b, const PackedA* prepacked_a, const SgemmEpilogue* epi,
-               const BPackerAt* b_packer);
+               const BPackerAt* b_packer, const float* col_bias);
 bool run_axpys_parallel(const VmathKernels& vm, int64_t m, int64_t n, int64_t k, float alpha,
                         const float* a, int64_t ars, int64_t acs, const float* b, int64_t brs,
                         float beta, float* c, int64_t ldc);
@@ -350,7 +350,7 @@ bool run_tiled_parallel(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t 
                         const float* a, int64_t ars, int64_t acs, const float* b, int64_t brs,
                         int64_t bcs, float beta, float* c, int64_t ldc, const float* prepacked_b,
                         const PackedA* prepacked_a, const SgemmEpilogue* epi,
-                        const SgemmBPacker* b_packer);
+                        const SgemmBPacker* b_packer, const float* col_bias);
 
 // The epilogue in place over an m x n block of C whose first row is row `row0` of the
 // product: what the micro-kernels' run_epilogue does, for edge tiles and the other paths.
@@ -393,6 +393,29 @@ void edge_tile_epilogue(const SgemmUkernel& kern, int64_t kc, const float* ap, c
     std::memcpy(cp + ii * ldc, tile + ii * nr, static_cast<size_t>(cols) * sizeof(float));
 }
 
+// C = tile + beta * C over the valid rows x cols of an edge tile (C not read when beta is 0),
+// or C = tile + col_bias[j] (C not read; the sum beta 1 over a C holding the bias gives).
+void merge_edge_tile(const float* tile, int nr, float* cp, int64_t ldc, int64_t rows, int64_t cols,
+                     float beta, const float* col_bias = nullptr) {
+  for (int64_t ii = 0; ii < rows; ++ii) {
+    float* crow = cp + ii * ldc;
+    const float* trow = tile + ii * nr;
+    if (col_bias != nullptr) {
+      for (int64_t jj = 0; jj < cols; ++jj)
+        crow[jj] = col_bias[jj] + trow[jj];
+    } else if (beta == 0.0f) {
+      for (int64_t jj = 0; jj < cols; ++jj)
+        crow[jj] = trow[jj];
+    } else if (beta == 1.0f) {
+      for (int64_t jj = 0; jj < cols; ++jj)
+        crow[jj] += trow[jj];
+    } else {
+      for (int64_t jj = 0; jj < cols; ++jj)
+        crow[jj] = trow[jj] + beta * crow[jj];
+    }
+  }
+}
+
 // Row `row0` of the product's epilogue: the same clamp, the bias from that row on.
 SgemmEpilogue epilogue_from(const SgemmEpilogue& epi, int64_t row0) {
   SgemmEpilogue e = epi;
@@ -401,15 +424,53 @@ SgemmEpilogue epilogue_from(const SgemmEpilogue& epi, int64_t row0) {
   return e;
 }
 
+// Rows of the next tile when A is read in place (any row count runs), with `left` rows to go:
+// mr, except that a last tile of under 4 rows would leave the FMA units waiting on latency
+// (2 accumulator chains a row, 8 needed to fill two pipelined units), so the last mr + r rows
+// split in two tiles of about half each (197 = 13 * 14 + 8 + 7, 128 = 8 * 14 + 8 + 8).
+int64_t direct_tile_rows(int64_t mr, int64_t left) {
+  constexpr int64_t kShortTile = 4;
+  if (left > mr && left - mr < kShortTile)
+    return (left + 1) / 2;
+  return left < mr ? left : mr;
+}
+
+// Whether the tiled path reads A in place (run_tiled's direct_a) for these operands.
+bool reads_a_in_place(const SgemmUkernel& kern, float alpha, int64_t acs,
+                      const PackedA* prepacked_a, const SgemmEpilogue* epi) {
+  return kern.run_direct_a != nullptr && prepacked_a == nullptr && acs == 1 && alpha == 1.0f &&
+         epi == nullptr;
+}
+
+// Each of the m rows of C = the n floats of row.
+void fill_rows(float* c, int64_t ldc, int64_t m, int64_t n, const float* row) {
+  for (int64_t i = 0; i < m; ++i)
+    std::memcpy(c + i * ldc, row, static_cast<size_t>(n) * sizeof(float));
+}
+
 // prepacked_b: every B block of the tiled path as pack_b writes it, jc blocks in order, each
-// holding its pc blocks in order (see sgemm_pack_b); or null to pack on the fly.
+// holding its pc blocks in order (see sgemm_pack_b); or null to pack on the fly. col_bias: n
+// floats that C starts from in every row instead of beta * C (then beta is ignored), or null.
 void run(const SgemmUkernel& kern, const VmathKernels& vm, Trans ta, Trans tb, int64_t m, int64_t n,
          int64_t k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb,
          float beta, float* c, int64_t ldc, void* workspace, size_t workspace_bytes,
          const float* prepacked_b = nullptr, const PackedA* prepacked_a = nullptr,
-         const SgemmEpilogue* epi = nullptr, const SgemmBPacker* b_packer = nullptr) {
+         const SgemmEpilogue* epi = nullptr, const SgemmBPacker* b_packer = nullptr,
+         const float* col_bias = nullptr) {
   if (m <= 0 || n <= 0)
     return;
+  if (col_bias != nullptr) {
+    // The in-place kernels add the bias to the first depth block's tiles as they store them;
+    // every other path starts from a C that holds it, which sums the same.
+    const int64_t acs = ta == Trans::kNo ? 1 : lda;
+    const int64_t brs = tb == Trans::kNo ? ldb : 1, bcs = tb == Trans::kNo ? 1 : ldb;
+    if (k <= 0 || !reads_a_in_place(kern, alpha, acs, prepacked_a, epi) ||
+        choose_path(kern, m, n, k, acs, brs, bcs) != Path::kTiled) {
+      fill_rows(c, ldc, m, n, col_bias);
+      col_bias = nullptr;
+    }
+    beta = 1.0f;
+  }
   if (k <= 0 || alpha == 0.0f) {
     scale_c(m, n, beta, c, ldc);
     apply_epilogue(epi, 0, c, ldc, m, n);
@@ -441,11 +502,12 @@ void run(const SgemmUkernel& kern, const VmathKernels& vm, Trans ta, Trans tb, i
       break;
   }
   if (run_tiled_parallel(kern, m, n, k, alpha, a, ars, acs, b, brs, bcs, beta, c, ldc, prepacked_b,
-                         prepacked_a, epi, b_packer))
+                         prepacked_a, epi, b_packer, col_bias))
     return;
   const BPackerAt at{b_packer, 0};
   run_tiled(kern, m, n, k, alpha, a, ars, acs, b, brs, bcs, beta, c, ldc, workspace,
-            workspace_bytes, prepacked_b, prepacked_a, epi, b_packer != nullptr ? &at : nullptr);
+            workspace_bytes, prepacked_b, prepacked_a, epi, b_packer != nullptr ? &at : nullptr,
+            col_bias);
 }
 
 // The blocked loops of the header comment over the whole m x n product (or, from
@@ -454,7 +516,7 @@ void run_tiled(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float 
                const float* a, int64_t ars, int64_t acs, const float* b, int64_t brs, int64_t bcs,
                float beta, float* c, int64_t ldc, void* workspace, size_t workspace_bytes,
                const float* prepacked_b, const PackedA* prepacked_a, const SgemmEpilogue* epi,
-               const BPackerAt* b_packer) {
+               const BPackerAt* b_packer, const float* col_bias) {
   int64_t a_floats, b_floats;
   packed_sizes(kern, m, n, k, &a_floats, &b_floats);
   size_t need = workspace_for(kern, m, n, k);
@@ -462,6 +524,8 @@ void run_tiled(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float 
   if (ws == nullptr || workspace_bytes < need) {
     ws = thread_scratch(ScratchSlot::kGemm, need);
     if (ws == nullptr) {
+      if (col_bias != nullptr)
+        fill_rows(c, ldc, m, n, col_bias);
       sgemm_unpacked(m, n, k, alpha, a, ars, acs, b, brs, bcs, beta, c, ldc);
       apply_epilogue(epi, 0, c, ldc, m, n);
       return;
@@ -472,6 +536,9 @@ void run_tiled(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float 
 
   const int mr = kern.mr, nr = kern.nr;
   alignas(64) float tile[kSgemmMaxTile];
+  // A row-major A is read in place (nothing to pack, alpha 1 folds into nothing), a partial
+  // last row panel included: the kernel then computes only the rows there are.
+  const bool direct_a = reads_a_in_place(kern, alpha, acs, prepacked_a, epi);
 
   const float* jc_packed = prepacked_b;  // this jc block's packed panels (prepacked only)
   for (int64_t jc = 0; jc < n;
@@ -497,16 +564,32 @@ void run_tiled(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float 
         const float* a_block = packed_a;
         if (prepacked_a != nullptr) {
           a_block = prepacked_a->panels + prepacked_a->m_round * pc + (prepacked_a->row0 + ic) * kc;
-        } else {
+        } else if (!direct_a) {
           pack_a(a + ic * ars + pc * acs, ars, acs, mc, kc, mr, alpha, packed_a);
         }
         for (int64_t jr = 0; jr < nc; jr += nr) {
           const int64_t cols = min64(nr, nc - jr);
           const float* bp = b_block + jr * kc;
-          for (int64_t ir = 0; ir < mc; ir += mr) {
-            const int64_t rows = min64(mr, mc - ir);
+          for (int64_t ir = 0, rows = 0; ir < mc; ir += rows) {
+            rows = direct_a ? direct_tile_rows(mr, mc - ir) : min64(mr, mc - ir);
             const float* ap = a_block + ir * kc;
             float* cp = c + (ic + ir) * ldc + (jc + jr);
+            const float* a_rows = a + (ic + ir) * ars + pc;  // direct_a: the tile's rows of A
+            if (direct_a) {
+              // run() passes a col_bias only with direct_a: it takes the place of C in the first
+              // depth block.
+              const float* tile_bias =
+                  pc == 0 && col_bias != nullptr ? col_bias + jc + jr : nullptr;
+              if (cols == nr) {
+                kern.run_direct_a(kc, a_rows, ars, bp, cp, ldc, beta_blk, static_cast<int>(rows),
+                                  tile_bias);
+                continue;
+              }
+              kern.run_direct_a(kc, a_rows, ars, bp, tile, nr, 0.0f, static_cast<int>(rows),
+                                nullptr);
+              merge_edge_tile(tile, nr, cp, ldc, rows, cols, beta_blk, tile_bias);
+              continue;
+            }
             if (rows == mr && cols == nr) {
               if (tile_epi != nullptr && kern.run_epilogue != nullptr) {
                 const float* rb = tile_epi->row_bias;
@@ -525,20 +608,7 @@ void run_tiled(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float 
             }
             // Edge tile: full-size product into the stack tile, then merge the valid part.
             kern.run(kc, ap, bp, tile, nr, 0.0f);
-            for (int64_t ii = 0; ii < rows; ++ii) {
-              float* crow = cp + ii * ldc;
-              const float* trow = tile + ii * nr;
-              if (beta_blk == 0.0f) {
-                for (int64_t jj = 0; jj < cols; ++jj)
-                  crow[jj] = trow[jj];
-              } else if (beta_blk == 1.0f) {
-                for (int64_t jj = 0; jj < cols; ++jj)
-                  crow[jj] += trow[jj];
-              } else {
-                for (int64_t jj = 0; jj < cols; ++jj)
-                  crow[jj] = trow[jj] + beta_blk * crow[jj];
-              }
-            }
+            merge_edge_tile(tile, nr, cp, ldc, rows, cols, beta_blk);
             apply_epilogue(tile_epi, ic + ir, cp, ldc, rows, cols);
           }
         }
@@ -610,7 +680,7 @@ bool run_tiled_parallel(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t 
                         const float* a, int64_t ars, int64_t acs, const float* b, int64_t brs,
                         int64_t bcs, float beta, float* c, int64_t ldc, const float* prepacked_b,
                         const PackedA* prepacked_a, const SgemmEpilogue* epi,
-                        const SgemmBPacker* b_packer) {
+                        const SgemmBPacker* b_packer, const float* col_bias) {
   const int64_t threads = threads_for(m, n, k);
   if (threads <= 1)
     return false;
@@ -653,7 +723,8 @@ bool run_tiled_parallel(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t 
         run_tiled(kern, min64(height, m - i0), min64(width, n - j0), k, alpha, a + i0 * ars, ars,
                   acs, b != nullptr ? b + j0 * bcs : b, brs, bcs, beta, c + i0 * ldc + j0, ldc,
                   nullptr, 0, prepacked_b, prepacked_a != nullptr ? &rect_a : nullptr,
-                  epi != nullptr ? &rect_epi : nullptr, b_packer != nullptr ? &at : nullptr);
+                  epi != nullptr ? &rect_epi : nullptr, b_packer != nullptr ? &at : nullptr,
+                  col_bias != nullptr ? col_bias + j0 : nullptr);
       },
       static_cast<size_t>(row_blocks * col_blocks));
 }
@@ -719,11 +790,34 @@ void sgemm_pack_b(Isa isa, Trans trans_b, int64_t k, int64_t n, const float* b, 
   }
 }
 
+// The panels of a packed B made for exactly these operands at `isa`, or null.
+const float* packed_panels(const void* packed_b, Isa isa, Trans trans_b, int64_t k, int64_t n,
+                           int64_t ldb) {
+  if (packed_b == nullptr)
+    return nullptr;
+  PackedHeader h;
+  std::memcpy(&h, packed_b, sizeof h);
+  if (h.isa != static_cast<int32_t>(isa) || h.trans != static_cast<int32_t>(trans_b) || h.k != k ||
+      h.other != n || h.ld != ldb)
+    return nullptr;
+  return reinterpret_cast<const float*>(static_cast<const char*>(packed_b) + kPackedHeaderBytes);
+}
+
 void sgemm_with_packed_b(Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64_t k, float alpha,
                          const float* a, int64_t lda, const float* b, int64_t ldb, float beta,
                          float* c, int64_t ldc, const void* packed_b) {
   sgemm_prepacked_b(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, packed_b,
                     nullptr, 0);
+}
+
+void sgemm_with_packed_b_col_bias(Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64_t k,
+                                  const float* a, int64_t lda, const float* b, int64_t ldb,
+                                  const float* col_bias, float* c, int64_t ldc,
+                                  const void* packed_b) {
+  const Isa isa = active_isa();
+  run(kernel_for(isa), vmath_for(isa), trans_a, trans_b, m, n, k, 1.0f, a, lda, b, ldb, 1.0f, c,
+      ldc, nullptr, 0, packed_panels(packed_b, isa, trans_b, k, n, ldb), nullptr, nullptr, nullptr,
+      col_bias);
 }
 
 size_t sgemm_prepacked_b_size(int64_t k, int64_t n) {
@@ -739,18 +833,8 @@ void sgemm_prepacked_b(Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64
                        float* c, int64_t ldc, const void* packed_b, void* workspace,
                        size_t workspace_bytes) {
   const Isa isa = active_isa();
-  const float* panels = nullptr;
-  if (packed_b != nullptr) {
-    PackedHeader h;
-    std::memcpy(&h, packed_b, sizeof h);
-    if (h.isa == static_cast<int32_t>(isa) && h.trans == static_cast<int32_t>(trans_b) &&
-        h.k == k && h.other == n && h.ld == ldb) {
-      panels =
-          reinterpret_cast<const float*>(static_cast<const char*>(packed_b) + kPackedHeaderBytes);
-    }
-  }
   run(kernel_for(isa), vmath_for(isa), trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c,
-      ldc, workspace, workspace_bytes, panels);
+      ldc, workspace, workspace_bytes, packed_panels(packed_b, isa, trans_b, k, n, ldb));
 }
 
 size_t sgemm_packed_a_size(Isa isa, int64_t m, int64_t k, int64_t n) {

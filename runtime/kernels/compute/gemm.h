@@ -73,6 +73,15 @@ void sgemm_with_packed_b(Trans trans_a, Trans trans_b, int64_t m, int64_t n, int
                          const float* a, int64_t lda, const float* b, int64_t ldb, float beta,
                          float* c, int64_t ldc, const void* packed_b);
 
+// C = op(A) op(B) + col_bias[j] in every row (addmm's and linear's bias, n floats), B taken
+// from `packed_b` as above: bit-identical to filling each row of C with col_bias and calling
+// sgemm_with_packed_b with alpha 1 and beta 1. A kernel that reads a row-major A in place adds
+// the bias while a tile is still in registers, which saves that pass over C and reading it back.
+void sgemm_with_packed_b_col_bias(Trans trans_a, Trans trans_b, int64_t m, int64_t n, int64_t k,
+                                  const float* a, int64_t lda, const float* b, int64_t ldb,
+                                  const float* col_bias, float* c, int64_t ldc,
+                                  const void* packed_b);
+
 // The same for the backends (exported), at active_isa(): the size of a packed B, packing it,
 // and sgemm taking B from it, with sgemm's workspace. A packed B made at another ISA level (or
 // for other operands) is ignored: the product is then exactly sgemm's.

@@ -18,24 +18,32 @@ namespace {
 constexpr int kMr = 6;
 constexpr int kNr = 16;
 
-// The tile's k loop into acc (one definition for both entry points).
-inline __attribute__((always_inline)) void accumulate(int64_t kc, const float* a, const float* b,
-                                                      __m256 (&acc)[kMr][2]) {
+// The tile's k loop into acc (one definition for every entry point): A packed (kDirect false)
+// or read in place, row i at a + i * lda (kDirect true), as in gemm_avx512.cpp.
+template <bool kDirect, int kRows = kMr>
+inline __attribute__((always_inline)) void accumulate(int64_t kc, const float* a, int64_t lda,
+                                                      const float* b, __m256 (&acc)[kRows][2]) {
 #pragma GCC unroll 6
-  for (int i = 0; i < kMr; ++i)
+  for (int i = 0; i < kRows; ++i)
     acc[i][0] = acc[i][1] = _mm256_setzero_ps();
 
+  // The next B micro-panel is fetched while this one is in use, as in gemm_avx512.cpp.
+  const float* next_b = b + kc * kNr;
 #pragma GCC unroll 4
   for (int64_t p = 0; p < kc; ++p) {
     const __m256 b0 = _mm256_load_ps(b);
     const __m256 b1 = _mm256_load_ps(b + 8);
+    if (kDirect) {
+      _mm_prefetch(reinterpret_cast<const char*>(next_b), _MM_HINT_T0);
+      next_b += kNr;
+    }
 #pragma GCC unroll 6
-    for (int i = 0; i < kMr; ++i) {
-      const __m256 ai = _mm256_broadcast_ss(a + i);
+    for (int i = 0; i < kRows; ++i) {
+      const __m256 ai = _mm256_broadcast_ss(kDirect ? a + i * lda : a + i);
       acc[i][0] = _mm256_fmadd_ps(ai, b0, acc[i][0]);
       acc[i][1] = _mm256_fmadd_ps(ai, b1, acc[i][1]);
     }
-    a += kMr;
+    a += kDirect ? 1 : kMr;
     b += kNr;
   }
 }
@@ -49,7 +57,7 @@ inline __attribute__((always_inline)) __m256 clamp_ps(__m256 v, __m256 lo, __m25
 void ukernel_6x16_epilogue(int64_t kc, const float* a, const float* b, float* c, int64_t ldc,
                            float beta, const float* bias, float lo, float hi) {
   __m256 acc[kMr][2];
-  accumulate(kc, a, b, acc);
+  accumulate<false>(kc, a, 0, b, acc);
   const bool clamp = !(lo == -__builtin_inff() && hi == __builtin_inff());
   const __m256 vb = _mm256_set1_ps(beta), vlo = _mm256_set1_ps(lo), vhi = _mm256_set1_ps(hi);
 #pragma GCC unroll 6
@@ -74,24 +82,67 @@ void ukernel_6x16_epilogue(int64_t kc, const float* a, const float* b, float* c,
   }
 }
 
-void ukernel_6x16(int64_t kc, const float* a, const float* b, float* c, int64_t ldc, float beta) {
-  __m256 acc[kMr][2];
-  accumulate(kc, a, b, acc);
-
-  if (beta == 0.0f) {
+// C = acc + beta * C (C not read when beta is 0), or with col_bias: C = acc + col_bias[j] (C
+// not read), which rounds as beta 1 over a C filled with the bias (1 * c + acc is exact c + acc).
+template <int kRows = kMr>
+inline __attribute__((always_inline)) void store_tile(const __m256 (&acc)[kRows][2], float* c,
+                                                      int64_t ldc, float beta,
+                                                      const float* col_bias = nullptr) {
+  if (col_bias != nullptr) {
+    const __m256 c0 = _mm256_loadu_ps(col_bias), c1 = _mm256_loadu_ps(col_bias + 8);
 #pragma GCC unroll 6
-    for (int i = 0; i < kMr; ++i) {
+    for (int i = 0; i < kRows; ++i) {
+      _mm256_storeu_ps(c + i * ldc, _mm256_add_ps(acc[i][0], c0));
+      _mm256_storeu_ps(c + i * ldc + 8, _mm256_add_ps(acc[i][1], c1));
+    }
+  } else if (beta == 0.0f) {
+#pragma GCC unroll 6
+    for (int i = 0; i < kRows; ++i) {
       _mm256_storeu_ps(c + i * ldc, acc[i][0]);
       _mm256_storeu_ps(c + i * ldc + 8, acc[i][1]);
     }
   } else {
     const __m256 vb = _mm256_set1_ps(beta);
 #pragma GCC unroll 6
-    for (int i = 0; i < kMr; ++i) {
+    for (int i = 0; i < kRows; ++i) {
       float* row = c + i * ldc;
       _mm256_storeu_ps(row, _mm256_fmadd_ps(vb, _mm256_loadu_ps(row), acc[i][0]));
       _mm256_storeu_ps(row + 8, _mm256_fmadd_ps(vb, _mm256_loadu_ps(row + 8), acc[i][1]));
     }
+  }
+}
+
+void ukernel_6x16(int64_t kc, const float* a, const float* b, float* c, int64_t ldc, float beta) {
+  __m256 acc[kMr][2];
+  accumulate<false>(kc, a, 0, b, acc);
+  store_tile(acc, c, ldc, beta);
+}
+
+template <int kRows>
+void direct_rows(int64_t kc, const float* a, int64_t lda, const float* b, float* c, int64_t ldc,
+                 float beta, const float* col_bias) {
+  __m256 acc[kRows][2];
+  accumulate<true, kRows>(kc, a, lda, b, acc);
+  store_tile<kRows>(acc, c, ldc, beta, col_bias);
+}
+
+// A partial last row panel computes only its own rows (each row's sums do not depend on the
+// others), instead of a full tile of mostly padding.
+void ukernel_6x16_direct_a(int64_t kc, const float* a, int64_t lda, const float* b, float* c,
+                           int64_t ldc, float beta, int rows, const float* col_bias) {
+  switch (rows) {
+    case 5:
+      return direct_rows<5>(kc, a, lda, b, c, ldc, beta, col_bias);
+    case 4:
+      return direct_rows<4>(kc, a, lda, b, c, ldc, beta, col_bias);
+    case 3:
+      return direct_rows<3>(kc, a, lda, b, c, ldc, beta, col_bias);
+    case 2:
+      return direct_rows<2>(kc, a, lda, b, c, ldc, beta, col_bias);
+    case 1:
+      return direct_rows<1>(kc, a, lda, b, c, ldc, beta, col_bias);
+    default:
+      return direct_rows<kMr>(kc, a, lda, b, c, ldc, beta, col_bias);
   }
 }
 
@@ -122,8 +173,16 @@ float dot_avx2(int64_t k, const float* x, const float* y) {
 }  // namespace
 
 // kc * nr * 4 = 16 KiB B micro-panel in a 32 KiB L1; mc * kc * 4 = 264 KiB A block in L2.
-const SgemmUkernel kSgemmAvx2 = {
-    kMr, kNr, 264, 256, 4096, ukernel_6x16, dot_avx2, "avx2-6x16", ukernel_6x16_epilogue};
+const SgemmUkernel kSgemmAvx2 = {kMr,
+                                 kNr,
+                                 264,
+                                 256,
+                                 4096,
+                                 ukernel_6x16,
+                                 dot_avx2,
+                                 "avx2-6x16",
+                                 ukernel_6x16_epilogue,
+                                 ukernel_6x16_direct_a};
 
 }  // namespace compute
 }  // namespace kernels

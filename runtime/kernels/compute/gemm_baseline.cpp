@@ -97,7 +97,7 @@ void ukernel_6x8(int64_t kc, const float* a, const float* b, float* c, int64_t l
 }  // namespace
 
 const SgemmUkernel kSgemmBaseline = {
-    kMr, kNr, 264, 256, 4096, ukernel_6x8, dot_baseline, "baseline-6x8", nullptr};
+    kMr, kNr, 264, 256, 4096, ukernel_6x8, dot_baseline, "baseline-6x8", nullptr, nullptr};
 
 }  // namespace compute
 }  // namespace kernels

@@ -35,6 +35,16 @@ struct SgemmUkernel {
   // in the order of run followed by a separate pass.
   void (*run_epilogue)(int64_t kc, const float* a, const float* b, float* c, int64_t ldc,
                        float beta, const float* bias, float lo, float hi);
+  // Optional (null: the driver packs A): run with A read where it is stored, row i of the tile
+  // at a + i * lda and its kc values contiguous, as if packed with alpha 1 (the same sums in the
+  // same order as run on that packed panel), for the first `rows` (1..mr) rows of the tile only
+  // (C rows past them are not touched). Saves packing A, which for the short products of a
+  // transformer's linears (a few hundred rows, k of a few hundred) costs a tenth of the
+  // arithmetic, and the padded rows of a partial last panel (197 = 14 * 14 + 1).
+  // col_bias (nr floats) or null: with it, C = product + col_bias[j] (C not read, beta
+  // ignored), rounded as beta 1 over a C that holds the bias.
+  void (*run_direct_a)(int64_t kc, const float* a, int64_t lda, const float* b, float* c,
+                       int64_t ldc, float beta, int rows, const float* col_bias);
 };
 
 extern const SgemmUkernel kSgemmBaseline;

@@ -89,8 +89,8 @@ float dot_neon(int64_t k, const float* x, const float* y) {
 
 // kc * nr * 4 = 8 KiB B micro-panel and kc * mr * 4 = 12 KiB A micro-panel in a 32-64 KiB L1;
 // mc * kc * 4 = 264 KiB A block in L2 (mc = 22 * mr).
-const SgemmUkernel kSgemmNeon = {kMr,          kNr,      264,         256,    4096,
-                                 ukernel_12x8, dot_neon, "neon-12x8", nullptr};
+const SgemmUkernel kSgemmNeon = {kMr,          kNr,      264,         256,     4096,
+                                 ukernel_12x8, dot_neon, "neon-12x8", nullptr, nullptr};
 
 }  // namespace compute
 }  // namespace kernels

@@ -111,13 +111,25 @@ const void* prepared_b(KernelRuntimeContext& ctx, const Mat& b) {
 }
 
 // One matrix product into a contiguous [m, n] block of out. packed_b: B as prepared at load
-// (or null); sgemm_with_packed_b checks that it describes this B.
+// (or null); sgemm_with_packed_b checks that it describes this B. col_bias (Float only, with
+// alpha and beta 1): n floats added to every row, as if out held them with beta 1.
 bool matmul_block(KernelRuntimeContext& ctx, const char* op, ScalarType dt, const Mat& a,
-                  const Mat& b, char* c, double alpha, double beta,
-                  const void* packed_b = nullptr) {
+                  const Mat& b, char* c, double alpha, double beta, const void* packed_b = nullptr,
+                  const float* col_bias = nullptr) {
   const int64_t m = a.rows, n = b.cols, k = a.cols;
   if (dt == ScalarType::Float) {
     const GemmView va = gemm_view(a), vb = gemm_view(b);
+    if (va.ok && vb.ok && col_bias != nullptr) {
+      compute::sgemm_with_packed_b_col_bias(va.t, vb.t, m, n, k,
+                                            reinterpret_cast<const float*>(a.p), va.ld,
+                                            reinterpret_cast<const float*>(b.p), vb.ld, col_bias,
+                                            reinterpret_cast<float*>(c), n > 0 ? n : 1, packed_b);
+      return true;
+    }
+    for (int64_t i = 0; col_bias != nullptr && i < m; ++i) {
+      std::memcpy(c + i * n * static_cast<int64_t>(sizeof(float)), col_bias,
+                  static_cast<size_t>(n) * sizeof(float));
+    }
     if (va.ok && vb.ok) {
       compute::sgemm_with_packed_b(
           va.t, vb.t, m, n, k, static_cast<float>(alpha), reinterpret_cast<const float*>(a.p),
@@ -215,6 +227,17 @@ void fill_bias(const Tensor& bias, const Tensor& out, int64_t m, int64_t n) {
                static_cast<size_t>(out.element_size()));
 }
 
+// A Float bias that is one row of n contiguous floats broadcast over the rows of an [m, n]
+// product ([n] or [1, n]), which the product can add as it stores C; else null.
+const float* row_bias(const Tensor& bias, int64_t n) {
+  if (bias.scalar_type() != ScalarType::Float || n <= 0 || bias.numel() != n || bias.dim() < 1 ||
+      bias.dim() > 2 || bias.sizes()[bias.dim() - 1] != n ||
+      (n > 1 && bias.strides()[bias.dim() - 1] != 1)) {
+    return nullptr;
+  }
+  return bias.const_data_ptr<float>();
+}
+
 double scalar_double(const Scalar& s) {
   if (s.isFloatingPoint()) {
     return s.to<double>();
@@ -246,11 +269,13 @@ Tensor& addmm_out(KernelRuntimeContext& ctx, const Tensor& self, const Tensor& m
     return out;
   }
   const double b = scalar_double(beta), a = scalar_double(alpha);
-  if (b != 0.0) {
+  const float* col_bias = a == 1.0 && b == 1.0 ? row_bias(self, n) : nullptr;
+  if (b != 0.0 && col_bias == nullptr) {
     fill_bias(self, out, m, n);
   }
   matmul_block(ctx, op, out.scalar_type(), mat_of(mat1), mat_of(mat2),
-               static_cast<char*>(out.mutable_data_ptr()), a, b, prepared_b(ctx, mat_of(mat2)));
+               static_cast<char*>(out.mutable_data_ptr()), a, b, prepared_b(ctx, mat_of(mat2)),
+               col_bias);
   return out;
 }
 
@@ -284,6 +309,7 @@ Tensor& linear_out(KernelRuntimeContext& ctx, const Tensor& input, const Tensor&
   }
   const int64_t m = k > 0 ? input.numel() / k : (n > 0 ? out.numel() / n : 0);
   double beta = 0.0;
+  const float* col_bias = nullptr;
   if (bias.has_value()) {
     ET_KERNEL_CHECK_MSG(ctx, bias->scalar_type() == out.scalar_type(), InvalidArgument, out,
                         "%s: argument 'bias' must have dtype %s", op,
@@ -291,13 +317,16 @@ Tensor& linear_out(KernelRuntimeContext& ctx, const Tensor& input, const Tensor&
     ET_KERNEL_CHECK_MSG(ctx, bias->dim() <= 1 && (bias->numel() == n || bias->numel() == 1),
                         InvalidArgument, out, "%s: argument 'bias' must have %lld elements", op,
                         static_cast<long long>(n));
-    fill_bias(*bias, out, m, n);
+    col_bias = row_bias(*bias, n);
+    if (col_bias == nullptr) {
+      fill_bias(*bias, out, m, n);
+    }
     beta = 1.0;
   }
   const Mat a{static_cast<const char*>(input.const_data_ptr()), m, k, k, 1};
   const Mat b = linear_weight_mat(weight);
   matmul_block(ctx, op, out.scalar_type(), a, b, static_cast<char*>(out.mutable_data_ptr()), 1.0,
-               beta, prepared_b(ctx, b));
+               beta, prepared_b(ctx, b), col_bias);
   return out;
 }
 

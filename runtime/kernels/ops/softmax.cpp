@@ -6,10 +6,12 @@
  * inputs; the inner loops are written to vectorize.
  */
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 #include <vector>
 
+#include <executorch/runtime/kernel/prepared_constants.h>
 #include <executorch/runtime/kernels/compute/vmath.h>
 #include <executorch/runtime/kernels/detail/shape_util.h>
 
@@ -250,6 +252,104 @@ Tensor& log_softmax_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t d
                         bool half_to_float, Tensor& out) {
   return softmax_common<true>(log_name(log_softmax_out_name), ctx, self, dim, half_to_float, out);
 }
+
+// ---- Fusion at load: attention's scores times a scale, then softmax over the last dim (and
+// an expand_copy to the same shape after it, which copies nothing new). The run computes
+// each row's x * scale (the float products mul computes) and that row's softmax while the row
+// is in cache, instead of a mul pass, a softmax pass and a copy over the whole score tensor.
+// Bit-identical: the same products and the same softmax code on them.
+
+// Argument counts: mul.out(self, other, out, ret), _softmax.out(self, dim, half_to_float,
+// out, ret), expand_copy.out(self, size, implicit, out, ret).
+using ::executorch::runtime::Span;
+
+constexpr size_t kMulArgs = 4, kSoftmaxArgs = 5;
+
+const Tensor* float_tensor(const EValue* v) {
+  return v->isTensor() && v->toTensor().scalar_type() == ScalarType::Float ? &v->toTensor()
+                                                                           : nullptr;
+}
+
+void scaled_softmax_run(KernelRuntimeContext& ctx, Span<EValue*> args) {
+  const char* op = "fused mul and softmax";
+  const Tensor* x = float_tensor(args[0]);
+  const Tensor* scale = float_tensor(args[1]);
+  const Tensor* mul_out = float_tensor(args[2]);
+  const Tensor* out = float_tensor(args[args.size() - 1]);
+  if (x == nullptr || scale == nullptr || mul_out == nullptr || out == nullptr ||
+      scale->numel() != 1 || x->dim() < 1) {
+    ET_LOG(Error, "%s: unexpected arguments", op);
+    ctx.fail(Error::InvalidProgram);
+    return;
+  }
+  if (!check_contiguous(ctx, op, "self", *x) || !check_contiguous(ctx, op, "out", *out) ||
+      !check_contiguous(ctx, op, "out", *mul_out) || !resize_out_like(ctx, op, *out, *x) ||
+      (mul_out != out && !resize_out_like(ctx, op, *mul_out, *x))) {
+    return;
+  }
+  const float s = scale->const_data_ptr<float>()[0];
+  // x * s + (-0) is x * s exactly (-0 is the additive identity of every float, signed zeros
+  // included), written with the same vectors the softmax then loads (element-wise stores
+  // under a vector load would stall store forwarding).
+  const compute::VmathKernels& vm = compute::vmath();
+  const int64_t n = x->size(x->dim() - 1);
+  const int64_t rows = n > 0 ? x->numel() / n : 0;
+  const float* xp = x->const_data_ptr<float>();
+  float* yp = out->mutable_data_ptr<float>();
+  if (mul_out != out) {
+    // The run's output shares storage with x, so the Method kept mul's own output (apart from
+    // both): all the products go there first, as mul would write them, then the softmax.
+    float* mp = mul_out->mutable_data_ptr<float>();
+    vm.scale_shift(xp, mp, rows * n, s, -0.0f);
+    softmax_float<false>(mp, yp, rows, n, 1);
+    return;
+  }
+  for (int64_t r = 0; r < rows; ++r) {
+    float* yrow = yp + r * n;
+    vm.scale_shift(xp + r * n, yrow, n, s, -0.0f);
+    softmax_float<false>(yrow, yrow, 1, n, 1);
+  }
+}
+
+bool same_sizes(const Tensor& a, const Tensor& b) {
+  return a.sizes() == b.sizes();
+}
+
+::executorch::runtime::FusedKernel fuse_scaled_softmax(
+    Span<EValue*> mul, Span<const ::executorch::runtime::FusionCandidate> next,
+    size_t* n_consumed) {
+  if (mul.size() != kMulArgs || next.size() < 1 ||
+      std::strcmp(next[0].op_name, "aten::_softmax.out") != 0 ||
+      next[0].args.size() != kSoftmaxArgs || next[0].args[0] != mul[kMulArgs - 1]) {
+    return nullptr;
+  }
+  const Tensor* x = float_tensor(mul[0]);
+  const Tensor* scale = float_tensor(mul[1]);
+  const Tensor* y = float_tensor(next[0].args[3]);
+  const EValue* dim = next[0].args[1];
+  const EValue* half = next[0].args[2];
+  if (x == nullptr || scale == nullptr || y == nullptr || x->dim() < 1 || scale->numel() != 1 ||
+      scale->dim() > x->dim() || !float_tensor(mul[2]) || !same_sizes(*x, mul[2]->toTensor()) ||
+      !same_sizes(*x, *y) || !is_contiguous_dim_order(*x) || !is_contiguous_dim_order(*y) ||
+      !dim->isInt() || (dim->toInt() != -1 && dim->toInt() != x->dim() - 1) || !half->isBool() ||
+      half->toBool()) {
+    return nullptr;
+  }
+  *n_consumed = 1;
+  // An expand_copy of the softmax to its own shape copies it unchanged: the run writes its
+  // output instead.
+  if (next.size() >= 2 && std::strcmp(next[1].op_name, "aten::expand_copy.out") == 0 &&
+      next[1].args.size() == 5 && next[1].args[0] == next[0].args[4]) {
+    const Tensor* e = float_tensor(next[1].args[3]);
+    if (e != nullptr && same_sizes(*e, *y) && is_contiguous_dim_order(*e)) {
+      *n_consumed = 2;
+    }
+  }
+  return scaled_softmax_run;
+}
+
+[[maybe_unused]] const bool g_softmax_fuser_registered =
+    ::executorch::runtime::register_run_fuser("aten::mul.out", fuse_scaled_softmax) == Error::Ok;
 
 }  // namespace
 

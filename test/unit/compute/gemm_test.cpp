@@ -259,6 +259,36 @@ TEST_P(SgemmTest, OddSizesMatchBaseline) {
       }
 }
 
+TEST_P(SgemmTest, RowMajorAReadInPlaceMatchesPackedBitForBit) {
+  // A row-major A with alpha 1 is read where it is stored (a kernel's run_direct_a, full row
+  // panels only); the same A stored transposed is always packed. Both feed the micro-kernel the
+  // same values in the same order, so the products must agree to the bit: row counts around mr
+  // (partial last panel, a single row), columns around nr, k across depth blocks, padded rows.
+  // (Shapes wide enough for the tiled path: the dot-product path needs a row-major A, so the
+  // two layouts could take different paths for a skinnier product.)
+  const Isa isa = GetParam();
+  for (int64_t m : {1, 14, 15, 27, 29, 197})
+    for (int64_t n : {64, 109})
+      for (int64_t k : {5, 64, 300})
+        for (float beta : {0.0f, 1.0f}) {
+          SCOPED_TRACE(testing::Message() << "m=" << m << " n=" << n << " k=" << k);
+          const int64_t lda = k + 3;
+          std::vector<float> a = random_floats(static_cast<size_t>(m * lda), rng_);
+          std::vector<float> at(static_cast<size_t>(k * m));  // A^T, k x m
+          for (int64_t i = 0; i < m; ++i)
+            for (int64_t p = 0; p < k; ++p)
+              at[p * m + i] = a[i * lda + p];
+          std::vector<float> b = random_floats(static_cast<size_t>(k * n), rng_);
+          std::vector<float> direct = random_floats(static_cast<size_t>(m * n), rng_);
+          std::vector<float> packed = direct;
+          sgemm_isa(isa, Trans::kNo, Trans::kNo, m, n, k, 1.0f, a.data(), lda, b.data(), n, beta,
+                    direct.data(), n);
+          sgemm_isa(isa, Trans::kYes, Trans::kNo, m, n, k, 1.0f, at.data(), m, b.data(), n, beta,
+                    packed.data(), n);
+          ASSERT_EQ(0, std::memcmp(direct.data(), packed.data(), direct.size() * sizeof(float)));
+        }
+}
+
 INSTANTIATE_TEST_SUITE_P(Isa, SgemmTest, testing::ValuesIn(compute_test::supported_isas()),
                          compute_test::isa_param_name);
 
@@ -414,6 +444,51 @@ TEST_P(SgemmTest, PrepackedBIsBitIdentical) {
 
 // The exported trio the backends use (at active_isa(), with sgemm's workspace) gives exactly
 // sgemm's result, and a packed B from before an ISA change is ignored rather than misread.
+TEST_P(SgemmTest, ColumnBiasMatchesFillingCWithItBitForBit) {
+  // addmm / linear's bias: C starting from the bias row (the in-place A kernels add it as they
+  // store the first depth block's tiles) must equal C filled with the bias and beta 1, on every
+  // path: tiled with A read in place (rows around mr, columns around nr, k across depth
+  // blocks), a transposed A (packed), a few rows (axpys), a skinny product (dots), k == 0;
+  // with a prepacked B and without.
+  const Isa isa = GetParam();
+  compute_test::IsaScope scope(isa);
+  std::mt19937 rng(9);
+  struct Shape {
+    int64_t m, n, k;
+    Trans ta, tb;
+  };
+  for (const Shape& s :
+       {Shape{197, 576, 192, Trans::kNo, Trans::kYes}, Shape{29, 109, 300, Trans::kNo, Trans::kYes},
+        Shape{15, 64, 5, Trans::kNo, Trans::kNo}, Shape{29, 45, 70, Trans::kYes, Trans::kYes},
+        Shape{3, 40, 17, Trans::kNo, Trans::kYes}, Shape{64, 1, 300, Trans::kNo, Trans::kNo},
+        Shape{7, 9, 0, Trans::kNo, Trans::kYes}}) {
+    SCOPED_TRACE(testing::Message() << s.m << "x" << s.n << "x" << s.k << " ta=" << int(s.ta));
+    const int64_t lda = s.ta == Trans::kNo ? s.k + 1 : s.m;
+    const int64_t ldb = s.tb == Trans::kNo ? s.n : s.k;
+    const std::vector<float> a = compute_test::random_floats((s.m + 1) * (s.k + 1), rng);
+    const std::vector<float> b = compute_test::random_floats(s.k * s.n + 1, rng);
+    const std::vector<float> bias = compute_test::random_floats(s.n, rng);
+    std::vector<uint8_t> packed(executorch::kernels::compute::sgemm_packed_b_size(isa, s.k, s.n) +
+                                64);
+    void* dst = packed.data() + (64 - reinterpret_cast<uintptr_t>(packed.data()) % 64) % 64;
+    executorch::kernels::compute::sgemm_pack_b(isa, s.tb, s.k, s.n, b.data(), ldb, dst);
+    for (const void* pb : {static_cast<const void*>(dst), static_cast<const void*>(nullptr)}) {
+      const int64_t ldc = s.n + 2;
+      std::vector<float> want(s.m * ldc, kSentinel), got(s.m * ldc, kSentinel);
+      for (int64_t i = 0; i < s.m; ++i)
+        std::memcpy(want.data() + i * ldc, bias.data(), s.n * sizeof(float));
+      executorch::kernels::compute::sgemm_with_packed_b(s.ta, s.tb, s.m, s.n, s.k, 1.0f, a.data(),
+                                                        lda, b.data(), ldb, 1.0f, want.data(), ldc,
+                                                        pb);
+      executorch::kernels::compute::sgemm_with_packed_b_col_bias(s.ta, s.tb, s.m, s.n, s.k,
+                                                                 a.data(), lda, b.data(), ldb,
+                                                                 bias.data(), got.data(), ldc, pb);
+      ASSERT_EQ(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)), 0)
+          << (pb != nullptr ? "prepacked" : "packed on the fly");
+    }
+  }
+}
+
 TEST_P(SgemmTest, ExportedPrepackedBWithWorkspaceIsBitIdentical) {
   namespace c = executorch::kernels::compute;
   const Isa isa = GetParam();

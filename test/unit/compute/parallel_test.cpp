@@ -202,7 +202,9 @@ TEST_P(ParallelTest, ConvIsBitIdenticalAtAnyThreadCount) {
 
 // An A packed ahead of time (the convolution's weight) gives exactly sgemm's result at any
 // thread count: shapes that cross the kc block, leave partial mr panels, and are split by rows
-// (tall) or by columns (wide).
+// (tall) or by columns (wide). So does no packed A: the tile is still picked for the shape (at
+// AVX-512 the 8-row one for the last three) and the row-major A read in place, a short last
+// row tile split in two (17 = 8 + 5 + 4, 33 = 3 * 8 + 5 + 4).
 TEST_P(ParallelTest, PrepackedASgemmIsBitIdenticalAtAnyThreadCount) {
   namespace compute = executorch::kernels::compute;
   IsaScope isa(GetParam());
@@ -210,6 +212,9 @@ TEST_P(ParallelTest, PrepackedASgemmIsBitIdenticalAtAnyThreadCount) {
       {301, 257, 700, Trans::kNo, Trans::kNo, 1.0f, 0.0f},
       {1280, 49, 320, Trans::kNo, Trans::kNo, 1.0f, 0.0f},
       {64, 3136, 576, Trans::kNo, Trans::kNo, 1.0f, 0.0f},
+      {17, 96, 5, Trans::kNo, Trans::kNo, 1.0f, 0.0f},
+      {30, 96, 300, Trans::kNo, Trans::kNo, 1.0f, 0.0f},
+      {33, 96, 500, Trans::kNo, Trans::kNo, 1.0f, 0.0f},
   };
   for (const GemmShape& s : shapes) {
     SCOPED_TRACE(testing::Message() << "m=" << s.m << " n=" << s.n << " k=" << s.k);
@@ -221,14 +226,15 @@ TEST_P(ParallelTest, PrepackedASgemmIsBitIdenticalAtAnyThreadCount) {
     compute::sgemm_pack_a(GetParam(), s.m, s.k, a.data(), s.k, packed);
     ASSERT_TRUE(tp::set_num_threads(1));
     const std::vector<float> want = run_gemm(s, a, b, c0);
-    for (size_t threads : kThreadCounts) {
-      ASSERT_TRUE(tp::set_num_threads(threads));
-      std::vector<float> got = c0;
-      compute::sgemm_with_packed_a(s.m, s.n, s.k, a.data(), s.k, b.data(), s.n, got.data(), s.n,
-                                   packed);
-      ASSERT_EQ(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)), 0)
-          << threads << " threads";
-    }
+    for (const void* packed_a : {packed, static_cast<void*>(nullptr)})
+      for (size_t threads : kThreadCounts) {
+        ASSERT_TRUE(tp::set_num_threads(threads));
+        std::vector<float> got = c0;
+        compute::sgemm_with_packed_a(s.m, s.n, s.k, a.data(), s.k, b.data(), s.n, got.data(), s.n,
+                                     packed_a);
+        ASSERT_EQ(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)), 0)
+            << threads << " threads" << (packed_a == nullptr ? ", A not packed" : "");
+      }
     // A packed A that describes other operands (another lda) is not used: the A given is.
     std::vector<float> a2(a.size());
     for (size_t i = 0; i < a.size(); ++i)

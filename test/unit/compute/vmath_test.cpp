@@ -23,6 +23,7 @@ using executorch::kernels::compute::VmathKernels;
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+constexpr float kSentinel = 12345.0f;  // marks memory a routine must not write
 
 // Distance from `got` to the exact value `ref`, in units of the float spacing at ref (the
 // spacing of the subnormal grid below FLT_MIN).
@@ -215,6 +216,37 @@ TEST_P(VmathTest, MaxPropagatesNaN) {
     std::vector<float> y = x;
     y[at] = kNaN;
     EXPECT_TRUE(std::isnan(k().max(y.data(), 41))) << at;
+  }
+}
+
+TEST_P(VmathTest, MaxAndExpShiftSumAtEveryLengthAndPosition) {
+  // Every row length up to past four vectors at every level (pairs of vectors, a single vector,
+  // a partial tail in any lane count), the largest element or a NaN planted at every position.
+  std::mt19937 rng(5);
+  for (int64_t n = 1; n <= 70; ++n) {
+    const std::vector<float> x = compute_test::random_floats(static_cast<size_t>(n), rng, -5, 5);
+    for (int64_t at = 0; at < n; ++at) {
+      std::vector<float> y = x;
+      y[at] = 7.0f;
+      ASSERT_EQ(k().max(y.data(), n), 7.0f) << "n=" << n << " at=" << at;
+      y[at] = kNaN;
+      ASSERT_TRUE(std::isnan(k().max(y.data(), n))) << "n=" << n << " at=" << at;
+    }
+    // exp_shift_sum's outputs are exp's of the rounded differences, bit for bit, its sum their
+    // sum, and nothing past the row is written.
+    std::vector<float> d(static_cast<size_t>(n)), want(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i)
+      d[i] = x[i] - 0.75f;
+    k().exp(d.data(), want.data(), n);
+    std::vector<float> y(static_cast<size_t>(n) + 1, kSentinel);
+    const float sum = k().exp_shift_sum(x.data(), 0.75f, y.data(), n);
+    double ref = 0.0;
+    for (int64_t i = 0; i < n; ++i) {
+      ASSERT_EQ(y[i], want[i]) << "n=" << n << " i=" << i;
+      ref += want[i];
+    }
+    EXPECT_EQ(y[n], kSentinel) << "n=" << n;
+    EXPECT_NEAR(sum, ref, 1e-6 * ref) << "n=" << n;
   }
 }
 

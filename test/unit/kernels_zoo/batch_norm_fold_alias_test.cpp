@@ -12,7 +12,6 @@
 
 namespace {
 
-using executorch::runtime::Error;
 using executorch::runtime::EValue;
 
 constexpr int32_t kC = 2, kH = 4, kW = 4;
@@ -60,48 +59,20 @@ int conv_then_batch_norm(test::ProgramBuilder& b) {
   return y;
 }
 
-struct Run {
-  std::vector<float> out;
-  size_t prepared = 0;
-};
-
-// Loads the program with preparation on or off and runs it on fixed inputs.
-Run run(const std::vector<uint8_t>& bytes, const test::ProgramBuilder& b, bool prepare) {
-  Run r;
-  auto l = test::load(bytes);
-  EXPECT_EQ(l->method_error, Error::Ok);
-  if (l->method == nullptr) {
-    return r;
+// Inputs of fixed values.
+void fill(size_t input, float* data, size_t numel) {
+  for (size_t k = 0; k < numel; ++k) {
+    data[k] =
+        static_cast<float>((static_cast<int>(k) * 7 + static_cast<int>(input) * 3) % 11) - 5.0f;
   }
-  l->method.reset();
-  executorch::runtime::MethodLoadConfig config;
-  config.prepare_constants = prepare;
-  auto m = l->program->load_method("forward", l->mm.get(), config);
-  EXPECT_EQ(m.error(), Error::Ok);
-  if (!m.ok()) {
-    return r;
-  }
-  for (size_t i = 0; i < b.inputs.size(); ++i) {
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-    float* in = m->mutable_input(i).toTensor().mutable_data_ptr<float>();
-#pragma GCC diagnostic pop
-    for (int k = 0; k < kC * kH * kW; ++k) {
-      in[k] = static_cast<float>((k * 7 + static_cast<int>(i) * 3) % 11) - 5.0f;
-    }
-  }
-  EXPECT_EQ(m->execute(), Error::Ok);
-  const auto& t = m->get_output(0).toTensor();
-  r.out.assign(t.const_data_ptr<float>(), t.const_data_ptr<float>() + t.numel());
-  r.prepared = m->prepared_instruction_count();
-  return r;
 }
 
 // Runs the program with preparation off and on: the outputs agree to float rounding (the fold
 // rounds differently); returns the prepared instruction count.
 size_t prepared_and_agreeing(const test::ProgramBuilder& b) {
   const std::vector<uint8_t> bytes = b.finish();
-  const Run off = run(bytes, b, false), on = run(bytes, b, true);
+  const test::PreparedRun off = test::run_with_prepare(bytes, false, fill);
+  const test::PreparedRun on = test::run_with_prepare(bytes, true, fill);
   EXPECT_EQ(off.prepared, 0u);
   EXPECT_EQ(on.out.size(), off.out.size());
   EXPECT_FALSE(off.out.empty());

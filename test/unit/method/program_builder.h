@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <flatbuffers/flatbuffers.h>
+#include <gtest/gtest.h>
 
 #include <executorch/extension/data_loader/buffer_data_loader.h>
 #include <executorch/runtime/core/hierarchical_allocator.h>
@@ -329,6 +330,45 @@ inline std::unique_ptr<Loaded> load(const std::vector<uint8_t>& bytes, const cha
   }
   l->method = std::make_unique<Method>(std::move(m.get()));
   return l;
+}
+
+/// Output 0 (Float) of one run and how many instructions load-time preparation rewrote.
+struct PreparedRun {
+  std::vector<float> out;
+  size_t prepared = 0;
+};
+
+/// Loads `bytes` with load-time preparation on or off, fills each Float input with
+/// fill(input index, data, numel), executes once. Failures are test failures (empty out).
+inline PreparedRun run_with_prepare(const std::vector<uint8_t>& bytes, bool prepare,
+                                    const std::function<void(size_t, float*, size_t)>& fill) {
+  using namespace executorch::runtime;
+  PreparedRun r;
+  auto l = load(bytes);
+  EXPECT_EQ(l->method_error, Error::Ok);
+  if (l->method == nullptr) {
+    return r;
+  }
+  l->method.reset();
+  MethodLoadConfig config;
+  config.prepare_constants = prepare;
+  auto m = l->program->load_method("forward", l->mm.get(), config);
+  EXPECT_EQ(m.error(), Error::Ok);
+  if (!m.ok()) {
+    return r;
+  }
+  for (size_t i = 0; i < m->inputs_size(); ++i) {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    auto& t = m->mutable_input(i).toTensor();
+#pragma GCC diagnostic pop
+    fill(i, t.mutable_data_ptr<float>(), static_cast<size_t>(t.numel()));
+  }
+  EXPECT_EQ(m->execute(), Error::Ok);
+  const auto& t = m->get_output(0).toTensor();
+  r.out.assign(t.const_data_ptr<float>(), t.const_data_ptr<float>() + t.numel());
+  r.prepared = m->prepared_instruction_count();
+  return r;
 }
 
 }  // namespace test
