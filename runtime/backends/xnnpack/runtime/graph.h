@@ -74,6 +74,12 @@ struct Value {
   // computes in float and the value is rounded onto its quantization grid after the node that
   // writes it (quantized_values.h). Quantized constants are decoded to floats at init.
   Quant quant;
+  // A constant decoded from signed 8-bit integers with zero point 0 (qint8 per tensor, qcint8
+  // per channel) keeps its scales, so that the integer kernels can take the integers back exactly
+  // (data / scale is within a few ulps of one): one scale (int8_channel_dim -1), or one per
+  // index of dim int8_channel_dim. Empty for every other value.
+  std::vector<float> int8_scales;
+  int int8_channel_dim = -1;
   // fp16/bf16 values are rounded onto their grid; a non-fp32 external value is bound through a
   // float staging buffer (`data`, allocated at init) converted from or to the caller's tensor
   // (`external_data`, set at each execute).
