@@ -120,6 +120,13 @@ class Step {
   const char* owner_type_name = nullptr;
   uint32_t owner_index = 0;
 
+  // For fuse_clamps(): a step that can apply a following Clamp of its only output itself
+  // (clamp to [lo, hi], bounds on the output's grid) and write the Clamp's output `out`
+  // instead does so and returns true. The default cannot.
+  virtual bool absorb_clamp(uint32_t /*out*/, float /*lo*/, float /*hi*/) {
+    return false;
+  }
+
   // Logs "XnnpackBackend: node N (Type): <message>" and returns `error`.
   runtime::Error fail(runtime::Error error, const char* format, ...) const
       __attribute__((format(printf, 3, 4)));
@@ -171,6 +178,12 @@ runtime::Error plan_intermediate_buffers(Graph& graph);
 // as one x * sigmoid(x) step, bit for bit the two nodes' result: the Sigmoid's step goes and
 // its output is left without a buffer. Run by build_graph() before the buffers are planned.
 void fuse_sigmoid_multiply(Graph& graph);
+
+// Runs each Clamp from a quantization grid onto the same grid (the int8 programs' ReLU/ReLU6)
+// whose input is read by nothing else, and written by a step that can clamp its own output
+// (Step::absorb_clamp), as part of that step: the Clamp's step goes and its input is left
+// without a buffer. Run by build_graph() before the buffers are planned.
+void fuse_clamps(Graph& graph);
 
 // The reshape pass: runs every step's reshape() in order, after the external inputs' dims were
 // set to the call's shapes. InvalidArgument when the shapes do not propagate (a value would

@@ -627,6 +627,7 @@ Result<std::unique_ptr<Graph>> build_graph(
     v.capacity = v.numel;
   }
   fuse_sigmoid_multiply(*graph);
+  fuse_clamps(*graph);
   err = plan_intermediate_buffers(*graph);
   if (err != Error::Ok) {
     return err;

@@ -1,6 +1,7 @@
 // make_int8_conv_step() (int8_conv.h).
 #include "int8_conv.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -96,6 +97,20 @@ class Int8ConvStep final : public Step {
   void* packed = nullptr;
   void* ws = nullptr;
   size_t ws_bytes = 0;
+
+  // The clamp narrows the requantization's output range; both grids are the same, so the
+  // result is the Clamp's bit for bit.
+  bool absorb_clamp(uint32_t clamp_out, float lo, float hi) override {
+    const float new_lo = std::max(params.conv.clamp_min, lo);
+    const float new_hi = std::min(params.conv.clamp_max, hi);
+    if (!(new_lo <= new_hi)) {
+      return false;
+    }
+    params.conv.clamp_min = new_lo;
+    params.conv.clamp_max = new_hi;
+    out = clamp_out;
+    return true;
+  }
 
   void run(Graph& g) override {
     // Checked at init; the workspace is preallocated, so this cannot fail.

@@ -55,6 +55,12 @@ class UnaryStep final : public Step {
   UnaryOp op() const {
     return op_;
   }
+  float a() const {
+    return a_;
+  }
+  float b() const {
+    return b_;
+  }
 
   Error reshape(Graph& g) override {
     const Value& in = g.value(in_);
@@ -654,18 +660,39 @@ bool is_plain_intermediate(const Value& v) {
          (v.flags & (kFlagExternalInput | kFlagExternalOutput)) == 0;
 }
 
+// How many steps read each value, and which step writes it (-1: none), for the fusion passes.
+void count_uses(
+    const Graph& graph,
+    std::vector<uint32_t>* readers,
+    std::vector<int64_t>* writer) {
+  readers->assign(graph.values.size(), 0);
+  writer->assign(graph.values.size(), -1);
+  for (size_t i = 0; i < graph.steps.size(); ++i) {
+    for (uint32_t id : graph.steps[i]->inputs)
+      ++(*readers)[id];
+    for (uint32_t id : graph.steps[i]->outputs)
+      (*writer)[id] = static_cast<int64_t>(i);
+  }
+}
+
+// Removes the steps marked in `drop`, keeping the order of the others.
+void drop_steps(Graph& graph, const std::vector<bool>& drop) {
+  auto& steps = graph.steps;
+  size_t kept = 0;
+  for (size_t i = 0; i < steps.size(); ++i) {
+    if (!drop[i])
+      steps[kept++] = std::move(steps[i]);
+  }
+  steps.resize(kept);
+}
+
 }  // namespace
 
 void fuse_sigmoid_multiply(Graph& graph) {
   auto& steps = graph.steps;
-  std::vector<uint32_t> readers(graph.values.size(), 0);
-  std::vector<int64_t> writer(graph.values.size(), -1);
-  for (size_t i = 0; i < steps.size(); ++i) {
-    for (uint32_t id : steps[i]->inputs)
-      ++readers[id];
-    for (uint32_t id : steps[i]->outputs)
-      writer[id] = static_cast<int64_t>(i);
-  }
+  std::vector<uint32_t> readers;
+  std::vector<int64_t> writer;
+  count_uses(graph, &readers, &writer);
   std::vector<bool> drop(steps.size(), false);
   for (size_t i = 0; i < steps.size(); ++i) {
     const auto* mul = dynamic_cast<const BinaryStep*>(steps[i].get());
@@ -700,12 +727,37 @@ void fuse_sigmoid_multiply(Graph& graph) {
       break;
     }
   }
-  size_t kept = 0;
+  drop_steps(graph, drop);
+}
+
+void fuse_clamps(Graph& graph) {
+  auto& steps = graph.steps;
+  std::vector<uint32_t> readers;
+  std::vector<int64_t> writer;
+  count_uses(graph, &readers, &writer);
+  std::vector<bool> drop(steps.size(), false);
   for (size_t i = 0; i < steps.size(); ++i) {
-    if (!drop[i])
-      steps[kept++] = std::move(steps[i]);
+    const auto* clamp = dynamic_cast<const UnaryStep*>(steps[i].get());
+    // rounds_quantized_outputs: from a grid onto the same one, bounds on it (accept_unary).
+    if (clamp == nullptr || clamp->op() != UnaryOp::kClamp ||
+        !clamp->rounds_quantized_outputs) {
+      continue;
+    }
+    const uint32_t in = clamp->inputs[0];
+    const Value& v = graph.values[in];
+    if (writer[in] < 0 || readers[in] != 1 || v.is_constant ||
+        (v.flags & (kFlagExternalInput | kFlagExternalOutput)) != 0) {
+      continue;
+    }
+    Step& producer = *steps[static_cast<size_t>(writer[in])];
+    if (producer.outputs.size() != 1 ||
+        !producer.absorb_clamp(clamp->outputs[0], clamp->a(), clamp->b())) {
+      continue;
+    }
+    producer.outputs = clamp->outputs;
+    drop[i] = true;
   }
-  steps.resize(kept);
+  drop_steps(graph, drop);
 }
 
 }  // namespace xnnpack
