@@ -170,13 +170,22 @@ void gather_rows(const QConvNhwcParams& p, int64_t g, const uint8_t* qin, int64_
       const int64_t ih = oh * c.stride_h - c.pad_top + kr * c.dilation_h;
       for (int64_t ks = 0; ks < c.kernel_w; ++ks, dst += td) {
         const int64_t iw = ow * c.stride_w - c.pad_left + ks * c.dilation_w;
+        // Few channels (a network's first convolution) are copied inline: a library call per
+        // tap costs more than the copy.
         if (ih < 0 || ih >= c.in_h || iw < 0 || iw >= c.in_w) {
-          std::memset(dst, zero, static_cast<size_t>(gic));
+          for (int64_t j = 0; j < gic; ++j)
+            dst[j] = zero;
         } else {
-          std::memcpy(dst, qin + ((n * c.in_h + ih) * c.in_w + iw) * row_bytes + g * gic,
-                      static_cast<size_t>(gic));
+          const uint8_t* src = qin + ((n * c.in_h + ih) * c.in_w + iw) * row_bytes + g * gic;
+          if (gic >= 16) {
+            std::memcpy(dst, src, static_cast<size_t>(gic));
+          } else {
+            for (int64_t j = 0; j < gic; ++j)
+              dst[j] = src[j];
+          }
         }
-        std::memset(dst + gic, 0, static_cast<size_t>(td - gic));
+        for (int64_t j = gic; j < td; ++j)
+          dst[j] = 0;
       }
     }
   }
@@ -334,18 +343,23 @@ bool qconv2d_nhwc(const QConvNhwcParams& p, const void* packed, const float* inp
 namespace {
 
 bool depthwise_valid(const QConvNhwcParams& p) {
-  return qconv2d_nhwc_params_valid(p) && p.conv.groups == p.conv.in_channels;
+  return qconv2d_nhwc_params_valid(p) && p.conv.groups == p.conv.in_channels &&
+         p.conv.kernel_h * p.conv.kernel_w <= kQDwMaxTaps;
 }
+// Each array has a block of zeros after its end (qconv_nhwc_kernels.h, QDwRow).
 size_t dw_filter_bytes(const QConvNhwcParams& p) {
   return round_up_bytes(
-      static_cast<size_t>(p.conv.kernel_h * p.conv.kernel_w * p.conv.out_channels) * 2,
+      static_cast<size_t>(p.conv.kernel_h * p.conv.kernel_w * p.conv.out_channels + kQDwBlock) * 2,
       kScratchAlign);
 }
 size_t dw_channel_bytes(const QConvNhwcParams& p) {
-  return round_up_bytes(static_cast<size_t>(p.conv.out_channels) * 4, kScratchAlign);
+  return round_up_bytes(static_cast<size_t>(p.conv.out_channels + kQDwBlock) * 4, kScratchAlign);
+}
+int64_t dw_input_values(const QConvNhwcParams& p) {
+  return input_pixels(p) * p.conv.in_channels;
 }
 size_t dw_workspace_bytes(const QConvNhwcParams& p) {
-  return static_cast<size_t>(input_pixels(p) * p.conv.in_channels) * 2 + kScratchAlign;
+  return static_cast<size_t>(dw_input_values(p) + kQDwBlock) * 2 + kScratchAlign;
 }
 
 }  // namespace
@@ -361,6 +375,7 @@ bool qdepthwise_conv2d_nhwc_pack(const QConvNhwcParams& p, const int8_t* filter,
   if (!depthwise_valid(p))
     return false;
   uint8_t* base = static_cast<uint8_t*>(align_up(packed));
+  std::memset(base, 0, dw_filter_bytes(p) + 2 * dw_channel_bytes(p));
   int16_t* w = reinterpret_cast<int16_t*>(base);
   int32_t* b = reinterpret_cast<int32_t*>(base + dw_filter_bytes(p));
   float* s = reinterpret_cast<float*>(base + dw_filter_bytes(p) + dw_channel_bytes(p));
@@ -390,7 +405,8 @@ bool qdepthwise_conv2d_nhwc_isa(Isa isa, const QConvNhwcParams& p, const void* p
   const ConvNhwcParams& c = p.conv;
   int16_t* qin = static_cast<int16_t*>(align_up(ws));
   const QConvNhwcKernels& k = qkernels_for(isa);
-  k.quantize_s16(input, input_pixels(p) * c.in_channels, input_grid(p, 0.0f), qin);
+  k.quantize_s16(input, dw_input_values(p), input_grid(p, 0.0f), qin);
+  std::memset(qin + dw_input_values(p), 0, kQDwBlock * sizeof(int16_t));
   const uint8_t* base = static_cast<const uint8_t*>(align_up(const_cast<void*>(packed)));
   QDwRow proto;
   proto.in_h = c.in_h;

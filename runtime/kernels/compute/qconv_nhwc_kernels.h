@@ -36,7 +36,12 @@ struct QGemmStrip {
 };
 
 // One output row (fixed n and oh) of a depthwise convolution on 16-bit activations relative to
-// their zero point (padding reads 0).
+// their zero point (padding reads 0). w, bias and scale are zero-padded to whole blocks of
+// kQDwBlock channels (w's rows are still out_c apart, the last row padded), and the image has
+// kQDwBlock readable values after its end, so a block may read past the last channel.
+constexpr int64_t kQDwBlock = 16;
+// The most window taps (kernel_h * kernel_w) the depthwise kernels take.
+constexpr int64_t kQDwMaxTaps = 64;
 struct QDwRow {
   const int16_t* image;  // [in_h, in_w, in_c] of this batch element
   int64_t in_h, in_w, in_c;
