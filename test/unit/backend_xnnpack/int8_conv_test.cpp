@@ -284,3 +284,85 @@ TEST(XnnpackInt8Conv, ClampNodeAfterTheConvolution) {
 }
 
 }  // namespace
+
+namespace {
+
+// FullyConnected as the 1x1 convolution of its rows: [3, k] x [n, k]^T, bit for bit against the
+// integer loop, qint8 in and out with zero points, and a node clamp. The first output is a tie
+// of a long cancelling sum (as in ExactWhereAFloatSumWouldRound); the float GEMM happens to get
+// it right too, so this checks the integer layer's result, not that it is the one that runs.
+TEST(XnnpackInt8Conv, FullyConnected) {
+  const int32_t m = 3, k = 65536, n = 5, zx = 0, zy = 2;
+  const float sx = 1.0f / 16, sy = 1.0f / 512, lo = -0.2f;
+  std::vector<int32_t> xq(m * k);
+  std::vector<float> x(m * k);
+  for (int32_t i = 0; i < m * k; ++i) {
+    xq[i] = i < k ? 127 : static_cast<int32_t>((i * 31) % 256) - 128;
+    x[i] = static_cast<float>(xq[i] - zx) * sx;
+  }
+  std::vector<int8_t> wq(n * k);
+  std::vector<float> sw(n, 1.0f / 64);
+  std::vector<int32_t> bq(n);
+  for (int32_t o = 0; o < n; ++o) {
+    bq[o] = o * 40 - 60;
+    for (int32_t i = 0; i < k; ++i) {
+      // Channel 0: 127 - i % 3 over the first half, the same negated over the second, so
+      // that partial sums are odd and beyond 2^24 units even when a float GEMM splits the depth
+      // into a few dozen separate sums.
+      const int32_t half = i % (k / 2);
+      wq[o * k + i] = o == 0 ? static_cast<int8_t>((i < k / 2 ? 1 : -1) * (127 - half % 3))
+                             : static_cast<int8_t>((i * 7 + o) % 5 - 2);
+    }
+  }
+  wq[k - 1] += 1;  // the first row's sum in the first channel: 127 units, half-way
+  bq[0] = 0;
+
+  GraphWriter g;
+  const uint32_t in = g.value(dims({m, k}), 0), xv = g.value(dims({m, k}));
+  g.per_tensor(xv, DT::xnn_datatype_qint8, sx, zx);
+  const uint32_t w = g.value(dims({n, k}));
+  g.tensor(w)->constant_buffer_idx = g.add_bytes(wq.data(), wq.size());
+  auto* wp = new fb::PerChannelQuantT();
+  wp->scale = sw;
+  wp->channel_dim = 0;
+  g.quantize(w, DT::xnn_datatype_qcint8, fb::XNNQuantParams::PerChannelQuant, wp);
+  const uint32_t b = g.value(dims({n}));
+  g.tensor(b)->constant_buffer_idx = g.add_bytes(bq.data(), bq.size() * 4);
+  auto* bp = new fb::PerChannelQuantT();
+  for (int32_t o = 0; o < n; ++o)
+    bp->scale.push_back(sx * sw[o]);
+  g.quantize(b, DT::xnn_datatype_qcint32, fb::XNNQuantParams::PerChannelQuant, bp);
+  const uint32_t yq = g.value(dims({m, n}));
+  g.per_tensor(yq, DT::xnn_datatype_qint8, sy, zy);
+  const uint32_t out = g.value(dims({m, n}), 1, true);
+  g.unary(T::XNNConvert, in, xv);
+  auto* p = new fb::XNNFullyConnectedT();
+  p->input1_id = xv;
+  p->filter_id = w;
+  p->bias_id = b;
+  p->output_id = yq;
+  GraphWriter::clamp(g.node(T::XNNFullyConnected, p), lo, INFINITY);
+  g.unary(T::XNNConvert, yq, out);
+
+  Delegate d(g.payload());
+  ASSERT_EQ(d.init_error, Error::Ok) << test::captured_logs();
+  std::vector<float> got(m * n, NAN);
+  int32_t xs[2] = {m, k}, ys[2] = {m, n};
+  TensorImpl xi(ScalarType::Float, 2, xs, x.data()), yi(ScalarType::Float, 2, ys, got.data());
+  EValue ex{Tensor(&xi)}, ey{Tensor(&yi)};
+  ASSERT_EQ(d.execute({&ex, &ey}), Error::Ok);
+  const float qlo = std::nearbyint(lo / sy + static_cast<float>(zy)) - static_cast<float>(zy);
+  const float qhi = static_cast<float>(127 - zy);
+  for (int32_t r = 0; r < m; ++r) {
+    for (int32_t o = 0; o < n; ++o) {
+      int64_t acc = bq[o];
+      for (int32_t i = 0; i < k; ++i)
+        acc += static_cast<int64_t>(xq[r * k + i] - zx) * wq[o * k + i];
+      float v = static_cast<float>(acc) * (sx * sw[o] / sy);
+      v = std::min(std::max(v, qlo), qhi);
+      EXPECT_EQ(got[r * n + o], std::nearbyint(v) * sy) << r << "," << o;
+    }
+  }
+}
+
+}  // namespace

@@ -92,54 +92,57 @@ bool bias_integers(
 class Int8ConvStep final : public Step {
  public:
   uint32_t in = 0, out = 0;
-  QConvNhwcParams params;
-  bool depthwise = false;
-  void* packed = nullptr;
-  void* ws = nullptr;
-  size_t ws_bytes = 0;
+  Int8Conv conv;
 
   // The clamp narrows the requantization's output range; both grids are the same, so the
   // result is the Clamp's bit for bit.
   bool absorb_clamp(uint32_t clamp_out, float lo, float hi) override {
-    const float new_lo = std::max(params.conv.clamp_min, lo);
-    const float new_hi = std::min(params.conv.clamp_max, hi);
+    ConvNhwcParams& p = conv.params.conv;
+    const float new_lo = std::max(p.clamp_min, lo);
+    const float new_hi = std::min(p.clamp_max, hi);
     if (!(new_lo <= new_hi)) {
       return false;
     }
-    params.conv.clamp_min = new_lo;
-    params.conv.clamp_max = new_hi;
+    p.clamp_min = new_lo;
+    p.clamp_max = new_hi;
     out = clamp_out;
     return true;
   }
 
   void run(Graph& g) override {
-    // Checked at init; the workspace is preallocated, so this cannot fail.
-    if (depthwise) {
-      kernels::compute::qdepthwise_conv2d_nhwc(
-          params, packed, g.data(in), g.data(out), ws, ws_bytes);
-    } else {
-      kernels::compute::qconv2d_nhwc(
-          params, packed, g.data(in), g.data(out), ws, ws_bytes);
-    }
+    conv.run(g.data(in), g.data(out));
   }
 };
 
 }  // namespace
 
-std::unique_ptr<Step> make_int8_conv_step(
+void Int8Conv::run(const float* input, float* output) const {
+  if (depthwise) {
+    kernels::compute::qdepthwise_conv2d_nhwc(
+        params, packed, input, output, ws, ws_bytes);
+  } else {
+    kernels::compute::qconv2d_nhwc(params, packed, input, output, ws, ws_bytes);
+  }
+}
+
+bool prepare_int8_conv(
     Graph& g,
-    const ConvIds& ids,
+    uint32_t in_id,
+    uint32_t filter_id,
+    uint32_t bias_id,
+    uint32_t out_id,
     const ConvNhwcParams& conv,
     bool depthwise,
+    Int8Conv* result,
     Error* err) {
-  const Value& in = g.value(ids.in);
-  const Value& out = g.value(ids.out);
-  const Value& filter = g.value(ids.filter);
-  if (!per_tensor_8bit(in) || !per_tensor_8bit(out)) {
-    return nullptr;
+  const Value& in = g.value(in_id);
+  const Value& out = g.value(out_id);
+  const Value& filter = g.value(filter_id);
+  if (!per_tensor_8bit(in) || !per_tensor_8bit(out) || !filter.is_constant ||
+      (bias_id != kInvalidValueId && !g.value(bias_id).is_constant)) {
+    return false;
   }
-  auto step = std::make_unique<Int8ConvStep>();
-  QConvNhwcParams& p = step->params;
+  QConvNhwcParams p;
   p.conv = conv;
   // The output grid is the integer kernels' own requantization, not the float rounding.
   p.conv.out_scale = 0.0f;
@@ -153,9 +156,8 @@ std::unique_ptr<Step> make_int8_conv_step(
   p.out_qmin = out.quant.qmin;
   p.out_qmax = out.quant.qmax;
   if (!kernels::compute::qconv2d_nhwc_params_valid(p)) {
-    return nullptr;
+    return false;
   }
-  // Dense filters are [out_channels, kh, kw, in / groups], depthwise ones [1, kh, kw, out].
   const size_t out_channels = static_cast<size_t>(conv.out_channels);
   std::vector<int8_t> weights;
   std::vector<float> scales;
@@ -163,36 +165,63 @@ std::unique_ptr<Step> make_int8_conv_step(
   if (!filter_integers(
           filter, depthwise ? 3 : 0, out_channels, &weights, &scales) ||
       !bias_integers(
-          ids.bias != kInvalidValueId ? g.value(ids.bias).data : nullptr,
+          bias_id != kInvalidValueId ? g.value(bias_id).data : nullptr,
           p.in_scale,
           scales,
           &bias)) {
-    return nullptr;
+    return false;
   }
+  Int8Conv c;
+  c.params = p;
+  c.depthwise = depthwise;
   const size_t packed_bytes =
       depthwise ? kernels::compute::qdepthwise_conv2d_nhwc_packed_size(p)
                 : kernels::compute::qconv2d_nhwc_packed_size(p);
-  step->ws_bytes =
-      depthwise ? kernels::compute::qdepthwise_conv2d_nhwc_workspace_size(p)
-                : kernels::compute::qconv2d_nhwc_workspace_size(p);
-  step->packed = g.allocate_floats(packed_bytes / sizeof(float) + 1);
-  step->ws = g.allocate_floats(step->ws_bytes / sizeof(float) + 1);
-  if (step->packed == nullptr || step->ws == nullptr) {
+  c.ws_bytes = depthwise
+                   ? kernels::compute::qdepthwise_conv2d_nhwc_workspace_size(p)
+                   : kernels::compute::qconv2d_nhwc_workspace_size(p);
+  if (packed_bytes == 0) {
+    return false;  // depthwise with a window too large for the integer kernel
+  }
+  c.packed = g.allocate_floats(packed_bytes / sizeof(float) + 1);
+  c.ws = g.allocate_floats(c.ws_bytes / sizeof(float) + 1);
+  if (c.packed == nullptr || c.ws == nullptr) {
     *err = Error::MemoryAllocationFailed;
-    return nullptr;
+    return false;
   }
   const bool packed_ok =
-      depthwise
-          ? kernels::compute::qdepthwise_conv2d_nhwc_pack(
-                p, weights.data(), scales.data(), bias.data(), step->packed)
-          : kernels::compute::qconv2d_nhwc_pack(
-                p, weights.data(), scales.data(), bias.data(), step->packed);
+      depthwise ? kernels::compute::qdepthwise_conv2d_nhwc_pack(
+                      p, weights.data(), scales.data(), bias.data(), c.packed)
+                : kernels::compute::qconv2d_nhwc_pack(
+                      p, weights.data(), scales.data(), bias.data(), c.packed);
   if (!packed_ok) {
-    return nullptr;  // a scale or bias term out of range: the float step runs it
+    return false;  // a scale or bias term out of range: the float step runs it
+  }
+  *result = c;
+  return true;
+}
+
+std::unique_ptr<Step> make_int8_conv_step(
+    Graph& g,
+    const ConvIds& ids,
+    const ConvNhwcParams& conv,
+    bool depthwise,
+    Error* err) {
+  auto step = std::make_unique<Int8ConvStep>();
+  if (!prepare_int8_conv(
+          g,
+          ids.in,
+          ids.filter,
+          ids.bias,
+          ids.out,
+          conv,
+          depthwise,
+          &step->conv,
+          err)) {
+    return nullptr;
   }
   step->in = ids.in;
   step->out = ids.out;
-  step->depthwise = depthwise;
   step->rounds_quantized_outputs = true;
   return step;
 }

@@ -11,7 +11,7 @@
 
 #include <memory>
 
-#include <executorch/runtime/kernels/compute/conv_nhwc.h>
+#include <executorch/runtime/kernels/compute/qconv_nhwc.h>
 
 #include "graph.h"
 #include "window.h"
@@ -20,10 +20,36 @@ namespace executorch {
 namespace backends {
 namespace xnnpack {
 
-// The integer step for a checked convolution (`params` as the float step would run it, with
-// groups; `depthwise` for a DepthwiseConv2d), or nullptr when the values are not of the int8
-// form above, or their integers cannot be taken back exactly: then the float step runs it.
-// *err is set (MemoryAllocationFailed) only when the step should have been built but could not.
+// The integer form of one convolution (or fully connected layer, as a 1x1 convolution over
+// rows): its parameters, the packed filter and the preallocated scratch.
+struct Int8Conv {
+  kernels::compute::QConvNhwcParams params;
+  bool depthwise = false;
+  void* packed = nullptr;
+  void* ws = nullptr;
+  size_t ws_bytes = 0;
+  // Checked at init with the scratch preallocated, so this cannot fail.
+  void run(const float* input, float* output) const;
+};
+
+// Prepares the integer form of a checked convolution with values in, filter, bias (or
+// kInvalidValueId) and out: `params` as the float step would run it, with groups; `depthwise`
+// for a DepthwiseConv2d (filter [1, kh, kw, out channels]), else the filter is
+// [out channels, ...]. False when the values are not of the int8 form above or their integers
+// cannot be taken back exactly: then the float step runs it. *err is set
+// (MemoryAllocationFailed) only when the form should have been built but could not.
+bool prepare_int8_conv(
+    Graph& g,
+    uint32_t in,
+    uint32_t filter,
+    uint32_t bias,
+    uint32_t out,
+    const kernels::compute::ConvNhwcParams& params,
+    bool depthwise,
+    Int8Conv* conv,
+    runtime::Error* err);
+
+// The integer step for a checked convolution (prepare_int8_conv), or nullptr.
 std::unique_ptr<Step> make_int8_conv_step(
     Graph& g,
     const ConvIds& ids,
