@@ -283,6 +283,11 @@ TEST_P(QConvNhwcTest, Depthwise) {
   check(make(2, 19, 7, 19, 3, 2, 1, 1, 19), true, /*use_workspace=*/false);
   check(make(1, 40, 6, 40, 5, 1, 4, 2, 40), true);
   check(make(1, 5, 1, 5, 3, 1, 1, 1, 5), true);
+  // Past whole 64-channel passes: 8, 24, 40 and 56 channels left.
+  check(make(1, 72, 9, 72, 5, 2, 2, 1, 72), true);
+  check(make(1, 88, 7, 88, 5, 1, 2, 1, 88), true);
+  check(make(1, 104, 5, 104, 3, 1, 1, 1, 104), true);
+  check(make(1, 120, 6, 120, 5, 1, 2, 1, 120), true);
 }
 
 TEST_P(QConvNhwcTest, DepthwiseMultiplierQuint8AndClamp) {
