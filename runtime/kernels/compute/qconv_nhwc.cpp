@@ -191,11 +191,72 @@ void gather_rows(const QConvNhwcParams& p, int64_t g, const uint8_t* qin, int64_
   }
 }
 
+// A KxK convolution with one group and whole 4-byte groups of channels multiplies the input
+// pixels in place, one window tap at a time (taps outside the image read a row of zero points);
+// the others are gathered into im2col rows.
+bool reads_taps_in_place(const QConvNhwcParams& p) {
+  return p.conv.groups == 1 && p.conv.in_channels % 4 == 0;
+}
+
+// How the GEMM reads A: pieces per row, and bytes per piece.
+int64_t strip_taps(const QConvNhwcParams& p) {
+  return reads_input_directly(p) || !reads_taps_in_place(p) ? 1 : p.conv.kernel_h * p.conv.kernel_w;
+}
+
+// The workspace: the quantized input, a row of zero points, the block's table of row pointers
+// and, when gathering, its im2col rows; each 64-byte aligned.
+struct DenseWorkspace {
+  uint8_t* input;
+  uint8_t* zero_row;
+  const uint8_t** table;
+  uint8_t* columns;
+};
+
 size_t dense_workspace_bytes(const QConvNhwcParams& p) {
-  size_t bytes = static_cast<size_t>(input_pixels(p) * quantized_row_bytes(p)) + kScratchAlign;
-  if (!reads_input_directly(p))
-    bytes += static_cast<size_t>(block_rows(p) * depth_of(p)) + kScratchAlign;
+  size_t bytes =
+      round_up_bytes(static_cast<size_t>(input_pixels(p) * quantized_row_bytes(p)), kScratchAlign) +
+      round_up_bytes(static_cast<size_t>(quantized_row_bytes(p)), kScratchAlign) +
+      round_up_bytes(static_cast<size_t>(block_rows(p) * strip_taps(p)) * sizeof(const uint8_t*),
+                     kScratchAlign) +
+      kScratchAlign;
+  if (!reads_input_directly(p) && !reads_taps_in_place(p))
+    bytes += static_cast<size_t>(block_rows(p) * depth_of(p));
   return bytes;
+}
+
+DenseWorkspace carve_dense_workspace(const QConvNhwcParams& p, void* ws) {
+  DenseWorkspace w;
+  uint8_t* at = static_cast<uint8_t*>(align_up(ws));
+  w.input = at;
+  at +=
+      round_up_bytes(static_cast<size_t>(input_pixels(p) * quantized_row_bytes(p)), kScratchAlign);
+  w.zero_row = at;
+  at += round_up_bytes(static_cast<size_t>(quantized_row_bytes(p)), kScratchAlign);
+  w.table = reinterpret_cast<const uint8_t**>(at);
+  at += round_up_bytes(static_cast<size_t>(block_rows(p) * strip_taps(p)) * sizeof(const uint8_t*),
+                       kScratchAlign);
+  w.columns = at;
+  return w;
+}
+
+// Row pointers of output pixels q0 .. q0 + rows, one per window tap: the input pixel, or the
+// zero row where the tap is outside the image.
+void tap_table(const QConvNhwcParams& p, const DenseWorkspace& w, int64_t q0, int64_t rows) {
+  const ConvNhwcParams& c = p.conv;
+  const int64_t row_bytes = quantized_row_bytes(p);
+  const uint8_t** t = w.table;
+  for (int64_t r = 0; r < rows; ++r) {
+    const int64_t q = q0 + r, n = q / (c.out_h * c.out_w), oh = (q / c.out_w) % c.out_h,
+                  ow = q % c.out_w;
+    for (int64_t kr = 0; kr < c.kernel_h; ++kr) {
+      const int64_t ih = oh * c.stride_h - c.pad_top + kr * c.dilation_h;
+      for (int64_t ks = 0; ks < c.kernel_w; ++ks) {
+        const int64_t iw = ow * c.stride_w - c.pad_left + ks * c.dilation_w;
+        const bool inside = ih >= 0 && ih < c.in_h && iw >= 0 && iw < c.in_w;
+        *t++ = inside ? w.input + ((n * c.in_h + ih) * c.in_w + iw) * row_bytes : w.zero_row;
+      }
+    }
+  }
 }
 
 // Workspace of `need` bytes: the caller's, or this thread's scratch.
@@ -288,27 +349,36 @@ bool qconv2d_nhwc_isa(Isa isa, const QConvNhwcParams& p, const void* packed, con
   if (ws == nullptr)
     return false;
   const ConvNhwcParams& c = p.conv;
-  uint8_t* qin = static_cast<uint8_t*>(align_up(ws));
-  const size_t qin_bytes = static_cast<size_t>(input_pixels(p) * quantized_row_bytes(p));
+  const DenseWorkspace w = carve_dense_workspace(p, ws);
   const QConvNhwcKernels& k = qkernels_for(isa);
-  quantize_input_u8(p, k, input, qin);
-  const bool direct = reads_input_directly(p);
-  uint8_t* columns = direct ? nullptr : static_cast<uint8_t*>(align_up(qin + qin_bytes));
+  quantize_input_u8(p, k, input, w.input);
+  const bool direct = reads_input_directly(p), in_place = !direct && reads_taps_in_place(p);
+  if (in_place) {
+    std::memset(w.zero_row, static_cast<int>(unsigned_zero_point(p)),
+                static_cast<size_t>(quantized_row_bytes(p)));
+  }
   const QEpilogue e = epilogue_of(p);
   const int64_t depth = depth_of(p), goc = group_out(p), panels = panels_of(p);
-  const int64_t pixels = output_pixels(p), block = block_rows(p);
+  const int64_t pixels = output_pixels(p), block = block_rows(p), taps = strip_taps(p);
+  const int64_t row_bytes = quantized_row_bytes(p);
   const int8_t* base = static_cast<const int8_t*>(align_up(const_cast<void*>(packed)));
   for (int64_t q0 = 0; q0 < pixels; q0 += block) {
     const int64_t rows = min64(block, pixels - q0);
+    if (in_place)
+      tap_table(p, w, q0, rows);
     for (int64_t g = 0; g < c.groups; ++g) {
       QGemmStrip s;
-      s.a = qin + q0 * quantized_row_bytes(p);
-      s.lda = quantized_row_bytes(p);
-      if (!direct) {
-        gather_rows(p, g, qin, q0, rows, columns);
-        s.a = columns;
-        s.lda = depth;
+      if (direct) {
+        for (int64_t r = 0; r < rows; ++r)
+          w.table[r] = w.input + (q0 + r) * row_bytes;
+      } else if (!in_place) {
+        gather_rows(p, g, w.input, q0, rows, w.columns);
+        for (int64_t r = 0; r < rows; ++r)
+          w.table[r] = w.columns + r * depth;
       }
+      s.a = w.table;
+      s.taps = taps;
+      s.tap_depth = depth / taps;
       s.rows = rows;
       s.depth = depth;
       s.ldc = c.out_channels;

@@ -26,10 +26,13 @@ constexpr int kQPanelCols = 16;
 constexpr int64_t kQPanelTailBytes = kQPanelCols * 8;
 
 // C[rows, cols] = epilogue(A[rows, depth] * panel) for one panel; A is unsigned bytes (the
-// activations plus 128 for qint8), rows lda bytes apart, depth a multiple of 4.
+// activations minus the grid's minimum: plus 128 for qint8). A row is `taps` pieces of
+// tap_depth bytes (a multiple of 4), each where `a` points: a[row * taps + t] is piece t of row
+// `row` (an input pixel, a row of zero points for padding, or an im2col row), so a KxK
+// convolution reads the input where it is. depth = taps * tap_depth.
 struct QGemmStrip {
-  const uint8_t* a;
-  int64_t lda, rows, depth;
+  const uint8_t* const* a;
+  int64_t taps, tap_depth, rows, depth;
   const int8_t* panel;  // [depth / 4][kQPanelCols][4], then the bias terms and scales
   float* c;
   int64_t ldc, cols;

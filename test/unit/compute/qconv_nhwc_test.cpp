@@ -257,6 +257,17 @@ TEST_P(QConvNhwcTest, KxKWithPaddingStrideDilation) {
   check(make(1, 4, 12, 7, 5, 3, 2, 1, 1), false);
 }
 
+TEST_P(QConvNhwcTest, WholeChannelGroupsReadTheTapsInPlace) {
+  // One group, channels a multiple of 4: each window tap reads its input pixel (or a row of
+  // zero points) where it is, no im2col.
+  check(make(2, 8, 9, 20, 3, 2, 1, 2, 1), false);
+  check(make(1, 12, 1, 17, 3, 1, 1, 1, 1), false);  // a 1x1 image: all but one tap padding
+  check(make(1, 16, 7, 33, 1, 2, 0, 1, 1), false);  // strided 1x1: one tap
+  QConvNhwcParams q = make(1, 20, 6, 24, 5, 1, 2, 1, 1);
+  use_quint8(q, 77, 140);
+  check(q, false);
+}
+
 TEST_P(QConvNhwcTest, SeveralIm2colBlocks) {
   // depth 3 * 3 * 64 = 576 bytes: a block holds a few hundred of the 1600 output pixels.
   check(make(1, 64, 40, 24, 3, 1, 1, 1, 1), false);
