@@ -191,11 +191,12 @@ void gather_rows(const QConvNhwcParams& p, int64_t g, const uint8_t* qin, int64_
   }
 }
 
-// A KxK convolution with one group and whole 4-byte groups of channels multiplies the input
-// pixels in place, one window tap at a time (taps outside the image read a row of zero points);
-// the others are gathered into im2col rows.
+// A KxK convolution with one group multiplies the input pixels in place, one window tap at a
+// time (taps outside the image read a row of zero points): a quantized pixel is padded with
+// zeros to whole 4-byte groups, the tap's depth in the packed filter, whose weights there are
+// zero. Grouped convolutions are gathered into im2col rows.
 bool reads_taps_in_place(const QConvNhwcParams& p) {
-  return p.conv.groups == 1 && p.conv.in_channels % 4 == 0;
+  return p.conv.groups == 1;
 }
 
 // How the GEMM reads A: pieces per row, and bytes per piece.

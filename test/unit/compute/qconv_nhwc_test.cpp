@@ -1,10 +1,10 @@
 // qconv2d_nhwc and qdepthwise_conv2d_nhwc against a plain integer loop (bit for bit: the same
 // int32 sum and the same float requantization) and against the float convolution rounding onto
 // the output grid (within one output quantum), at every ISA level the CPU supports (the avx512
-// level with and without VNNI): 1x1 images, 1x1 kernels read in place and strided/padded ones
-// gathered, K x K with padding, stride and dilation, groups, channel counts that are not a
-// multiple of 4 or of the panel width, several im2col blocks, qint8 and quint8 inputs with
-// non-zero zero points, output clamps, depthwise multipliers.
+// level with and without VNNI): 1x1 images, 1x1 kernels, K x K windows read tap by tap in place
+// with padding, stride and dilation, groups gathered into im2col rows, channel counts that are
+// not a multiple of 4 or of the panel width, several blocks of output pixels, qint8 and quint8
+// inputs with non-zero zero points, output clamps, depthwise multipliers.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -246,7 +246,7 @@ TEST_P(QConvNhwcTest, OneByOneImage) {
   check(make(1, 7, 1, 33, 3, 1, 1, 1, 1), false);
 }
 
-TEST_P(QConvNhwcTest, StridedOrPaddedPointwiseIsGathered) {
+TEST_P(QConvNhwcTest, StridedOrPaddedPointwise) {
   check(make(1, 6, 8, 21, 1, 2, 0, 1, 1), false);
   check(make(1, 9, 5, 8, 1, 1, 1, 1, 1), false);
 }
@@ -257,10 +257,12 @@ TEST_P(QConvNhwcTest, KxKWithPaddingStrideDilation) {
   check(make(1, 4, 12, 7, 5, 3, 2, 1, 1), false);
 }
 
-TEST_P(QConvNhwcTest, WholeChannelGroupsReadTheTapsInPlace) {
-  // One group, channels a multiple of 4: each window tap reads its input pixel (or a row of
-  // zero points) where it is, no im2col.
+TEST_P(QConvNhwcTest, OneGroupReadsTheTapsInPlace) {
+  // One group: each window tap reads its input pixel (or a row of zero points) where it is, no
+  // im2col; channels that are not a multiple of 4 read the pixel's zero padding.
   check(make(2, 8, 9, 20, 3, 2, 1, 2, 1), false);
+  check(make(1, 3, 11, 16, 3, 2, 1, 1, 1), false);
+  check(make(1, 7, 6, 9, 3, 1, 2, 2, 1), false);
   check(make(1, 12, 1, 17, 3, 1, 1, 1, 1), false);  // a 1x1 image: all but one tap padding
   check(make(1, 16, 7, 33, 1, 2, 0, 1, 1), false);  // strided 1x1: one tap
   QConvNhwcParams q = make(1, 20, 6, 24, 5, 1, 2, 1, 1);
@@ -268,9 +270,11 @@ TEST_P(QConvNhwcTest, WholeChannelGroupsReadTheTapsInPlace) {
   check(q, false);
 }
 
-TEST_P(QConvNhwcTest, SeveralIm2colBlocks) {
+TEST_P(QConvNhwcTest, SeveralBlocksOfPixels) {
   // depth 3 * 3 * 64 = 576 bytes: a block holds a few hundred of the 1600 output pixels.
   check(make(1, 64, 40, 24, 3, 1, 1, 1, 1), false);
+  // The same gathered per group: 288 bytes of depth a group.
+  check(make(1, 64, 40, 24, 3, 1, 1, 1, 2), false);
 }
 
 TEST_P(QConvNhwcTest, Groups) {
