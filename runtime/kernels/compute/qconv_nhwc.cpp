@@ -142,16 +142,8 @@ QInputGrid input_grid(const QConvNhwcParams& p, float offset) {
 // The input as unsigned bytes (q - in_qmin), rows padded with zeros to quantized_row_bytes.
 void quantize_input_u8(const QConvNhwcParams& p, const QConvNhwcKernels& k, const float* input,
                        uint8_t* out) {
-  const int64_t pixels = input_pixels(p), c = p.conv.in_channels, row = quantized_row_bytes(p);
-  const QInputGrid g = input_grid(p, static_cast<float>(unsigned_zero_point(p)));
-  if (row == c) {
-    k.quantize_u8(input, pixels * c, g, out);
-    return;
-  }
-  for (int64_t i = 0; i < pixels; ++i) {
-    k.quantize_u8(input + i * c, c, g, out + i * row);
-    std::memset(out + i * row + c, 0, static_cast<size_t>(row - c));
-  }
+  k.quantize_u8(input, input_pixels(p), p.conv.in_channels, quantized_row_bytes(p),
+                input_grid(p, static_cast<float>(unsigned_zero_point(p))), out);
 }
 
 // Rows q0 .. q0 + rows of group g's im2col: per window tap, the group's channels (the zero

@@ -69,8 +69,10 @@ struct QInputGrid {
 struct QConvNhwcKernels {
   void (*gemm_strip)(const QGemmStrip& s, const QEpilogue& e);
   void (*depthwise_row)(const QDwRow& r);
-  // out[i] = the integer of x[i] (QInputGrid), as unsigned bytes / as int16, over n values.
-  void (*quantize_u8)(const float* x, int64_t n, const QInputGrid& g, uint8_t* out);
+  // The integers of x (QInputGrid): rows of cols values into rows of out_stride unsigned bytes
+  // (zeros after the first cols) / n values as int16.
+  void (*quantize_u8)(const float* x, int64_t rows, int64_t cols, int64_t out_stride,
+                      const QInputGrid& g, uint8_t* out);
   void (*quantize_s16)(const float* x, int64_t n, const QInputGrid& g, int16_t* out);
   const char* name;
 };
