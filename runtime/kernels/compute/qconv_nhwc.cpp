@@ -146,6 +146,23 @@ void quantize_input_u8(const QConvNhwcParams& p, const QConvNhwcKernels& k, cons
                 input_grid(p, static_cast<float>(unsigned_zero_point(p))), out);
 }
 
+// Output pixel q as (batch, row, column), stepped pixel by pixel: the divisions once per block,
+// not per pixel.
+struct PixelCursor {
+  int64_t n, oh, ow;
+  PixelCursor(const ConvNhwcParams& c, int64_t q)
+      : n(q / (c.out_h * c.out_w)), oh((q / c.out_w) % c.out_h), ow(q % c.out_w) {}
+  void next(const ConvNhwcParams& c) {
+    if (++ow == c.out_w) {
+      ow = 0;
+      if (++oh == c.out_h) {
+        oh = 0;
+        ++n;
+      }
+    }
+  }
+};
+
 // Rows q0 .. q0 + rows of group g's im2col: per window tap, the group's channels (the zero
 // point outside the image), then zeros up to tap_depth.
 void gather_rows(const QConvNhwcParams& p, int64_t g, const uint8_t* qin, int64_t q0, int64_t rows,
@@ -154,9 +171,10 @@ void gather_rows(const QConvNhwcParams& p, int64_t g, const uint8_t* qin, int64_
   const int64_t gic = group_in(p), td = tap_depth(p), depth = depth_of(p);
   const int64_t row_bytes = quantized_row_bytes(p);
   const uint8_t zero = static_cast<uint8_t>(unsigned_zero_point(p));
+  PixelCursor at(c, q0);
   for (int64_t r = 0; r < rows; ++r) {
-    const int64_t q = q0 + r, n = q / (c.out_h * c.out_w), oh = (q / c.out_w) % c.out_h,
-                  ow = q % c.out_w;
+    const int64_t n = at.n, oh = at.oh, ow = at.ow;
+    at.next(c);
     uint8_t* dst = columns + r * depth;
     for (int64_t kr = 0; kr < c.kernel_h; ++kr) {
       const int64_t ih = oh * c.stride_h - c.pad_top + kr * c.dilation_h;
@@ -238,9 +256,10 @@ void tap_table(const QConvNhwcParams& p, const DenseWorkspace& w, int64_t q0, in
   const ConvNhwcParams& c = p.conv;
   const int64_t row_bytes = quantized_row_bytes(p);
   const uint8_t** t = w.table;
+  PixelCursor at(c, q0);
   for (int64_t r = 0; r < rows; ++r) {
-    const int64_t q = q0 + r, n = q / (c.out_h * c.out_w), oh = (q / c.out_w) % c.out_h,
-                  ow = q % c.out_w;
+    const int64_t n = at.n, oh = at.oh, ow = at.ow;
+    at.next(c);
     for (int64_t kr = 0; kr < c.kernel_h; ++kr) {
       const int64_t ih = oh * c.stride_h - c.pad_top + kr * c.dilation_h;
       for (int64_t ks = 0; ks < c.kernel_w; ++ks) {
