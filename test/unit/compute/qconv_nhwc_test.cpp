@@ -46,7 +46,9 @@ std::vector<Variant> variants() {
 
 std::string variant_name(const testing::TestParamInfo<Variant>& info) {
   const bool saved = compute::set_qconv_vnni_allowed(info.param.vnni);
-  std::string name = compute::qconv_variant_name(info.param.isa);
+  // The level and the kernels it runs (levels without variants of their own run baseline's).
+  std::string name = std::string(compute::isa_name(info.param.isa)) + "_" +
+                     compute::qconv_variant_name(info.param.isa);
   compute::set_qconv_vnni_allowed(saved);
   return name + (info.param.vnni ? "" : "_novnni");
 }
