@@ -1,6 +1,6 @@
 // Quantized NHWC convolution driver (qconv_nhwc.h): validation, packing, the input's
-// quantization into scratch, the blocked implicit im2col around the integer GEMM, and the
-// depthwise rows across the thread pool.
+// quantization into scratch, the blocks of output pixels the integer GEMM reads (window taps in
+// place, or im2col rows for groups), and the depthwise rows across the thread pool.
 #include "qconv_nhwc.h"
 
 #include <atomic>
@@ -114,8 +114,8 @@ bool reads_input_directly(const QConvNhwcParams& p) {
          c.out_w == c.in_w;
 }
 
-// Output pixels gathered per block: a multiple of the tiles' heights (8 rows for VNNI, 3 for
-// AVX2) keeping the block's im2col rows around kBlockBytes, so they stay in L2 while every
+// Output pixels per block: a multiple of the tiles' heights (8 rows for VNNI, 3 for AVX2, 4
+// portable) keeping the block's rows of A around kBlockBytes, so they stay in L2 while every
 // panel passes over them.
 constexpr int64_t kTileRowsLcm = 24;
 constexpr int64_t kBlockBytes = 128 << 10;

@@ -41,7 +41,9 @@ struct QConvNhwcParams {
 ET_API bool qconv2d_nhwc_params_valid(const QConvNhwcParams& p);
 
 // ---- Grouped / dense convolution (groups < in_channels or any grouping but depthwise):
-// an int8 x uint8 -> int32 GEMM per group over an implicit im2col of the quantized input.
+// an int8 x uint8 -> int32 GEMM per group over the quantized input. With one group the GEMM
+// reads each window tap's input pixel where it is; grouped convolutions gather im2col rows a
+// block of output pixels at a time.
 
 // Bytes of the packed filter (0 if the parameters are invalid).
 ET_API size_t qconv2d_nhwc_packed_size(const QConvNhwcParams& p);
@@ -51,7 +53,8 @@ ET_API size_t qconv2d_nhwc_packed_size(const QConvNhwcParams& p);
 // (qconv2d_nhwc_packed_size bytes, any alignment). False if the parameters are invalid.
 ET_API bool qconv2d_nhwc_pack(const QConvNhwcParams& p, const int8_t* filter,
                               const float* weight_scales, const int32_t* bias, void* packed);
-// Scratch bytes qconv2d_nhwc needs (the quantized input and the im2col block).
+// Scratch bytes qconv2d_nhwc needs (the quantized input, the block's row pointers and, for
+// groups, its im2col rows).
 ET_API size_t qconv2d_nhwc_workspace_size(const QConvNhwcParams& p);
 // Runs it. workspace: qconv2d_nhwc_workspace_size(p) bytes (any alignment), or nullptr / too
 // small (then a per-thread buffer that only grows is used). False, touching nothing, if the
