@@ -37,6 +37,9 @@ const QConvNhwcKernels& qkernels_for(Isa isa) {
     case Isa::kBaseline:
       break;
   }
+#elif defined(__aarch64__)
+  if (isa == Isa::kNeonDot)
+    return kQConvNhwcNeonDot;
 #else
   (void)isa;  // the portable loops, vectorized by the compiler, on every other architecture
 #endif
@@ -324,6 +327,8 @@ bool qconv2d_nhwc_pack(const QConvNhwcParams& p, const int8_t* filter, const flo
       int8_t* panel = base + (g * panels_of(p) + j) * panel_bytes(depth);
       int32_t* bias_terms = reinterpret_cast<int32_t*>(panel + depth * kQPanelCols);
       float* scales = reinterpret_cast<float*>(panel + depth * kQPanelCols + kQPanelCols * 4);
+      int32_t* signed_terms =
+          reinterpret_cast<int32_t*>(panel + depth * kQPanelCols + kQPanelCols * 8);
       for (int64_t col = 0; col < kQPanelCols && j * kQPanelCols + col < goc; ++col) {
         const int64_t oc = g * goc + j * kQPanelCols + col;
         int64_t weight_sum = 0;
@@ -338,11 +343,16 @@ bool qconv2d_nhwc_pack(const QConvNhwcParams& p, const int8_t* filter, const flo
         // The activations are stored as q - in_qmin; their zero point's share of the sum is
         // taken off once here.
         const int64_t term = (bias != nullptr ? bias[oc] : 0) - zero * weight_sum;
-        if (term < std::numeric_limits<int32_t>::min() ||
-            term > std::numeric_limits<int32_t>::max() ||
+        const int64_t signed_term = term + 128 * weight_sum;
+        auto fits = [](int64_t v) {
+          return v >= std::numeric_limits<int32_t>::min() &&
+                 v <= std::numeric_limits<int32_t>::max();
+        };
+        if (!fits(term) || !fits(signed_term) ||
             !requant_scales(p, weight_scales, oc, &scales[col]))
           return false;
         bias_terms[col] = static_cast<int32_t>(term);
+        signed_terms[col] = static_cast<int32_t>(signed_term);
       }
     }
   }

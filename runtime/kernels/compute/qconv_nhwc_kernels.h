@@ -21,9 +21,11 @@ struct QEpilogue {
 // each [depth / 4][kQPanelCols][4] int8 (four consecutive depth bytes of one channel together,
 // as VNNI's vpdpbusd and Arm's SDOT read them; zero past the last channel and depth), then
 // kQPanelCols int32 bias terms (bias - the activations' unsigned zero point * the channel's
-// weight sum) and kQPanelCols float requantization scales.
+// weight sum), kQPanelCols float requantization scales, and kQPanelCols int32 bias terms for
+// activations taken as signed bytes (the unsigned ones minus 128, as SDOT multiplies them: the
+// first terms + 128 * the weight sum).
 constexpr int kQPanelCols = 16;
-constexpr int64_t kQPanelTailBytes = kQPanelCols * 8;
+constexpr int64_t kQPanelTailBytes = kQPanelCols * 12;
 
 // C[rows, cols] = epilogue(A[rows, depth] * panel) for one panel; A is unsigned bytes (the
 // activations minus the grid's minimum: plus 128 for qint8). A row is `taps` pieces of
@@ -82,6 +84,8 @@ extern const QConvNhwcKernels kQConvNhwcAvx2;
 extern const QConvNhwcKernels kQConvNhwcAvx512;
 // The AVX-512 variant's GEMM with VNNI's vpdpbusd, for CPUs that have it (chosen at run time).
 extern const QConvNhwcKernels kQConvNhwcAvx512Vnni;
+// AArch64 builds only: the GEMM with the dot-product instruction SDOT.
+extern const QConvNhwcKernels kQConvNhwcNeonDot;
 
 // Testing hook: false makes the avx512 level use its non-VNNI GEMM even on a CPU with VNNI, so
 // both run in the tests; returns the previous setting.
