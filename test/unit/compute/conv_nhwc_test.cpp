@@ -28,23 +28,9 @@ using compute::ConvNhwcParams;
 using compute::Isa;
 using compute_test::random_floats;
 
-// Square geometry; pad is the leading padding, the trailing one is chosen as for `pad` on both
-// sides (PyTorch's output size), plus `extra` more output rows/columns reaching into trailing
-// padding only.
 ConvNhwcParams make(int64_t n, int64_t ci, int64_t hw, int64_t co, int64_t k, int64_t s,
                     int64_t pad, int64_t dil, int64_t groups, int64_t extra = 0) {
-  ConvNhwcParams p;
-  p.batch = n;
-  p.in_channels = ci;
-  p.in_h = p.in_w = hw;
-  p.out_channels = co;
-  p.kernel_h = p.kernel_w = k;
-  p.stride_h = p.stride_w = s;
-  p.pad_top = p.pad_left = pad;
-  p.dilation_h = p.dilation_w = dil;
-  p.groups = groups;
-  p.out_h = p.out_w = (hw + 2 * pad - dil * (k - 1) - 1) / s + 1 + extra;
-  return p;
+  return compute_test::square_nhwc_params(n, ci, hw, co, k, s, pad, dil, groups, extra);
 }
 
 std::string describe(const ConvNhwcParams& p) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include <executorch/runtime/kernels/compute/conv_nhwc.h>
 #include <executorch/runtime/kernels/compute/isa.h>
 
 namespace compute_test {
@@ -32,6 +33,26 @@ inline std::vector<float> random_floats(size_t n, std::mt19937& rng, float lo = 
   for (float& x : v)
     x = d(rng);
   return v;
+}
+
+// The NHWC convolution tests' square geometry: pad is the leading padding, the trailing one is
+// chosen as for `pad` on both sides (PyTorch's output size), plus `extra` more output
+// rows/columns reaching into trailing padding only.
+inline executorch::kernels::compute::ConvNhwcParams square_nhwc_params(
+    int64_t n, int64_t ci, int64_t hw, int64_t co, int64_t k, int64_t s, int64_t pad, int64_t dil,
+    int64_t groups, int64_t extra = 0) {
+  executorch::kernels::compute::ConvNhwcParams p;
+  p.batch = n;
+  p.in_channels = ci;
+  p.in_h = p.in_w = hw;
+  p.out_channels = co;
+  p.kernel_h = p.kernel_w = k;
+  p.stride_h = p.stride_w = s;
+  p.pad_top = p.pad_left = pad;
+  p.dilation_h = p.dilation_w = dil;
+  p.groups = groups;
+  p.out_h = p.out_w = (hw + 2 * pad - dil * (k - 1) - 1) / s + 1 + extra;
+  return p;
 }
 
 // Forces an ISA level for a scope (sgemm / conv called through the public entry points).

@@ -74,6 +74,12 @@ struct Value {
   // computes in float and the value is rounded onto its quantization grid after the node that
   // writes it (quantized_values.h). Quantized constants are decoded to floats at init.
   Quant quant;
+  // A constant decoded from signed 8-bit integers with zero point 0 (qint8 per tensor, qcint8
+  // per channel) keeps its scales, so that the integer kernels can take the integers back exactly
+  // (data / scale is within a few ulps of one): one scale (int8_channel_dim -1), or one per
+  // index of dim int8_channel_dim. Empty for every other value.
+  std::vector<float> int8_scales;
+  int int8_channel_dim = -1;
   // fp16/bf16 values are rounded onto their grid; a non-fp32 external value is bound through a
   // float staging buffer (`data`, allocated at init) converted from or to the caller's tensor
   // (`external_data`, set at each execute).
@@ -129,6 +135,13 @@ class Step {
   std::vector<uint32_t> outputs;
   const char* owner_type_name = nullptr;
   uint32_t owner_index = 0;
+
+  // For fuse_clamps(): a step that can apply a following Clamp of its only output itself
+  // (clamp to [lo, hi], bounds on the output's grid) and write the Clamp's output `out`
+  // instead does so and returns true. The default cannot.
+  virtual bool absorb_clamp(uint32_t /*out*/, float /*lo*/, float /*hi*/) {
+    return false;
+  }
 
   // Logs "XnnpackBackend: node N (Type): <message>" and returns `error`.
   runtime::Error fail(runtime::Error error, const char* format, ...) const
@@ -188,6 +201,12 @@ void fuse_sigmoid_multiply(Graph& graph);
 // step, bit for bit the two steps' result: the activation's step goes and its input is left
 // without a buffer. Run by build_graph() after fuse_sigmoid_multiply().
 void fuse_activations(Graph& graph);
+
+// Runs each Clamp from a quantization grid onto the same grid (the int8 programs' ReLU/ReLU6)
+// whose input is read by nothing else, and written by a step that can clamp its own output
+// (Step::absorb_clamp), as part of that step: the Clamp's step goes and its input is left
+// without a buffer. Run by build_graph() before the buffers are planned.
+void fuse_clamps(Graph& graph);
 
 // The reshape pass: runs every step's reshape() in order, after the external inputs' dims were
 // set to the call's shapes. InvalidArgument when the shapes do not propagate (a value would

@@ -8,6 +8,7 @@
 
 #include <executorch/runtime/kernels/compute/conv_nhwc.h>
 
+#include "int8_conv.h"
 #include "node_context.h"
 #include "window.h"
 
@@ -286,6 +287,13 @@ Error build_conv2d(NodeContext& ctx) {
   if (!conv2d_nhwc_params_valid(step->params)) {
     return ctx.unsupported("a window this large is not supported");
   }
+  if (std::unique_ptr<Step> int8_step = make_int8_conv_step(
+          g, ids, step->params, /*depthwise=*/false, &err)) {
+    return ctx.accept(std::move(int8_step));
+  }
+  if (err != Error::Ok) {
+    return err;
+  }
   const size_t packed_bytes = conv2d_nhwc_packed_size(step->params);
   step->packed = g.allocate_floats(packed_bytes / sizeof(float) + 1);
   step->ws_bytes = conv2d_nhwc_workspace_size(step->params);
@@ -340,6 +348,13 @@ Error build_depthwise_conv2d(NodeContext& ctx) {
   step->rounds_quantized_outputs = true;
   if (!conv2d_nhwc_params_valid(step->params)) {
     return ctx.unsupported("a window this large is not supported");
+  }
+  if (std::unique_ptr<Step> int8_step =
+          make_int8_conv_step(g, ids, step->params, /*depthwise=*/true, &err)) {
+    return ctx.accept(std::move(int8_step));
+  }
+  if (err != Error::Ok) {
+    return err;
   }
   return ctx.accept(std::move(step));
 }

@@ -59,6 +59,12 @@ class UnaryStep final : public Step {
     return op_ == UnaryOp::kHardswish ? FusableActivation::kHardswish
                                       : FusableActivation::kNone;
   }
+  float a() const {
+    return a_;
+  }
+  float b() const {
+    return b_;
+  }
 
   Error reshape(Graph& g) override {
     const Value& in = g.value(in_);
@@ -767,6 +773,36 @@ void fuse_activations(Graph& graph) {
     }
     producer.outputs[0] = out;
     // The activation's input is now written by no step, so it gets no buffer.
+    drop[i] = true;
+  }
+  drop_steps(graph, drop);
+}
+
+void fuse_clamps(Graph& graph) {
+  auto& steps = graph.steps;
+  const ValueUse use = value_use(graph);
+  const std::vector<uint32_t>& readers = use.readers;
+  const std::vector<int64_t>& writer = use.writer;
+  std::vector<bool> drop(steps.size(), false);
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const auto* clamp = dynamic_cast<const UnaryStep*>(steps[i].get());
+    // rounds_quantized_outputs: from a grid onto the same one, bounds on it (accept_unary).
+    if (clamp == nullptr || clamp->op() != UnaryOp::kClamp ||
+        !clamp->rounds_quantized_outputs) {
+      continue;
+    }
+    const uint32_t in = clamp->inputs[0];
+    const Value& v = graph.values[in];
+    if (writer[in] < 0 || readers[in] != 1 || v.is_constant ||
+        (v.flags & (kFlagExternalInput | kFlagExternalOutput)) != 0) {
+      continue;
+    }
+    Step& producer = *steps[static_cast<size_t>(writer[in])];
+    if (producer.outputs.size() != 1 ||
+        !producer.absorb_clamp(clamp->outputs[0], clamp->a(), clamp->b())) {
+      continue;
+    }
+    producer.outputs = clamp->outputs;
     drop[i] = true;
   }
   drop_steps(graph, drop);

@@ -7,6 +7,7 @@
 
 #include <executorch/runtime/kernels/compute/gemm.h>
 
+#include "int8_conv.h"
 #include "node_context.h"
 
 namespace executorch {
@@ -50,6 +51,11 @@ class FullyConnectedStep final : public Step {
   bool filter_is_kn = false;  // the filter is stored [k, n] (else [n, k])
   float lo = 0, hi = 0;
   GemmWorkspace ws;
+  // A statically quantized layer (int8_conv.h) runs as a 1x1 convolution over its rows on the
+  // integer kernels, its scratch sized for int8_max_rows.
+  bool use_int8 = false;
+  Int8Conv int8;
+  int64_t int8_max_rows = 0;
 
   // The rows follow the input; the channels (k, n) are the filter's and cannot change.
   Error reshape(Graph& g) override {
@@ -81,7 +87,9 @@ class FullyConnectedStep final : public Step {
           rank,
           vin.dims.size());
     }
-    if (sgemm_workspace_size(static_cast<int64_t>(rows), n, k) > ws.bytes) {
+    if (use_int8 ? static_cast<int64_t>(rows) > int8_max_rows
+                 : sgemm_workspace_size(static_cast<int64_t>(rows), n, k) >
+                       ws.bytes) {
       return fail(
           Error::InvalidArgument,
           "%zu rows need more GEMM scratch than the exported shape",
@@ -94,6 +102,13 @@ class FullyConnectedStep final : public Step {
 
   void run(Graph& g) override {
     float* y = g.data(out);
+    if (use_int8) {
+      int8.params.conv.in_h = int8.params.conv.out_h = m;
+      if (m > 0) {
+        int8.run(g.data(in), y);
+      }
+      return;
+    }
     // The bias goes in as C with beta 1, as the portable addmm does: the GEMM adds it while it
     // stores, instead of a second pass over the output.
     float beta = 0.0f;
@@ -204,6 +219,34 @@ Error build_fully_connected(NodeContext& ctx) {
   step->lo = ctx.output_min();
   step->hi = ctx.output_max();
   step->filter_is_kn = kn;
+  if (!kn && m > 0) {
+    // [m, k] x [n, k]^T is the 1x1 convolution of an m x 1 image with k channels.
+    kernels::compute::ConvNhwcParams conv;
+    conv.in_h = conv.out_h = step->m;
+    conv.in_w = conv.out_w = 1;
+    conv.in_channels = step->k;
+    conv.out_channels = step->n;
+    conv.clamp_min = step->lo;
+    conv.clamp_max = step->hi;
+    step->use_int8 = prepare_int8_conv(
+        g,
+        step->in,
+        step->filter,
+        step->bias,
+        step->out,
+        conv,
+        /*depthwise=*/false,
+        &step->int8,
+        &err);
+    if (err != Error::Ok) {
+      return err;
+    }
+    if (step->use_int8) {
+      step->int8_max_rows = step->m;
+      step->rounds_quantized_outputs = true;
+      return ctx.accept(std::move(step));
+    }
+  }
   if (filter.is_constant) {
     const size_t bytes = sgemm_prepacked_b_size(step->k, step->n);
     // 64 bytes of slack to align the panels.

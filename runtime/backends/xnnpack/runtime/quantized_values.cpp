@@ -283,6 +283,9 @@ Error read_quantized(
       }
       if (buffer_idx != 0) {
         const float scale = p->scale();
+        if (dtype == DT::xnn_datatype_qint8 && p->zero_point() == 0) {
+          v.int8_scales.assign(1, scale);
+        }
         return decode_constant(
             graph,
             g,
@@ -353,6 +356,10 @@ Error read_quantized(
       for (size_t d = channel_dim + 1; d < v.dims.size(); ++d)
         inner *= v.dims[d];
       const int32_t zero_point = dtype == DT::xnn_datatype_qcint4 ? 8 : 0;
+      if (dtype == DT::xnn_datatype_qcint8) {
+        v.int8_scales = scales;
+        v.int8_channel_dim = channel_dim;
+      }
       return decode_constant(
           graph,
           g,
