@@ -47,6 +47,21 @@ struct Quant {
   // innermost `row_dims` dims.
   size_t row_size = 0;
   size_t row_dims = 0;
+  // kDynamicPerRow: the integers of the last run, as XNNPACK quantizes them (q + 128 per
+  // element, each row's zero point + 128 and scale: compute/qd8_qb4w.h), for the fully
+  // connected that takes them as integers. Allocated at init for up to max_rows rows.
+  uint8_t* codes = nullptr;
+  int32_t* row_zero_point = nullptr;
+  float* row_scale = nullptr;
+  size_t max_rows = 0;
+};
+
+// A 4-bit blockwise (qbint4) constant as stored, besides its decoded floats: [rows, cols]
+// nibbles (weight + 8, low nibble first) and one scale per block of `block` columns.
+struct Int4Blockwise {
+  std::vector<uint8_t> nibbles;
+  std::vector<float> scales;
+  size_t block = 0;
 };
 
 // How a value's elements are stored where they are not float32: the fp16/bf16 values of a
@@ -74,6 +89,8 @@ struct Value {
   // computes in float and the value is rounded onto its quantization grid after the node that
   // writes it (quantized_values.h). Quantized constants are decoded to floats at init.
   Quant quant;
+  std::shared_ptr<const Int4Blockwise>
+      int4_blockwise;  // set for a qbint4 constant
   // fp16/bf16 values are rounded onto their grid; a non-fp32 external value is bound through a
   // float staging buffer (`data`, allocated at init) converted from or to the caller's tensor
   // (`external_data`, set at each execute).

@@ -8,6 +8,7 @@
 #include <executorch/runtime/kernels/compute/gemm.h>
 
 #include "node_context.h"
+#include "ops_linear_qd8.h"
 
 namespace executorch {
 namespace backends {
@@ -50,6 +51,8 @@ class FullyConnectedStep final : public Step {
   bool filter_is_kn = false;  // the filter is stored [k, n] (else [n, k])
   float lo = 0, hi = 0;
   GemmWorkspace ws;
+  // Set for a qdint8 input with qbint4 weights: the product runs on the integers instead.
+  std::unique_ptr<Qd8Qb4wLinear> qd8;
 
   // The rows follow the input; the channels (k, n) are the filter's and cannot change.
   Error reshape(Graph& g) override {
@@ -81,7 +84,8 @@ class FullyConnectedStep final : public Step {
           rank,
           vin.dims.size());
     }
-    if (sgemm_workspace_size(static_cast<int64_t>(rows), n, k) > ws.bytes) {
+    if (qd8 == nullptr &&
+        sgemm_workspace_size(static_cast<int64_t>(rows), n, k) > ws.bytes) {
       return fail(
           Error::InvalidArgument,
           "%zu rows need more GEMM scratch than the exported shape",
@@ -94,6 +98,17 @@ class FullyConnectedStep final : public Step {
 
   void run(Graph& g) override {
     float* y = g.data(out);
+    if (qd8 != nullptr) {
+      qd8->run(
+          g,
+          in,
+          bias != kInvalidValueId ? g.data(bias) : nullptr,
+          y,
+          m,
+          lo,
+          hi);
+      return;
+    }
     // The bias goes in as C with beta 1, as the portable addmm does: the GEMM adds it while it
     // stores, instead of a second pass over the output.
     float beta = 0.0f;
@@ -204,6 +219,15 @@ Error build_fully_connected(NodeContext& ctx) {
   step->lo = ctx.output_min();
   step->hi = ctx.output_max();
   step->filter_is_kn = kn;
+  bool out_of_memory = false;
+  step->qd8 = Qd8Qb4wLinear::make(
+      g, step->in, step->filter, kn, step->n, step->k, &out_of_memory);
+  if (out_of_memory) {
+    return Error::MemoryAllocationFailed;
+  }
+  if (step->qd8 != nullptr) {
+    return ctx.accept(std::move(step));
+  }
   if (filter.is_constant) {
     const size_t bytes = sgemm_prepacked_b_size(step->k, step->n);
     // 64 bytes of slack to align the panels.
