@@ -15,6 +15,12 @@ const Qd8Qb4wKernel& kernel_for(Isa isa) {
   // Clamp again: an explicit request above what the CPU reports must never reach an ISA TU.
   if (static_cast<int>(isa) > static_cast<int>(detected_isa()))
     isa = detected_isa();
+#if defined(__x86_64__)
+  // The AVX-512 variant needs VNNI besides the F/VL/BW the level stands for.
+  static const bool has_vnni = __builtin_cpu_supports("avx512vnni");
+  if (isa == Isa::kAvx512 && has_vnni)
+    return kQd8Qb4wAvx512Vnni;
+#endif
   return kQd8Qb4wBaseline;
 }
 
