@@ -16,10 +16,13 @@ const Qd8Qb4wKernel& kernel_for(Isa isa) {
   if (static_cast<int>(isa) > static_cast<int>(detected_isa()))
     isa = detected_isa();
 #if defined(__x86_64__)
-  // The AVX-512 variant needs VNNI besides the F/VL/BW the level stands for.
+  // The AVX-512 variant needs VNNI besides the F/VL/BW the level stands for; without it the
+  // AVX2 variant runs.
   static const bool has_vnni = __builtin_cpu_supports("avx512vnni");
   if (isa == Isa::kAvx512 && has_vnni)
     return kQd8Qb4wAvx512Vnni;
+  if (isa != Isa::kBaseline)
+    return kQd8Qb4wAvx2;
 #endif
   return kQd8Qb4wBaseline;
 }

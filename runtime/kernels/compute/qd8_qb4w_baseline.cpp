@@ -1,6 +1,6 @@
 // qd8 x qb4w, portable variant: the reference arithmetic of qd8_qb4w.h over the packed panels,
 // one row and one panel of 16 columns at a time (the integer loops vectorize; the per-block
-// fused multiply-add is std::fma, a single rounding as XNNPACK's kernels do).
+// fused multiply-add has a single rounding, as XNNPACK's kernels do).
 #include <cmath>
 #include <cstring>
 
@@ -10,6 +10,19 @@ namespace executorch {
 namespace kernels {
 namespace compute {
 namespace {
+
+// fma(a, b, c) for an integer a below 2^24 in magnitude: the product is exact in double (at
+// most 48 significant bits), and so is the sum whenever its rounding error (TwoSum) is zero;
+// then one rounding to float gives the fused result. Only otherwise (rare: operands of very
+// different magnitudes) std::fma, a library call on x86-64 without FMA.
+inline float fma_of_integer(float a, float b, float c) {
+  const double p = static_cast<double>(a) * static_cast<double>(b);
+  const double cd = static_cast<double>(c);
+  const double s = p + cd;
+  const double bp = s - p;
+  const double err = (p - (s - bp)) + (cd - bp);
+  return err == 0.0 ? static_cast<float>(s) : std::fma(a, b, c);
+}
 
 void run_baseline(int64_t m, int64_t n, int64_t k, int64_t block, const uint8_t* u, int64_t ldu,
                   const int32_t* zero_point, const float* scale, const uint8_t* packed,
@@ -49,7 +62,7 @@ void run_baseline(int64_t m, int64_t n, int64_t k, int64_t block, const uint8_t*
           p += 64;
         }
         for (int64_t j = 0; j < kQb4wPanel; ++j)
-          v[j] = std::fma(static_cast<float>(acc[j]), s[j], v[j]);
+          v[j] = fma_of_integer(static_cast<float>(acc[j]), s[j], v[j]);
       }
       float* out = y + r * ldy + n0;
       for (int64_t j = 0; j < width; ++j) {

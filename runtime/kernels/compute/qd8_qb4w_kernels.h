@@ -35,7 +35,9 @@ struct Qd8Qb4wKernel {
 };
 
 extern const Qd8Qb4wKernel kQd8Qb4wBaseline;
-// x86-64 builds only, chosen at the AVX-512 level when the CPU also has VNNI.
+// x86-64 builds only: AVX2, and AVX512-VNNI (chosen at the AVX-512 level when the CPU also
+// has VNNI).
+extern const Qd8Qb4wKernel kQd8Qb4wAvx2;
 extern const Qd8Qb4wKernel kQd8Qb4wAvx512Vnni;
 
 }  // namespace compute
