@@ -95,39 +95,11 @@ void tile(int64_t k, int64_t block, const uint8_t* u, int64_t ldu, const int32_t
   }
 }
 
-void run_avx2(int64_t m, int64_t n, int64_t k, int64_t block, const uint8_t* u, int64_t ldu,
-              const int32_t* zero_point, const float* scale, const uint8_t* packed,
-              const float* bias, float lo, float hi, float* y, int64_t ldy) {
-  const size_t panel_bytes = qb4w_panel_bytes(k, block);
-  for (int64_t n0 = 0; n0 < n; n0 += kQb4wPanel) {
-    const uint8_t* panel = packed + static_cast<size_t>(n0 / kQb4wPanel) * panel_bytes;
-    const int64_t width = n - n0 < kQb4wPanel ? n - n0 : kQb4wPanel;
-    const float* b = bias != nullptr ? bias + n0 : nullptr;
-    int64_t r = 0;
-    for (; r + kMaxRows <= m; r += kMaxRows)
-      tile<kMaxRows>(k, block, u + r * ldu, ldu, zero_point + r, scale + r, panel, b, lo, hi,
-                     y + r * ldy + n0, ldy, width);
-    const uint8_t* ur = u + r * ldu;
-    float* yr = y + r * ldy + n0;
-    switch (m - r) {
-      case 1:
-        tile<1>(k, block, ur, ldu, zero_point + r, scale + r, panel, b, lo, hi, yr, ldy, width);
-        break;
-      case 2:
-        tile<2>(k, block, ur, ldu, zero_point + r, scale + r, panel, b, lo, hi, yr, ldy, width);
-        break;
-      case 3:
-        tile<3>(k, block, ur, ldu, zero_point + r, scale + r, panel, b, lo, hi, yr, ldy, width);
-        break;
-      default:
-        break;
-    }
-  }
-}
+#include "qd8_qb4w_driver.inc"
 
 }  // namespace
 
-const Qd8Qb4wKernel kQd8Qb4wAvx2 = {run_avx2, "avx2"};
+const Qd8Qb4wKernel kQd8Qb4wAvx2 = {run_panels, "avx2"};
 
 }  // namespace compute
 }  // namespace kernels

@@ -26,7 +26,8 @@ __attribute__((target("avx512vnni"))) void tile(int64_t k, int64_t block, const 
                                                 int64_t ldu, const int32_t* zero_point,
                                                 const float* scale, const uint8_t* panel,
                                                 const float* bias, float lo, float hi, float* y,
-                                                int64_t ldy, __mmask16 store_mask) {
+                                                int64_t ldy, int64_t width) {
+  const __mmask16 store_mask = static_cast<__mmask16>((1u << width) - 1u);
   const int64_t blocks = k / block;
   const __m512i nibble_mask = _mm512_set1_epi8(static_cast<char>(0xF0));
   const __m512 t = _mm512_load_ps(reinterpret_cast<const float*>(panel));
@@ -70,45 +71,11 @@ __attribute__((target("avx512vnni"))) void tile(int64_t k, int64_t block, const 
   }
 }
 
-void run_avx512_vnni(int64_t m, int64_t n, int64_t k, int64_t block, const uint8_t* u, int64_t ldu,
-                     const int32_t* zero_point, const float* scale, const uint8_t* packed,
-                     const float* bias, float lo, float hi, float* y, int64_t ldy) {
-  const size_t panel_bytes = qb4w_panel_bytes(k, block);
-  for (int64_t n0 = 0; n0 < n; n0 += kQb4wPanel) {
-    const uint8_t* panel = packed + static_cast<size_t>(n0 / kQb4wPanel) * panel_bytes;
-    const int64_t width = n - n0 < kQb4wPanel ? n - n0 : kQb4wPanel;
-    const __mmask16 mask = static_cast<__mmask16>((1u << width) - 1u);
-    const float* b = bias != nullptr ? bias + n0 : nullptr;
-    int64_t r = 0;
-    for (; r + kMaxRows <= m; r += kMaxRows)
-      tile<kMaxRows>(k, block, u + r * ldu, ldu, zero_point + r, scale + r, panel, b, lo, hi,
-                     y + r * ldy + n0, ldy, mask);
-    // The last rows: a tile of their count.
-    const int64_t rest = m - r;
-    const uint8_t* ur = u + r * ldu;
-    float* yr = y + r * ldy + n0;
-    switch (rest) {
-#define QD8_TILE_CASE(R)                                                                    \
-  case R:                                                                                   \
-    tile<R>(k, block, ur, ldu, zero_point + r, scale + r, panel, b, lo, hi, yr, ldy, mask); \
-    break;
-      QD8_TILE_CASE(1)
-      QD8_TILE_CASE(2)
-      QD8_TILE_CASE(3)
-      QD8_TILE_CASE(4)
-      QD8_TILE_CASE(5)
-      QD8_TILE_CASE(6)
-      QD8_TILE_CASE(7)
-#undef QD8_TILE_CASE
-      default:
-        break;
-    }
-  }
-}
+#include "qd8_qb4w_driver.inc"
 
 }  // namespace
 
-const Qd8Qb4wKernel kQd8Qb4wAvx512Vnni = {run_avx512_vnni, "avx512vnni"};
+const Qd8Qb4wKernel kQd8Qb4wAvx512Vnni = {run_panels, "avx512vnni"};
 
 }  // namespace compute
 }  // namespace kernels
