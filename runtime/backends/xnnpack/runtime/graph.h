@@ -89,8 +89,12 @@ struct Value {
   // computes in float and the value is rounded onto its quantization grid after the node that
   // writes it (quantized_values.h). Quantized constants are decoded to floats at init.
   Quant quant;
-  std::shared_ptr<const Int4Blockwise>
-      int4_blockwise;  // set for a qbint4 constant
+  // Set for a qbint4 constant.
+  std::shared_ptr<const Int4Blockwise> int4_blockwise;
+  // The nodes that take this value as an input and may read `data` (counted at init; the
+  // integer fully connected gives its filter back): a qbint4 constant no one reads as floats
+  // has its decoded copy freed once all nodes are built.
+  uint32_t float_readers = 0;
   // fp16/bf16 values are rounded onto their grid; a non-fp32 external value is bound through a
   // float staging buffer (`data`, allocated at init) converted from or to the caller's tensor
   // (`external_data`, set at each execute).
@@ -160,6 +164,8 @@ class Graph {
 
   // Owned storage: converted constants, intermediates, packed weights and scratch.
   float* allocate_floats(size_t count);
+  // Frees a block allocate_floats returned (nothing if it is not one).
+  void release_floats(const float* block);
 
  private:
   std::vector<std::unique_ptr<float[]>> storage_;

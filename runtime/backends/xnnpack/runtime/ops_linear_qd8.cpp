@@ -44,6 +44,8 @@ std::unique_ptr<Qd8Qb4wLinear> Qd8Qb4wLinear::make(
           n, k, block, blocks.nibbles.data(), blocks.scales.data(), dst)) {
     return nullptr;
   }
+  // This product never reads the filter's decoded floats.
+  --g.values[filter].float_readers;
   auto linear = std::unique_ptr<Qd8Qb4wLinear>(new Qd8Qb4wLinear());
   linear->n_ = n;
   linear->k_ = k;
