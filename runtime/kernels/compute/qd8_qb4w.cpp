@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "parallel.h"
 #include "qd8_qb4w_kernels.h"
 
 namespace executorch {
@@ -131,8 +132,18 @@ void qd8_qb4w_gemm_isa(Isa isa, int64_t m, int64_t n, int64_t k, int64_t block, 
                        int64_t ldy) {
   if (m <= 0 || !qb4w_shape_valid(n, k, block))
     return;
-  kernel_for(isa).run(m, n, k, block, u, ldu, zero_point, scale,
-                      static_cast<const uint8_t*>(packed), bias, lo, hi, y, ldy);
+  // Columns are independent: the thread pool takes ranges of whole panels, each the same bits
+  // as in one call.
+  const Qd8Qb4wKernel& kernel = kernel_for(isa);
+  const uint8_t* base = static_cast<const uint8_t*>(packed);
+  const size_t panel_bytes = qb4w_panel_bytes(k, block);
+  const int64_t panels = (n + kQb4wPanel - 1) / kQb4wPanel;
+  parallel_items(panels, static_cast<double>(m) * kQb4wPanel * k, [&](int64_t b, int64_t e) {
+    const int64_t n0 = b * kQb4wPanel, n1 = e * kQb4wPanel < n ? e * kQb4wPanel : n;
+    kernel.run(m, n1 - n0, k, block, u, ldu, zero_point, scale,
+               base + static_cast<size_t>(b) * panel_bytes, bias != nullptr ? bias + n0 : nullptr,
+               lo, hi, y + n0, ldy);
+  });
 }
 
 }  // namespace compute

@@ -12,6 +12,7 @@
 #include <random>
 #include <vector>
 
+#include <executorch/extension/threadpool/threadpool.h>
 #include <executorch/runtime/kernels/compute/qd8_qb4w.h>
 
 #include "test_util.h"
@@ -155,6 +156,18 @@ TEST_P(Qd8Qb4wTest, OddShapesBitEqualToTheReference) {
   check(3, 33, 256, 128, true, -inf, inf);
   check(4, 7, 48, 8, false, -inf, inf);
   check(1, 300, 512, 32, false, -inf, inf);
+}
+
+// The thread pool splits the columns in whole panels (this size gives several chunks): the
+// result is the reference's at any thread count.
+TEST_P(Qd8Qb4wTest, SplitAcrossThreads) {
+  namespace tp = executorch::extension::threadpool;
+  for (size_t threads : {2, 3, 4}) {
+    ASSERT_TRUE(tp::set_num_threads(threads));
+    check(4, 300, 512, 32, true, -INFINITY, INFINITY);
+    check(1, 1000, 256, 32, false, -INFINITY, INFINITY);
+  }
+  ASSERT_TRUE(tp::set_num_threads(1));
 }
 
 TEST_P(Qd8Qb4wTest, ClampsTheOutput) {
