@@ -92,31 +92,7 @@ bool qb4w_pack(int64_t n, int64_t k, int64_t block, const uint8_t* nibbles, cons
 }
 
 void qd8_quantize_row(int64_t k, const float* x, uint8_t* u, int32_t* zero_point, float* scale) {
-  float lo = 0.0f, hi = 0.0f;
-  for (int64_t i = 0; i < k; ++i) {
-    lo = x[i] < lo ? x[i] : lo;
-    hi = x[i] > hi ? x[i] : hi;
-  }
-  // XNNPACK's xnn_qd8_asymmetric_quantization_params, in the same float operations.
-  const float qmin = -128.0f, qmax = 127.0f;
-  const float mult = lo == hi ? 1.0f : (qmax - qmin) / (hi - lo);
-  const float descaled_min = lo * mult, descaled_max = hi * mult;
-  float zp =
-      (qmin + descaled_min) + (qmax + descaled_max) > 0 ? qmin - descaled_min : qmax - descaled_max;
-  zp = zp < qmin ? qmin : (zp > qmax ? qmax : zp);
-  const float zpr = std::nearbyint(zp);
-  for (int64_t i = 0; i < k; ++i) {
-    // Limited to one step beyond the grid before rounding (changes nothing after the clamp),
-    // then rounded to nearest even by adding and subtracting 1.5 * 2^23 (exact below 2^22).
-    constexpr float kRoundMagic = 12582912.0f;
-    float v = x[i] * mult;
-    v = v < qmin - zpr - 1.0f ? qmin - zpr - 1.0f : (v > qmax - zpr + 1.0f ? qmax - zpr + 1.0f : v);
-    float q = ((v + kRoundMagic) - kRoundMagic) + zpr;
-    q = q < qmin ? qmin : (q > qmax ? qmax : q);
-    u[i] = static_cast<uint8_t>(static_cast<int32_t>(q) + 128);
-  }
-  *zero_point = static_cast<int32_t>(zpr) + 128;
-  *scale = 1.0f / mult;
+  kernel_for(active_isa()).quantize_row(k, x, u, zero_point, scale);
 }
 
 void qd8_qb4w_gemm(int64_t m, int64_t n, int64_t k, int64_t block, const uint8_t* u, int64_t ldu,

@@ -5,6 +5,7 @@
 // those of qd8_qb4w.h.
 #include <immintrin.h>
 
+#include <cmath>
 #include <cstring>
 
 #include "qd8_qb4w_kernels.h"
@@ -97,9 +98,11 @@ void tile(int64_t k, int64_t block, const uint8_t* u, int64_t ldu, const int32_t
 
 #include "qd8_qb4w_driver.inc"
 
+#include "qd8_quantize_row.inc"
+
 }  // namespace
 
-const Qd8Qb4wKernel kQd8Qb4wAvx2 = {run_panels, "avx2"};
+const Qd8Qb4wKernel kQd8Qb4wAvx2 = {run_panels, quantize_row, "avx2"};
 
 }  // namespace compute
 }  // namespace kernels

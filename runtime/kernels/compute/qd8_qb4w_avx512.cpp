@@ -5,6 +5,7 @@
 // multiple of 16, so the arithmetic shift back by 4 is too).
 #include <immintrin.h>
 
+#include <cmath>
 #include <cstring>
 
 #include "qd8_qb4w_kernels.h"
@@ -73,9 +74,11 @@ __attribute__((target("avx512vnni"))) void tile(int64_t k, int64_t block, const 
 
 #include "qd8_qb4w_driver.inc"
 
+#include "qd8_quantize_row.inc"
+
 }  // namespace
 
-const Qd8Qb4wKernel kQd8Qb4wAvx512Vnni = {run_panels, "avx512vnni"};
+const Qd8Qb4wKernel kQd8Qb4wAvx512Vnni = {run_panels, quantize_row, "avx512vnni"};
 
 }  // namespace compute
 }  // namespace kernels

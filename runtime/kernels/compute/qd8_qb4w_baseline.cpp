@@ -74,9 +74,11 @@ void run_baseline(int64_t m, int64_t n, int64_t k, int64_t block, const uint8_t*
   }
 }
 
+#include "qd8_quantize_row.inc"
+
 }  // namespace
 
-const Qd8Qb4wKernel kQd8Qb4wBaseline = {run_baseline, "baseline"};
+const Qd8Qb4wKernel kQd8Qb4wBaseline = {run_baseline, quantize_row, "baseline"};
 
 }  // namespace compute
 }  // namespace kernels

@@ -31,6 +31,8 @@ struct Qd8Qb4wKernel {
   void (*run)(int64_t m, int64_t n, int64_t k, int64_t block, const uint8_t* u, int64_t ldu,
               const int32_t* zero_point, const float* scale, const uint8_t* packed,
               const float* bias, float lo, float hi, float* y, int64_t ldy);
+  // qd8_quantize_row.
+  void (*quantize_row)(int64_t k, const float* x, uint8_t* u, int32_t* zero_point, float* scale);
   const char* name;
 };
 

@@ -114,6 +114,7 @@ class Qd8Qb4wTest : public testing::TestWithParam<Isa> {
     std::vector<uint8_t> u(static_cast<size_t>(m * k));
     std::vector<int32_t> zp(static_cast<size_t>(m));
     std::vector<float> scale(static_cast<size_t>(m));
+    const compute_test::IsaScope isa_scope(GetParam());
     for (int64_t r = 0; r < m; ++r) {
       compute::qd8_quantize_row(k, &x[r * k], &u[r * k], &zp[r], &scale[r]);
       std::vector<int> q;
