@@ -54,7 +54,7 @@ def test_greedy_matches_upstream_token_for_token(case):
 
 
 # Ours and upstream's logits differ by rounding only (about 1e-6 measured; the 8da4w program's
-# emulated dynamic int8 quantization rounds onto the same grid as upstream's XNNPACK).
+# quantized linear layers are bit-equal to upstream's XNNPACK, test_qd8_linear.py).
 LOGIT_TOLERANCE = 1e-4
 
 

@@ -121,37 +121,30 @@ TEST(XnnpackQuant, StaticPerTensorActivationsPerChannelWeights) {
   }
 }
 
-// x fp32 -> Convert -> qdint8 (per row) -> FC(4-bit weights) -> fp32.
-void check_dynamic_4bit(bool blockwise) {
-  const int M = 2, K = 64, N = 3, group = 32;
-  const std::vector<float> x = ramp(M * K, 0.13f, -1.4f);
-  // Weights q in [-8, 7], stored as q + 8, two per byte, low nibble first.
-  std::vector<int> wq(N * K);
+// 4-bit weights [3, 64]: q in [-8, 7] (*wq), stored as q + 8, two per byte, low nibble first,
+// with per-block (group 32) bf16 scales or per-channel float scales (*scales).
+uint32_t add_4bit_weights(GraphWriter& g, bool blockwise, int group, std::vector<int>* wq,
+                          std::vector<float>* scales) {
+  const int K = 64, N = 3;
+  wq->assign(N * K, 0);
   for (int i = 0; i < N * K; ++i)
-    wq[i] = (i * 5) % 16 - 8;
+    (*wq)[i] = (i * 5) % 16 - 8;
   std::vector<uint8_t> packed(N * K / 2);
   for (int i = 0; i < N * K; i += 2) {
-    packed[i / 2] = static_cast<uint8_t>((wq[i] + 8) | ((wq[i + 1] + 8) << 4));
+    packed[i / 2] = static_cast<uint8_t>(((*wq)[i] + 8) | (((*wq)[i + 1] + 8) << 4));
   }
   const int blocks = blockwise ? K / group : 1;
-  std::vector<float> scales(N * blocks);
-  for (size_t i = 0; i < scales.size(); ++i)
-    scales[i] = 0.0625f * static_cast<float>(i + 1);
-
-  GraphWriter g;
-  const uint32_t in = g.value({2, 64}, 0);
-  const uint32_t xq = g.value({2, 64});
-  auto* dq = new fb::PerTokenDynamicQuantT();
-  dq->num_nonbatch_dims = 1;
-  g.quantize(xq, DT::xnn_datatype_qdint8, fb::XNNQuantParams::PerTokenDynamicQuant, dq);
+  scales->assign(N * blocks, 0.0f);
+  for (size_t i = 0; i < scales->size(); ++i)
+    (*scales)[i] = 0.0625f * static_cast<float>(i + 1);
   const uint32_t w = g.value({3, 64});
   g.tensor(w)->constant_buffer_idx = g.add_bytes(packed.data(), packed.size());
   if (blockwise) {
     // bf16 scales (these values are exact in bf16).
-    std::vector<uint16_t> bf16(scales.size());
-    for (size_t i = 0; i < scales.size(); ++i) {
+    std::vector<uint16_t> bf16(scales->size());
+    for (size_t i = 0; i < scales->size(); ++i) {
       uint32_t bits;
-      std::memcpy(&bits, &scales[i], 4);
+      std::memcpy(&bits, &(*scales)[i], 4);
       bf16[i] = static_cast<uint16_t>(bits >> 16);
     }
     auto* p = new fb::PerChannelGroupQuantT();
@@ -163,9 +156,33 @@ void check_dynamic_4bit(bool blockwise) {
   } else {
     auto* p = new fb::PerChannelQuantT();
     p->channel_dim = 0;
-    p->scale = scales;
+    p->scale = *scales;
     g.quantize(w, DT::xnn_datatype_qcint4, fb::XNNQuantParams::PerChannelQuant, p);
   }
+  return w;
+}
+
+// A [2, 64] qdint8 value quantized per row.
+uint32_t dynamic_rows(GraphWriter& g) {
+  const uint32_t xq = g.value({2, 64});
+  auto* dq = new fb::PerTokenDynamicQuantT();
+  dq->num_nonbatch_dims = 1;
+  g.quantize(xq, DT::xnn_datatype_qdint8, fb::XNNQuantParams::PerTokenDynamicQuant, dq);
+  return xq;
+}
+
+// x fp32 -> Convert -> qdint8 (per row) -> FC(4-bit weights) -> fp32.
+void check_dynamic_4bit(bool blockwise) {
+  const int M = 2, K = 64, N = 3, group = 32;
+  const std::vector<float> x = ramp(M * K, 0.13f, -1.4f);
+  const int blocks = blockwise ? K / group : 1;
+  std::vector<int> wq;
+  std::vector<float> scales;
+
+  GraphWriter g;
+  const uint32_t in = g.value({2, 64}, 0);
+  const uint32_t xq = dynamic_rows(g);
+  const uint32_t w = add_4bit_weights(g, blockwise, group, &wq, &scales);
   const uint32_t out = g.value({2, 3}, 1, true);
   g.unary(T::XNNConvert, in, xq);
   fully_connected(g, xq, w, xnn_test::kNone, out);
@@ -197,6 +214,44 @@ TEST(XnnpackQuant, DynamicRowsBlockwise4BitWeights) {
 
 TEST(XnnpackQuant, DynamicRowsChannelwise4BitWeights) {
   check_dynamic_4bit(false);
+}
+
+// One qbint4 weight read by an integer product (qdint8 input) and by a float one (fp32 input):
+// the decoded floats the second one reads must stay (only weights no node reads as floats are
+// freed at init).
+TEST(XnnpackQuant, Blockwise4BitWeightsSharedByIntegerAndFloatProducts) {
+  const int M = 2, K = 64, N = 3;
+  const std::vector<float> x = ramp(M * K, 0.13f, -1.4f);
+  std::vector<int> wq;
+  std::vector<float> scales;
+  GraphWriter g;
+  const uint32_t in = g.value({2, 64}, 0);
+  const uint32_t xq = dynamic_rows(g);
+  const uint32_t w = add_4bit_weights(g, true, 32, &wq, &scales);
+  const uint32_t out_int = g.value({2, 3}, 1, true), out_float = g.value({2, 3}, 2, true);
+  g.unary(T::XNNConvert, in, xq);
+  fully_connected(g, xq, w, xnn_test::kNone, out_int);
+  fully_connected(g, in, w, xnn_test::kNone, out_float);
+
+  Delegate d(g.payload());
+  ASSERT_EQ(d.init_error, Error::Ok) << test::captured_logs();
+  std::vector<float> xs = x, y_int(M * N, 0.0f), y_float(M * N, 0.0f);
+  int32_t x_sizes[2] = {M, K}, y_sizes[2] = {M, N};
+  TensorImpl xi(ScalarType::Float, 2, x_sizes, xs.data());
+  TensorImpl yi(ScalarType::Float, 2, y_sizes, y_int.data());
+  TensorImpl yf(ScalarType::Float, 2, y_sizes, y_float.data());
+  EValue ex{Tensor(&xi)}, eyi{Tensor(&yi)}, eyf{Tensor(&yf)};
+  ASSERT_EQ(d.execute({&ex, &eyi, &eyf}), Error::Ok);
+  for (int m = 0; m < M; ++m) {
+    for (int n = 0; n < N; ++n) {
+      double acc = 0;
+      for (int k = 0; k < K; ++k)
+        acc += double{x[m * K + k]} * wq[n * K + k] * scales[n * 2 + k / 32];
+      EXPECT_NEAR(y_float[m * N + n], acc, 1e-4 * (1 + std::fabs(acc))) << m << "," << n;
+      // The integer product differs by the activations' quantization only.
+      EXPECT_NEAR(y_int[m * N + n], acc, 0.05 * (1 + std::fabs(acc))) << m << "," << n;
+    }
+  }
 }
 
 // Inconsistent or unsupported quantization parameters are refused at init, named.

@@ -47,6 +47,21 @@ struct Quant {
   // innermost `row_dims` dims.
   size_t row_size = 0;
   size_t row_dims = 0;
+  // kDynamicPerRow: the integers of the last run, as XNNPACK quantizes them (q + 128 per
+  // element, each row's zero point + 128 and scale: compute/qd8_qb4w.h), for the fully
+  // connected that takes them as integers. Allocated at init for up to max_rows rows.
+  uint8_t* codes = nullptr;
+  int32_t* row_zero_point = nullptr;
+  float* row_scale = nullptr;
+  size_t max_rows = 0;
+};
+
+// A 4-bit blockwise (qbint4) constant as stored, besides its decoded floats: [rows, cols]
+// nibbles (weight + 8, low nibble first) and one scale per block of `block` columns.
+struct Int4Blockwise {
+  std::vector<uint8_t> nibbles;
+  std::vector<float> scales;
+  size_t block = 0;
 };
 
 // How a value's elements are stored where they are not float32: the fp16/bf16 values of a
@@ -80,6 +95,12 @@ struct Value {
   // index of dim int8_channel_dim. Empty for every other value.
   std::vector<float> int8_scales;
   int int8_channel_dim = -1;
+  // Set for a qbint4 constant.
+  std::shared_ptr<const Int4Blockwise> int4_blockwise;
+  // The nodes that take this value as an input and may read `data` (counted at init; the
+  // integer fully connected gives its filter back): a qbint4 constant no one reads as floats
+  // has its decoded copy freed once all nodes are built.
+  uint32_t float_readers = 0;
   // fp16/bf16 values are rounded onto their grid; a non-fp32 external value is bound through a
   // float staging buffer (`data`, allocated at init) converted from or to the caller's tensor
   // (`external_data`, set at each execute).
@@ -173,6 +194,8 @@ class Graph {
   // Owned storage: converted constants, intermediates, packed weights and scratch. Aligned
   // to 64 bytes.
   float* allocate_floats(size_t count);
+  // Frees a block allocate_floats returned (nothing if it is not one).
+  void release_floats(const float* block);
 
  private:
   std::vector<std::unique_ptr<float[]>> storage_;

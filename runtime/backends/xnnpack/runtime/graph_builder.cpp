@@ -50,6 +50,15 @@ float* Graph::allocate_floats(size_t count) {
   return p;
 }
 
+void Graph::release_floats(const float* block) {
+  for (auto& owned : storage_) {
+    if (owned.get() == block) {
+      owned.reset();
+      return;
+    }
+  }
+}
+
 size_t numel_of(const std::vector<size_t>& dims) {
   size_t n = 1;
   for (size_t d : dims) {
@@ -409,6 +418,7 @@ Error NodeContext::input(uint32_t id, const char* field, uint32_t* out) {
     return invalid("%s %u is read before any node computes it", field, id);
   }
   inputs_.push_back(id);
+  ++graph_.values[id].float_readers;
   *out = id;
   return Error::Ok;
 }
@@ -625,6 +635,14 @@ Result<std::unique_ptr<Graph>> build_graph(
           InvalidProgram,
           "external output value %u is computed by no node",
           id);
+    }
+  }
+  // A 4-bit weight that only integer fully connecteds use needs no decoded floats.
+  for (Value& v : graph->values) {
+    if (v.int4_blockwise != nullptr && v.float_readers == 0 &&
+        v.data != nullptr) {
+      graph->release_floats(v.data);
+      v.data = nullptr;
     }
   }
   // The payload's shapes are the bounds every buffer is sized for.

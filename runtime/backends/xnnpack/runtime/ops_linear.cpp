@@ -9,6 +9,7 @@
 
 #include "int8_conv.h"
 #include "node_context.h"
+#include "ops_linear_qd8.h"
 
 namespace executorch {
 namespace backends {
@@ -56,6 +57,8 @@ class FullyConnectedStep final : public Step {
   bool use_int8 = false;
   Int8Conv int8;
   int64_t int8_max_rows = 0;
+  // Set for a qdint8 input with qbint4 weights: the product runs on the integers instead.
+  std::unique_ptr<Qd8Qb4wLinear> qd8;
 
   // The rows follow the input; the channels (k, n) are the filter's and cannot change.
   Error reshape(Graph& g) override {
@@ -87,9 +90,16 @@ class FullyConnectedStep final : public Step {
           rank,
           vin.dims.size());
     }
-    if (use_int8 ? static_cast<int64_t>(rows) > int8_max_rows
-                 : sgemm_workspace_size(static_cast<int64_t>(rows), n, k) >
-                       ws.bytes) {
+    // The integer products' scratch is sized for the exported rows, the GEMM's in bytes (the
+    // qd8 product needs none per row).
+    bool short_of_scratch = false;
+    if (use_int8) {
+      short_of_scratch = static_cast<int64_t>(rows) > int8_max_rows;
+    } else if (qd8 == nullptr) {
+      short_of_scratch =
+          sgemm_workspace_size(static_cast<int64_t>(rows), n, k) > ws.bytes;
+    }
+    if (short_of_scratch) {
       return fail(
           Error::InvalidArgument,
           "%zu rows need more GEMM scratch than the exported shape",
@@ -102,6 +112,17 @@ class FullyConnectedStep final : public Step {
 
   void run(Graph& g) override {
     float* y = g.data(out);
+    if (qd8 != nullptr) {
+      qd8->run(
+          g,
+          in,
+          bias != kInvalidValueId ? g.data(bias) : nullptr,
+          y,
+          m,
+          lo,
+          hi);
+      return;
+    }
     if (use_int8) {
       int8.params.conv.in_h = int8.params.conv.out_h = m;
       if (m > 0) {
@@ -219,6 +240,15 @@ Error build_fully_connected(NodeContext& ctx) {
   step->lo = ctx.output_min();
   step->hi = ctx.output_max();
   step->filter_is_kn = kn;
+  bool out_of_memory = false;
+  step->qd8 = Qd8Qb4wLinear::make(
+      g, step->in, step->filter, kn, step->n, step->k, &out_of_memory);
+  if (out_of_memory) {
+    return Error::MemoryAllocationFailed;
+  }
+  if (step->qd8 != nullptr) {
+    return ctx.accept(std::move(step));
+  }
   if (!kn && m > 0) {
     // [m, k] x [n, k]^T is the 1x1 convolution of an m x 1 image with k channels.
     kernels::compute::ConvNhwcParams conv;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <executorch/runtime/kernels/compute/conv_nhwc.h>
+#include <executorch/runtime/kernels/compute/qd8_qb4w.h>
 #include <executorch/runtime/core/portable_type/bfloat16.h>
 #include <executorch/runtime/platform/log.h>
 
@@ -172,7 +173,8 @@ Error read_scales(
   return Error::Ok;
 }
 
-// Decodes constant value `id`: element i is (q_i - zero_point) * scale_of(i).
+// Decodes constant value `id`: element i is (q_i - zero_point) * scale_of(i). The stored bytes
+// are also copied to *stored_bytes when given.
 template <typename ScaleOf>
 Error decode_constant(
     Graph& graph,
@@ -183,7 +185,8 @@ Error decode_constant(
     uint32_t buffer_idx,
     Storage storage,
     int32_t zero_point,
-    ScaleOf scale_of) {
+    ScaleOf scale_of,
+    std::vector<uint8_t>* stored_bytes = nullptr) {
   Value& v = graph.values[id];
   const size_t nbytes = storage_bytes(storage, v);
   if (nbytes == 0 && v.numel != 0) {
@@ -207,6 +210,9 @@ Error decode_constant(
                 scale_of(i);
   }
   v.is_constant = true;
+  if (stored_bytes != nullptr) {
+    stored_bytes->assign(bytes, bytes + nbytes);
+  }
   holder.Free();
   return Error::Ok;
 }
@@ -415,7 +421,11 @@ Error read_quantized(
         return err;
       }
       const size_t cols = v.dims[1], gs = static_cast<size_t>(group);
-      return decode_constant(
+      // The nibbles and scales stay too, for the integer fully connected.
+      auto kept = std::make_shared<Int4Blockwise>();
+      kept->scales = scales;
+      kept->block = gs;
+      err = decode_constant(
           graph,
           g,
           regions,
@@ -426,7 +436,12 @@ Error read_quantized(
           8,
           [&scales, cols, gs, blocks_per_row](size_t i) {
             return scales[(i / cols) * blocks_per_row + (i % cols) / gs];
-          });
+          },
+          &kept->nibbles);
+      if (err == Error::Ok) {
+        v.int4_blockwise = std::move(kept);
+      }
+      return err;
     }
     case fb::XNNQuantParams::PerTokenDynamicQuant: {
       const auto* p = qv->quant_params_as_PerTokenDynamicQuant();
@@ -455,6 +470,18 @@ Error read_quantized(
       v.quant.row_dims = static_cast<size_t>(nonbatch);
       v.quant.qmin = qmin;
       v.quant.qmax = qmax;
+      // The integers and row parameters, for the exported (largest) shape: a reshape checks
+      // that its rows fit.
+      v.quant.max_rows = row == 0 ? 0 : v.numel / row;
+      const size_t words = (v.numel + 3) / 4 + 2 * v.quant.max_rows + 1;
+      float* block = graph.allocate_floats(words);
+      if (block == nullptr) {
+        return Error::MemoryAllocationFailed;
+      }
+      v.quant.row_scale = block;
+      v.quant.row_zero_point =
+          reinterpret_cast<int32_t*>(block + v.quant.max_rows);
+      v.quant.codes = reinterpret_cast<uint8_t*>(block + 2 * v.quant.max_rows);
       return Error::Ok;
     }
     default:
@@ -468,31 +495,13 @@ Error read_quantized(
 
 namespace {
 
-// Rounds x onto the grid of (scale, zero_point) within [qmin, qmax], as float: the value of
-// clamp(nearbyint(x / scale) + zp, qmin, qmax). NaN stays NaN.
-//
-// Written so that the loops over it vectorize (this runs on every quantized activation):
-// std::nearbyint is a library call per element on baseline x86-64 (no SSE4.1 round). x/scale
-// is first limited to one step beyond the grid on each side, which changes nothing after the
-// final clamp, and then rounded to nearest-even by adding and subtracting 1.5 * 2^23: exact for
-// magnitudes below 2^22, which the limited value is (qmin, qmax and zp are 8-bit integers).
-inline float fake_quantize(
-    float x, float inv_scale, float scale, float zp, float qmin, float qmax) {
-  constexpr float kRoundMagic = 12582912.0f;  // 1.5 * 2^23
-  float t = x * inv_scale;
-  const float below = qmin - zp - 1.0f, above = qmax - zp + 1.0f;
-  t = t < below ? below : (t > above ? above : t);
-  float q = ((t + kRoundMagic) - kRoundMagic) + zp;
-  q = q < qmin ? qmin : (q > qmax ? qmax : q);
-  return (q - zp) * scale;
-}
-
 class PerTensorQuantizeStep final : public Step {
  public:
   PerTensorQuantizeStep(uint32_t id, const Quant& q) : id_(id), q_(q) {}
   void run(Graph& g) override {
-    // The compute core's vectorized rounding (the same values as fake_quantize); the grid is
-    // 8-bit (qint8/quint8, zero point inside it), which read_quantized checked.
+    // The compute core's vectorized rounding onto the grid: the value of
+    // clamp(nearbyint(x / scale) + zp, qmin, qmax); the grid is 8-bit (qint8/quint8, zero point
+    // inside it), which read_quantized checked.
     kernels::compute::quantize_to_grid(
         g.data(id_),
         static_cast<int64_t>(g.value(id_).numel),
@@ -507,36 +516,44 @@ class PerTensorQuantizeStep final : public Step {
   Quant q_;
 };
 
-// Asymmetric int8 per row: the range [min(0, min), max(0, max)] maps onto [qmin, qmax].
+// Asymmetric int8 per row, as XNNPACK quantizes (compute/qd8_qb4w.h): the integers and each
+// row's parameters go to the value's side buffers (for the integer fully connected), the floats
+// they stand for, (q - zero point) * scale, to the value itself (for any other reader).
 class DynamicQuantizeStep final : public Step {
  public:
   DynamicQuantizeStep(uint32_t id, const Quant& q) : id_(id), q_(q) {}
   // A row spans the value's innermost row_dims dims, which may follow a new shape too.
   Error reshape(Graph& g) override {
-    const auto& dims = g.value(id_).dims;
+    const Value& v = g.value(id_);
     q_.row_size = 1;
-    for (size_t d = dims.size() - q_.row_dims; d < dims.size(); ++d)
-      q_.row_size *= dims[d];
+    for (size_t d = v.dims.size() - q_.row_dims; d < v.dims.size(); ++d)
+      q_.row_size *= v.dims[d];
+    if (q_.row_size != 0 && v.numel / q_.row_size > q_.max_rows) {
+      return fail(
+          Error::InvalidArgument,
+          "value %u: %zu rows of dynamic quantization, more than the %zu "
+          "exported",
+          id_,
+          v.numel / q_.row_size,
+          q_.max_rows);
+    }
     return Error::Ok;
   }
   void run(Graph& g) override {
     float* x = g.data(id_);
     const size_t n = g.value(id_).numel, row = q_.row_size;
-    const float qmin = static_cast<float>(q_.qmin),
-                qmax = static_cast<float>(q_.qmax);
-    for (size_t start = 0; row > 0 && start < n; start += row) {
-      float* r = x + start;
-      float lo = 0.0f, hi = 0.0f;
-      for (size_t i = 0; i < row; ++i) {
-        lo = std::min(lo, r[i]);
-        hi = std::max(hi, r[i]);
-      }
-      const float scale = hi > lo ? (hi - lo) / (qmax - qmin) : 1.0f;
-      float zp = std::nearbyint(qmin - lo / scale);
-      zp = zp < qmin ? qmin : (zp > qmax ? qmax : zp);
-      const float inv = 1.0f / scale;
+    for (size_t start = 0, r = 0; row > 0 && start < n; start += row, ++r) {
+      uint8_t* codes = q_.codes + start;
+      kernels::compute::qd8_quantize_row(
+          static_cast<int64_t>(row),
+          x + start,
+          codes,
+          &q_.row_zero_point[r],
+          &q_.row_scale[r]);
+      const int32_t zp = q_.row_zero_point[r];
+      const float scale = q_.row_scale[r];
       for (size_t i = 0; i < row; ++i)
-        r[i] = fake_quantize(r[i], inv, scale, zp, qmin, qmax);
+        x[start + i] = static_cast<float>(codes[i] - zp) * scale;
     }
   }
 

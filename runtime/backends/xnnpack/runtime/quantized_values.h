@@ -9,6 +9,12 @@
 // type runs on quantized values with its float code, and a Convert is a copy followed by that
 // rounding (fp32 -> quantized) or nothing more (quantized -> fp32).
 //
+// The exception is the dynamically quantized fully connected (qdint8 rows x qbint4 weights,
+// upstream's 8da4w): it runs on the integers, with XNNPACK's own arithmetic
+// (compute/qd8_qb4w.h), because float emulation rounds differently by an ulp here and there and
+// a quantized network amplifies that. So a qdint8 value also keeps its integers and row
+// parameters (Quant::codes), and a qbint4 constant its nibbles (Value::int4_blockwise).
+//
 // External (argument) values must be float32: a quantized one is refused with NotSupported.
 #pragma once
 
