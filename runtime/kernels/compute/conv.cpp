@@ -1,6 +1,7 @@
 // Convolution driver: validates, picks a path (see conv.h) and the ISA level, manages scratch.
 #include "conv.h"
 
+#include <atomic>
 #include <cstring>
 
 #include <executorch/runtime/kernels/detail/checked_math.h>
@@ -99,12 +100,19 @@ bool pointwise_path(const Conv2dParams& p) {
          p.pad_w == 0;
 }
 
-// Output rows per im2col band.
+// Output rows per im2col band: bands of equal height within the budget, an even number of
+// them when there are several, so that whole bands split evenly across two threads (see
+// run_bands). The height never depends on the thread count: every output is computed
+// by the same band's product, whoever runs it.
 int64_t band_rows(int64_t k_dim, int64_t oh, int64_t ow) {
   int64_t rows = kIm2colBudget / (k_dim * ow);
   if (rows < 1)
     rows = 1;
-  return min64(rows, oh);
+  if (rows >= oh)
+    return oh;
+  int64_t bands = (oh + rows - 1) / rows;
+  bands += bands % 2;
+  return (oh + bands - 1) / bands;
 }
 
 struct WorkspaceLayout {
@@ -135,6 +143,25 @@ WorkspaceLayout layout(const Conv2dParams& p) {
 // consecutive channels), after bias and clamp.
 void conv_epilogue_activation(const Conv2dParams& p, float* y, int64_t n) {
   apply_activation(p.activation, y, y, n);
+}
+
+bool conv_clamps(const Conv2dParams& p) {
+  return !(p.clamp_min == -std::numeric_limits<float>::infinity() &&
+           p.clamp_max == std::numeric_limits<float>::infinity());
+}
+
+// The bias + clamp pass (when the SGEMM did not fuse it) and the fused activation on output
+// channels [c0, c1) of group g: len floats of each, channel oc's at y + oc * ld.
+void channel_epilogue(const Conv2dParams& p, const ConvKernels& ck, const float* bias,
+                      bool bias_clamp_pass, int64_t g, float* y, int64_t ld, int64_t len,
+                      int64_t c0, int64_t c1) {
+  const int64_t cog = p.out_channels / p.groups;
+  for (int64_t oc = c0; oc < c1; ++oc) {
+    if (bias_clamp_pass)
+      ck.bias_clamp(y + oc * ld, len, bias != nullptr ? bias[g * cog + oc] : 0.0f, p.clamp_min,
+                    p.clamp_max);
+    conv_epilogue_activation(p, y + oc * ld, len);
+  }
 }
 
 }  // namespace
@@ -193,6 +220,60 @@ const void* packed_group(const void* packed_weight, const Conv2dParams& p, int64
   return static_cast<const char*>(packed_weight) + kPackedWeightHeaderBytes + g * h.group_bytes;
 }
 
+// Bands of output rows the im2col path cuts one (batch, group) into.
+int64_t im2col_bands(const Conv2dParams& p) {
+  const int64_t oh = conv2d_out_h(p);
+  const int64_t rows = band_rows(weight_k_dim(p), oh, conv2d_out_w(p));
+  return (oh + rows - 1) / rows;
+}
+
+// The im2col path when it has several bands: the bands of every (batch, group) split across
+// the thread pool in one region. Each task fills its own thread's im2col buffer and runs the
+// band's SGEMM (inline) and epilogue on it, so no thread waits between the im2col and the
+// product. Only whole bands are split, and the band height does not depend on the thread
+// count, so every output comes from the same band's product whoever runs it. False if scratch
+// memory cannot be had.
+bool run_bands(const Conv2dParams& p, const ConvKernels& ck, const WorkspaceLayout& l,
+               const float* input, const float* weight, const void* packed_weight,
+               const float* bias, float* output) {
+  const int64_t oh = conv2d_out_h(p), ow = conv2d_out_w(p);
+  const int64_t cig = p.in_channels / p.groups, cog = p.out_channels / p.groups;
+  const int64_t k_dim = weight_k_dim(p);
+  const int64_t rows = band_rows(k_dim, oh, ow), bands = (oh + rows - 1) / rows;
+  const int64_t in_plane = p.in_h * p.in_w, out_plane = oh * ow;
+  const Conv2dGeometry geom{p.in_h,  p.in_w,  p.kernel_h,   p.kernel_w,   p.stride_h, p.stride_w,
+                            p.pad_h, p.pad_w, p.dilation_h, p.dilation_w, ow};
+  const bool clamp = conv_clamps(p);
+  const bool fused = (bias != nullptr || clamp) && sgemm_fuses_epilogue();
+  const bool bias_clamp_pass = (bias != nullptr || clamp) && !fused;
+  std::atomic<bool> ok{true};
+  const double band_macs = static_cast<double>(cog) * static_cast<double>(k_dim * rows * ow);
+  parallel_items(p.batch * p.groups * bands, band_macs, [&](int64_t i0, int64_t i1) {
+    // The SGEMM packs into the other slot, so nothing else on this thread touches this one.
+    void* ws = thread_scratch(ScratchSlot::kConv, l.total);
+    if (ws == nullptr) {
+      ok.store(false, std::memory_order_relaxed);
+      return;
+    }
+    float* col = static_cast<float*>(align_up(ws));
+    void* gemm_ws = col + l.col_floats;
+    for (int64_t i = i0; i < i1; ++i) {
+      const int64_t n = i / (p.groups * bands), g = i / bands % p.groups, band = i % bands;
+      const int64_t oh0 = band * rows, oh1 = min64(oh, oh0 + rows), ncols = (oh1 - oh0) * ow;
+      const float* x = input + (n * p.in_channels + g * cig) * in_plane;
+      float* y = output + (n * p.out_channels + g * cog) * out_plane + oh0 * ow;
+      ck.im2col(geom, x, cig, oh0, oh1, col);
+      const SgemmEpilogue epi{bias != nullptr ? bias + g * cog : nullptr, p.clamp_min, p.clamp_max};
+      sgemm_with_packed_a(cog, ncols, k_dim, weight + g * cog * k_dim, k_dim, col, ncols, y,
+                          out_plane, packed_group(packed_weight, p, g), gemm_ws,
+                          l.gemm_bytes + kScratchAlign, fused ? &epi : nullptr);
+      if (bias_clamp_pass || p.activation != Activation::kNone)  // this band's part of each
+        channel_epilogue(p, ck, bias, bias_clamp_pass, g, y, out_plane, ncols, 0, cog);
+    }
+  });
+  return ok.load(std::memory_order_relaxed);
+}
+
 }  // namespace
 
 size_t conv2d_packed_weight_size(const Conv2dParams& p) {
@@ -234,8 +315,7 @@ bool conv2d_nchw_packed(const Conv2dParams& p, const float* input, const float* 
   const int64_t oh = conv2d_out_h(p), ow = conv2d_out_w(p);
   const int64_t cig = p.in_channels / p.groups, cog = p.out_channels / p.groups;
   const int64_t in_plane = p.in_h * p.in_w, out_plane = oh * ow;
-  const bool clamp = !(p.clamp_min == -std::numeric_limits<float>::infinity() &&
-                       p.clamp_max == std::numeric_limits<float>::infinity());
+  const bool clamp = conv_clamps(p);
 
   if (direct_path(p)) {
     // Each output channel reads one input plane: a GEMM would have K = kh*kw only, so the
@@ -280,6 +360,8 @@ bool conv2d_nchw_packed(const Conv2dParams& p, const float* input, const float* 
   }
 
   const WorkspaceLayout l = layout(p);
+  if (!pointwise_path(p) && im2col_bands(p) >= 2)
+    return run_bands(p, ck, l, input, weight, packed_weight, bias, output);
   void* ws = workspace;
   if (ws == nullptr || workspace_bytes < l.total) {
     ws = thread_scratch(ScratchSlot::kConv, l.total);
@@ -325,12 +407,7 @@ bool conv2d_nchw_packed(const Conv2dParams& p, const float* input, const float* 
       const bool bias_clamp_pass = (bias != nullptr || clamp) && !fused;
       if (bias_clamp_pass || p.activation != Activation::kNone) {
         parallel_items(cog, out_plane, [&](int64_t c0, int64_t c1) {
-          for (int64_t oc = c0; oc < c1; ++oc) {
-            if (bias_clamp_pass)
-              ck.bias_clamp(y + oc * out_plane, out_plane,
-                            bias != nullptr ? bias[g * cog + oc] : 0.0f, p.clamp_min, p.clamp_max);
-            conv_epilogue_activation(p, y + oc * out_plane, out_plane);
-          }
+          channel_epilogue(p, ck, bias, bias_clamp_pass, g, y, out_plane, out_plane, c0, c1);
         });
       }
     }

@@ -16,7 +16,9 @@
 //    contiguous stream; other kernels (or no scratch) row by row, with a fused 3x3 path;
 //  - 1x1, stride 1, no padding: one SGEMM per (batch, group) straight on the input;
 //  - otherwise: im2col of one (batch, group) into the workspace, in L2-sized bands of output
-//    rows, then SGEMM.
+//    rows, then SGEMM. Several bands are split whole across the thread pool, each thread with
+//    its own per-thread buffer (the caller's workspace is then not used); a single band is
+//    split inside (im2col by input channels, the SGEMM by output rectangles).
 // The SGEMM paths apply bias and clamp in the micro-kernel where it can (gemm.h
 // SgemmEpilogue), and take the weight prepacked when given one (conv2d_nchw_packed).
 #pragma once
