@@ -63,8 +63,9 @@ size_t conv2d_workspace_size(const Conv2dParams& p);
 
 // Runs the convolution. bias may be nullptr. workspace: conv2d_workspace_size(p) bytes or
 // nullptr/too small (then a per-thread buffer that only grows is used). The output must not
-// overlap the input. Returns false, touching nothing, if !conv2d_params_valid(p) or scratch
-// memory cannot be had; the caller reports the error.
+// overlap the input. Returns false, touching nothing, if !conv2d_params_valid(p); false also
+// if scratch memory cannot be had (a worker thread's may fail after others wrote their part,
+// so the output is then undefined); the caller reports the error.
 bool conv2d_nchw(const Conv2dParams& p, const float* input, const float* weight, const float* bias,
                  float* output, void* workspace = nullptr, size_t workspace_bytes = 0);
 
