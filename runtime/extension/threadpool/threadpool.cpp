@@ -14,6 +14,7 @@
 // for the workers to finish. During an inference, whose regions follow each other within
 // microseconds, the workers never sleep; an idle pool sleeps after kSpinMicros and burns
 // nothing. Polling is only ever a shortcut: whoever stops polling re-checks under the mutex.
+// A pool with more threads than CPUs never polls (a poller would hold the CPU its peer needs).
 #include <executorch/extension/threadpool/threadpool.h>
 #include <executorch/extension/threadpool/threadpool_guard.h>
 
@@ -158,6 +159,10 @@ struct ThreadPool::Impl {
   // Written under `mutex` (and region_mutex); read without a lock, so asking the size never
   // waits (and never blocks in a forked child on a mutex some vanished thread held).
   std::atomic<size_t> thread_count{1};
+  // Whether the threads poll (spin_until) before sleeping: only when each can have a CPU of
+  // its own. With more threads than CPUs a polling thread would take the CPU from the very
+  // thread it waits for. Set with thread_count.
+  std::atomic<bool> poll{false};
   // The three below are atomics only so that the polling (spin_until) can read them without
   // the mutex; they change under it.
   std::atomic<bool> stopping{false};
@@ -175,7 +180,7 @@ struct ThreadPool::Impl {
         return stopping.load(std::memory_order_relaxed) ||
                generation.load(std::memory_order_relaxed) != seen;
       };
-      if (!woken()) {
+      if (!woken() && poll.load(std::memory_order_relaxed)) {
         lock.unlock();
         spin_until(woken);
         lock.lock();
@@ -216,6 +221,12 @@ struct ThreadPool::Impl {
     return true;
   }
 
+  // With `mutex` held (or before the pool is shared).
+  void set_thread_count(size_t n) {
+    thread_count.store(n, std::memory_order_relaxed);
+    poll.store(n <= affinity_cpu_count(), std::memory_order_relaxed);
+  }
+
   // Stops and joins every worker. Caller holds region_mutex (so no region is in flight) and
   // not `mutex`.
   void stop_workers() {
@@ -235,8 +246,7 @@ struct ThreadPool::Impl {
 
 ThreadPool::ThreadPool(size_t thread_count) : impl_(new Impl) {
   size_t n = thread_count == 0 ? default_num_threads() : thread_count;
-  impl_->thread_count.store(
-      n > kMaxThreads ? kMaxThreads : n, std::memory_order_relaxed);
+  impl_->set_thread_count(n > kMaxThreads ? kMaxThreads : n);
 }
 
 ThreadPool::~ThreadPool() {
@@ -274,9 +284,8 @@ bool ThreadPool::_unsafe_reset_threadpool(uint32_t num_threads) {
   std::lock_guard<std::mutex> region(impl_->region_mutex);
   impl_->stop_workers();
   std::lock_guard<std::mutex> lock(impl_->mutex);
-  impl_->thread_count.store(
-      num_threads == 0 ? default_num_threads() : num_threads,
-      std::memory_order_relaxed);
+  impl_->set_thread_count(
+      num_threads == 0 ? default_num_threads() : num_threads);
   return true;
 }
 
@@ -321,7 +330,8 @@ bool ThreadPool::run_tasks(
   // The workers' chunks are usually about done when the caller's is: poll before sleeping. A
   // worker that joins after the poll saw none busy is waited for under the mutex.
   auto idle = [&] { return impl_->busy.load(std::memory_order_acquire) == 0; };
-  spin_until(idle);
+  if (impl_->poll.load(std::memory_order_relaxed))
+    spin_until(idle);
   std::unique_lock<std::mutex> lock(impl_->mutex);
   impl_->workers_idle.wait(lock, idle);
   impl_->job = nullptr;
