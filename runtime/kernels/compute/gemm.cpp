@@ -543,29 +543,26 @@ bool run_tiled_parallel(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t 
   // spans all columns and reads the same panels the unsplit loops would.
   const bool may_cut_cols = prepacked_b == nullptr;
   const int64_t m_tiles = (m + kern.mr - 1) / kern.mr, n_tiles = (n + kern.nr - 1) / kern.nr;
-  int64_t row_blocks = 0, col_blocks = 0;
-  auto cut = [&](int64_t rectangles) {
-    row_blocks = (m + kern.mc - 1) / kern.mc;
-    col_blocks = may_cut_cols ? (n + kern.nc - 1) / kern.nc : 1;
-    while (row_blocks * col_blocks < rectangles) {
-      const bool cut_cols = n_tiles / col_blocks >= m_tiles / row_blocks;
-      if (may_cut_cols && cut_cols && col_blocks < n_tiles)
-        ++col_blocks;
-      else if (row_blocks < m_tiles)
-        ++row_blocks;
-      else if (may_cut_cols && col_blocks < n_tiles)
-        ++col_blocks;
-      else
-        break;
-    }
-  };
-  cut(2 * threads);
+  int64_t row_blocks = (m + kern.mc - 1) / kern.mc;
+  int64_t col_blocks = may_cut_cols ? (n + kern.nc - 1) / kern.nc : 1;
+  while (row_blocks * col_blocks < 2 * threads) {
+    const bool cut_cols = n_tiles / col_blocks >= m_tiles / row_blocks;
+    if (may_cut_cols && cut_cols && col_blocks < n_tiles)
+      ++col_blocks;
+    else if (row_blocks < m_tiles)
+      ++row_blocks;
+    else if (may_cut_cols && col_blocks < n_tiles)
+      ++col_blocks;
+    else
+      break;
+  }
   // Each rectangle packs its own B panels unless B was packed ahead of time, so the row blocks
-  // of one column range all pack the same B: a convolution's tall products on small images (a
-  // 7x7 layer: 49 columns, k in the hundreds) spent about as long packing as multiplying. When
-  // that is cut by rows, one rectangle per thread.
-  if (prepacked_b == nullptr && row_blocks > (m + kern.mc - 1) / kern.mc)
-    cut(threads);
+  // of one column range all pack the same B. When only rows are cut (a convolution's tall
+  // products on small images: a 7x7 layer has 49 columns), one rectangle per thread: each
+  // thread packs B once, as the serial loops do, and the rows divide evenly (three mc blocks
+  // of a 960-row product left one of two threads idle a third of the time).
+  if (prepacked_b == nullptr && col_blocks == 1 && row_blocks > 1)
+    row_blocks = min64(threads, m_tiles);
   const int64_t height = (m_tiles + row_blocks - 1) / row_blocks * kern.mr;
   const int64_t width = (n_tiles + col_blocks - 1) / col_blocks * kern.nr;
   row_blocks = (m + height - 1) / height;
