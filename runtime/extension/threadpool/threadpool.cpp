@@ -12,7 +12,7 @@
 // both sides poll for a short while (kSpinMicros) before they sleep on a condition variable:
 // a worker after its last job, watching for the next one; the caller after its share, watching
 // for the workers to finish. During an inference, whose regions follow each other within
-// microseconds, the workers never sleep; an idle pool sleeps after kSpinMicros and burns
+// microseconds, the workers rarely sleep; an idle pool sleeps after kSpinMicros and burns
 // nothing. Polling is only ever a shortcut: whoever stops polling re-checks under the mutex.
 // A pool with more threads than CPUs never polls (a poller would hold the CPU its peer needs).
 #include <executorch/extension/threadpool/threadpool.h>
@@ -51,11 +51,15 @@ void mark_forked_child() {
 }
 
 // How long a worker polls for the next region, and a caller for its workers, before sleeping.
-// Longer than the gap between consecutive regions of an inference (the few serial operators
-// between two convolutions), short enough that an idle pool stops using a core at once.
-constexpr std::chrono::microseconds kSpinMicros{300};
+// Longer than the gap between consecutive regions of a CNN's inference (the few small serial
+// operators between two convolutions take tens of microseconds), short enough that polling
+// costs little CPU time on a busy machine, where it competes with other processes.
+constexpr std::chrono::microseconds kSpinMicros{100};
 
 // Polls done() with a pause between reads until it holds (true) or kSpinMicros pass (false).
+// Every few microseconds it also yields the CPU: when the machine is busy, the thread it waits
+// for (or another process) may be waiting for this very CPU; on a free CPU the yield returns
+// at once.
 template <class Done>
 bool spin_until(const Done& done) {
   const auto deadline = std::chrono::steady_clock::now() + kSpinMicros;
@@ -71,6 +75,7 @@ bool spin_until(const Done& done) {
     }
     if (std::chrono::steady_clock::now() >= deadline)
       return done();
+    sched_yield();
   }
 }
 

@@ -8,7 +8,7 @@
  * otherwise. The size counts the calling thread, which always takes part: a pool of N runs
  * N - 1 worker threads, so a 1-thread pool never creates a thread. Workers start lazily, on
  * the first parallel region that can use them. After a region the workers watch for the next
- * one for a few hundred microseconds before they sleep (unless the pool has more threads than
+ * one for about a hundred microseconds before they sleep (unless the pool has more threads than
  * CPUs), so the regions of one inference start without a scheduler wake-up.
  *
  * Concurrency: one parallel region runs on the workers at a time. A caller that finds the pool
