@@ -100,19 +100,46 @@ bool pointwise_path(const Conv2dParams& p) {
          p.pad_w == 0;
 }
 
-// Output rows per im2col band: bands of equal height within the budget, an even number of
-// them when there are several, so that whole bands split evenly across two threads (see
-// run_bands). The height never depends on the thread count: every output is computed
-// by the same band's product, whoever runs it.
+// Columns of the widest SGEMM register tile of any ISA level: a band of a multiple of this
+// many columns leaves no partial tile.
+constexpr int64_t kTileCols = 32;
+
+// Padded columns (whole register tiles) of a band of `rows` output rows.
+int64_t tile_cols(int64_t rows, int64_t ow) {
+  return (rows * ow + kTileCols - 1) / kTileCols * kTileCols;
+}
+
+// Output rows per im2col band. The band must fit the budget; within that, the height is
+// chosen (from half the budget up) so that the bands waste little on partial register tiles
+// (a band of 7 rows of 56 ends in a quarter-empty tile) and split evenly between two threads,
+// which take the first and the second half of the bands (see run_bands): the sum of both
+// efficiencies, the taller band on a tie. The height never depends on the actual thread
+// count, so every output comes from the same band's product at any thread count.
 int64_t band_rows(int64_t k_dim, int64_t oh, int64_t ow) {
-  int64_t rows = kIm2colBudget / (k_dim * ow);
-  if (rows < 1)
-    rows = 1;
-  if (rows >= oh)
+  int64_t budget = kIm2colBudget / (k_dim * ow);
+  if (budget < 1)
+    budget = 1;
+  if (budget >= oh)
     return oh;
-  int64_t bands = (oh + rows - 1) / rows;
-  bands += bands % 2;
-  return (oh + bands - 1) / bands;
+  int64_t best = budget;
+  double best_score = -1.0;
+  for (int64_t rows = budget; rows >= (budget + 1) / 2; --rows) {
+    const int64_t bands = (oh + rows - 1) / rows, first_half = (bands + 1) / 2;
+    const int64_t last = oh - (bands - 1) * rows;
+    const int64_t padded = (bands - 1) * tile_cols(rows, ow) + tile_cols(last, ow);
+    const int64_t second = bands - first_half;
+    const int64_t padded_second =
+        second == 0 ? 0 : (second - 1) * tile_cols(rows, ow) + tile_cols(last, ow);
+    const int64_t slowest =
+        padded - padded_second > padded_second ? padded - padded_second : padded_second;
+    const double useful = static_cast<double>(oh * ow);
+    const double score = useful / static_cast<double>(padded) + useful / (2.0 * slowest);
+    if (score > best_score + 1e-9) {
+      best_score = score;
+      best = rows;
+    }
+  }
+  return best;
 }
 
 struct WorkspaceLayout {
