@@ -270,7 +270,9 @@ bool conv2d_nhwc(const ConvNhwcParams& p, const void* packed, const float* input
   if (direct) {
     parts = h.panels;
   } else if (threads > 1) {
-    const int64_t want = static_cast<int64_t>(2 * threads);
+    // Two units per thread let the threads even out blocks of unequal size; a single block
+    // (a 7x7 image) is as even as it gets with one unit per thread, each gathering it once.
+    const int64_t want = static_cast<int64_t>(blocks * p.groups == 1 ? threads : 2 * threads);
     parts = (want + blocks * p.groups - 1) / (blocks * p.groups);
     parts = parts < h.panels ? parts : h.panels;
   }

@@ -392,6 +392,7 @@ TEST_P(ConvNhwcTest, SplitUnitsMatchTheReferenceAtAnyThreadCount) {
       make(2, 24, 33, 40, 3, 1, 1, 1, 1),   // 13 blocks, the last one short
       make(1, 48, 20, 200, 3, 1, 1, 1, 1),  // 3 blocks, 7 panels cut into parts
       make(1, 36, 23, 30, 3, 2, 1, 1, 3),   // groups, one block each
+      make(1, 64, 9, 100, 3, 1, 1, 1, 1),   // one block, its 4 panels cut into one part per thread
       make(1, 40, 30, 100, 1, 1, 0, 1, 1),  // read in place: units are single panels
   };
   for (const ConvNhwcParams& p : cases) {
