@@ -5,8 +5,16 @@
 // caller included) claims task indices until none are left. The caller then waits, under the
 // same mutex, until no worker still holds the job, and unpublishes it: that wait is what makes
 // the job (on the caller's stack) safe to destroy and the tasks' writes visible to the caller.
-// Workers sleep on a condition variable between regions; nothing spins, which matters on a
-// machine shared with other processes.
+//
+// Waking a sleeping thread takes the scheduler tens of microseconds on an idle machine and
+// often milliseconds on a busy one, longer than most of a CNN's layers take: the woken worker
+// then finds every task already claimed by the caller and the second core is never used. So
+// both sides poll for a short while (kSpinMicros) before they sleep on a condition variable:
+// a worker after its last job, watching for the next one; the caller after its share, watching
+// for the workers to finish. During an inference, whose regions follow each other within
+// microseconds, the workers rarely sleep; an idle pool sleeps after kSpinMicros and burns
+// nothing. Polling is only ever a shortcut: whoever stops polling re-checks under the mutex.
+// A pool with more threads than CPUs never polls (a poller would hold the CPU its peer needs).
 #include <executorch/extension/threadpool/threadpool.h>
 #include <executorch/extension/threadpool/threadpool_guard.h>
 
@@ -14,6 +22,7 @@
 #include <pthread.h>
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdlib>
 #include <cstring>
@@ -39,6 +48,35 @@ thread_local bool tl_no_threadpool = false;
 std::atomic<bool> g_forked_child{false};
 void mark_forked_child() {
   g_forked_child.store(true, std::memory_order_relaxed);
+}
+
+// How long a worker polls for the next region, and a caller for its workers, before sleeping.
+// Longer than the gap between consecutive regions of a CNN's inference (the few small serial
+// operators between two convolutions take tens of microseconds), short enough that polling
+// costs little CPU time on a busy machine, where it competes with other processes.
+constexpr std::chrono::microseconds kSpinMicros{100};
+
+// Polls done() with a pause between reads until it holds (true) or kSpinMicros pass (false).
+// Every few microseconds it also yields the CPU: when the machine is busy, the thread it waits
+// for (or another process) may be waiting for this very CPU; on a free CPU the yield returns
+// at once.
+template <class Done>
+bool spin_until(const Done& done) {
+  const auto deadline = std::chrono::steady_clock::now() + kSpinMicros;
+  while (true) {
+    for (int i = 0; i < 64; ++i) {
+      if (done())
+        return true;
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#elif defined(__aarch64__)
+      asm volatile("yield");
+#endif
+    }
+    if (std::chrono::steady_clock::now() >= deadline)
+      return done();
+    sched_yield();
+  }
 }
 
 struct Job {
@@ -126,21 +164,36 @@ struct ThreadPool::Impl {
   // Written under `mutex` (and region_mutex); read without a lock, so asking the size never
   // waits (and never blocks in a forked child on a mutex some vanished thread held).
   std::atomic<size_t> thread_count{1};
-  bool stopping = false;
+  // Whether the threads poll (spin_until) before sleeping: only when each can have a CPU of
+  // its own. With more threads than CPUs a polling thread would take the CPU from the very
+  // thread it waits for. Set with thread_count.
+  std::atomic<bool> poll{false};
+  // The three below are atomics only so that the polling (spin_until) can read them without
+  // the mutex; they change under it.
+  std::atomic<bool> stopping{false};
   // Bumped per published job, so a worker joins each job at most once.
-  uint64_t generation = 0;
+  std::atomic<uint64_t> generation{0};
+  std::atomic<size_t> busy{0};  // workers currently holding `job`
   Job* job = nullptr;
-  size_t busy = 0;  // workers currently holding `job`
 
   void worker_main() {
     tl_in_region = true;
     uint64_t seen = 0;
     std::unique_lock<std::mutex> lock(mutex);
     while (true) {
-      work_ready.wait(lock, [&] { return stopping || generation != seen; });
-      if (stopping)
+      auto woken = [&] {
+        return stopping.load(std::memory_order_relaxed) ||
+               generation.load(std::memory_order_relaxed) != seen;
+      };
+      if (!woken() && poll.load(std::memory_order_relaxed)) {
+        lock.unlock();
+        spin_until(woken);
+        lock.lock();
+      }
+      work_ready.wait(lock, woken);
+      if (stopping.load(std::memory_order_relaxed))
         return;
-      seen = generation;
+      seen = generation.load(std::memory_order_relaxed);
       Job* current = job;
       if (current == nullptr)
         continue;  // that region already finished
@@ -148,7 +201,7 @@ struct ThreadPool::Impl {
       lock.unlock();
       drain(*current);
       lock.lock();
-      if (--busy == 0)
+      if (busy.fetch_sub(1, std::memory_order_release) == 1)
         workers_idle.notify_all();
     }
   }
@@ -173,27 +226,32 @@ struct ThreadPool::Impl {
     return true;
   }
 
+  // With `mutex` held (or before the pool is shared).
+  void set_thread_count(size_t n) {
+    thread_count.store(n, std::memory_order_relaxed);
+    poll.store(n <= affinity_cpu_count(), std::memory_order_relaxed);
+  }
+
   // Stops and joins every worker. Caller holds region_mutex (so no region is in flight) and
   // not `mutex`.
   void stop_workers() {
     std::vector<std::thread> stopped;
     {
       std::lock_guard<std::mutex> lock(mutex);
-      stopping = true;
+      stopping.store(true, std::memory_order_relaxed);
       stopped.swap(workers);
     }
     work_ready.notify_all();
     for (std::thread& t : stopped)
       t.join();
     std::lock_guard<std::mutex> lock(mutex);
-    stopping = false;
+    stopping.store(false, std::memory_order_relaxed);
   }
 };
 
 ThreadPool::ThreadPool(size_t thread_count) : impl_(new Impl) {
   size_t n = thread_count == 0 ? default_num_threads() : thread_count;
-  impl_->thread_count.store(
-      n > kMaxThreads ? kMaxThreads : n, std::memory_order_relaxed);
+  impl_->set_thread_count(n > kMaxThreads ? kMaxThreads : n);
 }
 
 ThreadPool::~ThreadPool() {
@@ -231,9 +289,8 @@ bool ThreadPool::_unsafe_reset_threadpool(uint32_t num_threads) {
   std::lock_guard<std::mutex> region(impl_->region_mutex);
   impl_->stop_workers();
   std::lock_guard<std::mutex> lock(impl_->mutex);
-  impl_->thread_count.store(
-      num_threads == 0 ? default_num_threads() : num_threads,
-      std::memory_order_relaxed);
+  impl_->set_thread_count(
+      num_threads == 0 ? default_num_threads() : num_threads);
   return true;
 }
 
@@ -262,7 +319,7 @@ bool ThreadPool::run_tasks(
     if (impl_->thread_count.load(std::memory_order_relaxed) > 1 &&
         impl_->start_workers_locked()) {
       impl_->job = &job;
-      ++impl_->generation;
+      impl_->generation.fetch_add(1, std::memory_order_relaxed);
       published = true;
     }
   }
@@ -275,8 +332,13 @@ bool ThreadPool::run_tasks(
   if (!published)
     return !job.failed.load(std::memory_order_relaxed);
 
+  // The workers' chunks are usually about done when the caller's is: poll before sleeping. A
+  // worker that joins after the poll saw none busy is waited for under the mutex.
+  auto idle = [&] { return impl_->busy.load(std::memory_order_acquire) == 0; };
+  if (impl_->poll.load(std::memory_order_relaxed))
+    spin_until(idle);
   std::unique_lock<std::mutex> lock(impl_->mutex);
-  impl_->workers_idle.wait(lock, [&] { return impl_->busy == 0; });
+  impl_->workers_idle.wait(lock, idle);
   impl_->job = nullptr;
   return !job.failed.load(std::memory_order_relaxed);
 }

@@ -7,7 +7,9 @@
  * variable ET_NUM_THREADS (read once, when the pool is first used) or set_num_threads() says
  * otherwise. The size counts the calling thread, which always takes part: a pool of N runs
  * N - 1 worker threads, so a 1-thread pool never creates a thread. Workers start lazily, on
- * the first parallel region that can use them.
+ * the first parallel region that can use them. After a region the workers watch for the next
+ * one for about a hundred microseconds before they sleep (unless the pool has more threads than
+ * CPUs), so the regions of one inference start without a scheduler wake-up.
  *
  * Concurrency: one parallel region runs on the workers at a time. A caller that finds the pool
  * busy (another Method executing on another thread) runs its whole region itself instead of

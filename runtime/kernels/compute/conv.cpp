@@ -1,6 +1,7 @@
 // Convolution driver: validates, picks a path (see conv.h) and the ISA level, manages scratch.
 #include "conv.h"
 
+#include <atomic>
 #include <cstring>
 
 #include <executorch/runtime/kernels/detail/checked_math.h>
@@ -59,8 +60,8 @@ int64_t out_size(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dil
   return num / stride + 1;
 }
 
-// The im2col buffer holds at most this many floats (1 MiB); larger problems are processed in
-// bands of output rows. A band that fits the L2 cache is still in it when the SGEMM packs it
+// A band of output rows covers at most this many im2col floats (1 MiB); larger problems are
+// processed in bands. A band that fits the L2 cache is still in it when the SGEMM packs it
 // (a 64-channel 3x3 convolution at 56x56 ran about 15% faster than with a 16 MiB budget, whose
 // one band went out to memory and back), and each band is still hundreds of columns wide.
 constexpr int64_t kIm2colBudget = int64_t{1} << 18;
@@ -121,28 +122,51 @@ bool pointwise_path(const Conv2dParams& p) {
          p.pad_w == 0;
 }
 
-// Output rows per im2col band.
-int64_t gcd64(int64_t a, int64_t b) {
-  while (b != 0) {
-    const int64_t t = a % b;
-    a = b;
-    b = t;
+// The cost of one band's product of `cols` columns with m rows, in columns: the columns that the
+// SGEMM gives its register tiles, padded to whole tiles of the tile it picks for them, and two
+// for each column left to dot products (sgemm_packed_a_tile_columns; a dot product per output is
+// about half as fast as a tile).
+int64_t band_cost(int64_t m, int64_t k_dim, int64_t cols) {
+  const int64_t tiled = sgemm_packed_a_tile_columns(m, cols, k_dim);
+  int64_t cost = 2 * (cols - tiled);
+  if (tiled > 0) {
+    const int64_t nr = sgemm_packed_a_tile_cols(m, tiled, k_dim);
+    cost += (tiled + nr - 1) / nr * nr;
   }
-  return a;
+  return cost;
 }
 
-// Output rows per im2col band of a product with m rows. When the band is not the whole plane,
-// its row count is rounded down to whole register tiles of columns where that is possible (56
-// columns a row, 48-column tiles: 6 rows), so that no band ends in a partial tile.
+// Output rows per im2col band of a product with m rows. The band must fit the budget; within
+// that, the height is chosen (from half the budget up) so that the bands waste little on
+// partial register tiles (a band of 7 rows of 56 ends in a 32-column tile three quarters
+// empty; 6 rows fill seven 48-column tiles) and split evenly between two threads, which take
+// the first and the second half of the bands (see run_bands): the sum of both efficiencies, the
+// taller band on a tie. The height never depends on the actual thread count, so every output
+// comes from the same band's product at any thread count.
 int64_t band_rows(int64_t m, int64_t k_dim, int64_t oh, int64_t ow) {
-  int64_t rows = kIm2colBudget / (k_dim * ow);
-  if (rows < 1)
-    rows = 1;
-  if (rows >= oh)
+  int64_t budget = kIm2colBudget / (k_dim * ow);
+  if (budget < 1)
+    budget = 1;
+  if (budget >= oh)
     return oh;
-  const int64_t nr = sgemm_packed_a_tile_cols(m, rows * ow, k_dim);
-  const int64_t unit = nr / gcd64(ow, nr);
-  return rows >= unit ? rows / unit * unit : rows;
+  const double useful = static_cast<double>(oh * ow);
+  int64_t best = budget;
+  double best_score = -1.0;
+  for (int64_t rows = budget; rows >= (budget + 1) / 2; --rows) {
+    const int64_t bands = (oh + rows - 1) / rows, second = bands - (bands + 1) / 2;
+    const int64_t full = band_cost(m, k_dim, rows * ow);
+    const int64_t last = band_cost(m, k_dim, (oh - (bands - 1) * rows) * ow);
+    const int64_t padded = (bands - 1) * full + last;
+    const int64_t padded_second = second == 0 ? 0 : (second - 1) * full + last;
+    const int64_t slowest =
+        padded - padded_second > padded_second ? padded - padded_second : padded_second;
+    const double score = useful / static_cast<double>(padded) + useful / (2.0 * slowest);
+    if (score > best_score + 1e-9) {
+      best_score = score;
+      best = rows;
+    }
+  }
+  return best;
 }
 
 struct WorkspaceLayout {
@@ -183,6 +207,25 @@ WorkspaceLayout layout(const Conv2dParams& p) {
 // consecutive channels), after bias and clamp.
 void conv_epilogue_activation(const Conv2dParams& p, float* y, int64_t n) {
   apply_activation(p.activation, y, y, n);
+}
+
+bool conv_clamps(const Conv2dParams& p) {
+  return !(p.clamp_min == -std::numeric_limits<float>::infinity() &&
+           p.clamp_max == std::numeric_limits<float>::infinity());
+}
+
+// The bias + clamp pass (when the SGEMM did not fuse it) and the fused activation on output
+// channels [c0, c1) of group g: len floats of each, channel oc's at y + oc * ld.
+void channel_epilogue(const Conv2dParams& p, const ConvKernels& ck, const float* bias,
+                      bool bias_clamp_pass, int64_t g, float* y, int64_t ld, int64_t len,
+                      int64_t c0, int64_t c1) {
+  const int64_t cog = p.out_channels / p.groups;
+  for (int64_t oc = c0; oc < c1; ++oc) {
+    if (bias_clamp_pass)
+      ck.bias_clamp(y + oc * ld, len, bias != nullptr ? bias[g * cog + oc] : 0.0f, p.clamp_min,
+                    p.clamp_max);
+    conv_epilogue_activation(p, y + oc * ld, len);
+  }
 }
 
 // One band's im2col as the SGEMM's B packer (panel_path): column j of the band is output pixel
@@ -318,6 +361,118 @@ const void* packed_group(const void* packed_weight, const Conv2dParams& p, int64
   return static_cast<const char*>(packed_weight) + kPackedWeightHeaderBytes + g * h.group_bytes;
 }
 
+// What every band's product of one convolution shares (the im2col path and the pointwise one).
+struct BandProducts {
+  const Conv2dParams& p;
+  const ConvKernels& ck;
+  const Conv2dGeometry& geom;
+  const float* input;
+  const float* weight;
+  const void* packed_weight;
+  const float* bias;
+  float* output;
+  bool pointwise;
+  bool panels;  // panel_path: the im2col goes straight into the SGEMM's packed B panels
+  bool fused;   // the SGEMM applies bias and clamp itself
+};
+
+// y[cog, band] = W[cog, k_dim] * im2col[k_dim, band] for output rows [oh0, oh1) of batch n,
+// group g (the pointwise path: the input plane itself). The im2col goes straight into the
+// SGEMM's packed B panels (b.panels) or into col, split by input channels (inline when called
+// from a parallel region); the columns past the last whole register tile go to dot products, a
+// product of their own (sgemm_packed_a_tile_columns).
+void band_product(const BandProducts& b, int64_t n, int64_t g, int64_t oh0, int64_t oh1, float* col,
+                  void* gemm_ws, size_t gemm_ws_bytes) {
+  const Conv2dParams& p = b.p;
+  const int64_t cig = p.in_channels / p.groups, cog = p.out_channels / p.groups;
+  const int64_t k_dim = weight_k_dim(p), ow = b.geom.out_w;
+  const int64_t in_plane = p.in_h * p.in_w, out_plane = conv2d_out_h(p) * ow;
+  const float* x = b.input + (n * p.in_channels + g * cig) * in_plane;
+  const float* w = b.weight + g * cog * k_dim;
+  float* y = b.output + (n * p.out_channels + g * cog) * out_plane + oh0 * ow;
+  const SgemmEpilogue epi{b.bias != nullptr ? b.bias + g * cog : nullptr, p.clamp_min, p.clamp_max};
+  const SgemmEpilogue* band_epi = b.fused ? &epi : nullptr;
+  const void* packed = packed_group(b.packed_weight, p, g);
+  const int64_t ncols = (oh1 - oh0) * ow;
+  const int64_t tiled = sgemm_packed_a_tile_columns(cog, ncols, k_dim);
+  if (b.panels) {
+    const BandPanels src{&b.ck, &b.geom, x, oh0 * ow};
+    sgemm_with_packed_a_b_packer(cog, tiled, k_dim, w, k_dim, SgemmBPacker{pack_band_panels, &src},
+                                 y, out_plane, packed, gemm_ws, gemm_ws_bytes, band_epi);
+    if (tiled < ncols) {
+      // Panels as wide as the columns are a row-major k_dim x (ncols - tiled) matrix.
+      const int64_t rest = ncols - tiled;
+      b.ck.im2col_panels(b.geom, x, 0, k_dim, oh0 * ow + tiled, rest, rest, col);
+      sgemm_with_packed_a(cog, rest, k_dim, w, k_dim, col, rest, y + tiled, out_plane, packed,
+                          gemm_ws, gemm_ws_bytes, band_epi);
+    }
+    return;
+  }
+  const float* src = x;
+  int64_t ldb = out_plane;
+  if (!b.pointwise) {
+    // Input channels fill disjoint rows of col: split them across the pool.
+    const int64_t taps = p.kernel_h * p.kernel_w;
+    parallel_items(cig, taps * ncols, [&](int64_t c0, int64_t c1) {
+      b.ck.im2col(b.geom, x + c0 * in_plane, c1 - c0, oh0, oh1, col + c0 * taps * ncols);
+    });
+    src = col;
+    ldb = ncols;
+  }
+  // Rows of y are out_plane apart. Bias and clamp go into the micro-kernel's stores when it can
+  // apply them.
+  sgemm_with_packed_a(cog, tiled, k_dim, w, k_dim, src, ldb, y, out_plane, packed, gemm_ws,
+                      gemm_ws_bytes, band_epi);
+  if (tiled < ncols)
+    sgemm_with_packed_a(cog, ncols - tiled, k_dim, w, k_dim, src + tiled, ldb, y + tiled, out_plane,
+                        packed, gemm_ws, gemm_ws_bytes, band_epi);
+}
+
+// Bands of output rows the im2col path cuts one (batch, group) into.
+int64_t im2col_bands(const Conv2dParams& p) {
+  const int64_t oh = conv2d_out_h(p);
+  const int64_t rows = band_rows(p.out_channels / p.groups, weight_k_dim(p), oh, conv2d_out_w(p));
+  return (oh + rows - 1) / rows;
+}
+
+// The im2col path when it has several bands: the bands of every (batch, group) split across
+// the thread pool in one region. Each task runs the band's im2col (into its own thread's
+// buffer, or straight into the SGEMM's panels), SGEMM (inline) and epilogue, so no thread waits
+// between the im2col and the product. Only whole bands are split, and the band height does not
+// depend on the thread count, so every output comes from the same band's product whoever runs
+// it. False if scratch memory cannot be had.
+bool run_bands(const BandProducts& b, const WorkspaceLayout& l) {
+  const Conv2dParams& p = b.p;
+  const int64_t oh = conv2d_out_h(p), ow = conv2d_out_w(p);
+  const int64_t cog = p.out_channels / p.groups, k_dim = weight_k_dim(p);
+  const int64_t rows = band_rows(cog, k_dim, oh, ow), bands = (oh + rows - 1) / rows;
+  const int64_t out_plane = oh * ow;
+  const bool bias_clamp_pass = (b.bias != nullptr || conv_clamps(p)) && !b.fused;
+  std::atomic<bool> ok{true};
+  const double band_macs = static_cast<double>(cog) * static_cast<double>(k_dim * rows * ow);
+  parallel_items(p.batch * p.groups * bands, band_macs, [&](int64_t i0, int64_t i1) {
+    // The SGEMM packs into the other slot, so nothing else on this thread touches this one.
+    void* ws = thread_scratch(ScratchSlot::kConv, l.total);
+    if (ws == nullptr) {
+      ok.store(false, std::memory_order_relaxed);
+      return;
+    }
+    float* col = static_cast<float*>(align_up(ws));
+    void* gemm_ws = col + l.col_floats;
+    for (int64_t i = i0; i < i1; ++i) {
+      const int64_t n = i / (p.groups * bands), g = i / bands % p.groups, band = i % bands;
+      const int64_t oh0 = band * rows, oh1 = min64(oh, oh0 + rows);
+      band_product(b, n, g, oh0, oh1, col, gemm_ws, l.gemm_bytes + kScratchAlign);
+      if (bias_clamp_pass || p.activation != Activation::kNone) {  // this band's part of each
+        float* y = b.output + (n * p.out_channels + g * cog) * out_plane + oh0 * ow;
+        channel_epilogue(p, b.ck, b.bias, bias_clamp_pass, g, y, out_plane, (oh1 - oh0) * ow, 0,
+                         cog);
+      }
+    }
+  });
+  return ok.load(std::memory_order_relaxed);
+}
+
 }  // namespace
 
 size_t conv2d_packed_weight_size(const Conv2dParams& p) {
@@ -359,10 +514,9 @@ bool conv2d_nchw_packed(const Conv2dParams& p, const float* input, const float* 
     return false;
   const ConvKernels& ck = conv_kernels();
   const int64_t oh = conv2d_out_h(p), ow = conv2d_out_w(p);
-  const int64_t cig = p.in_channels / p.groups, cog = p.out_channels / p.groups;
+  const int64_t cog = p.out_channels / p.groups;
   const int64_t in_plane = p.in_h * p.in_w, out_plane = oh * ow;
-  const bool clamp = !(p.clamp_min == -std::numeric_limits<float>::infinity() &&
-                       p.clamp_max == std::numeric_limits<float>::infinity());
+  const bool clamp = conv_clamps(p);
 
   if (direct_path(p)) {
     // Each output channel reads one input plane: a GEMM would have K = kh*kw only, so the
@@ -411,6 +565,21 @@ bool conv2d_nchw_packed(const Conv2dParams& p, const float* input, const float* 
   }
 
   const WorkspaceLayout l = layout(p);
+  const bool pointwise = pointwise_path(p);
+  const int64_t rows = pointwise ? oh : band_rows(cog, weight_k_dim(p), oh, ow);
+  const Conv2dGeometry geom{p.in_h,  p.in_w,  p.kernel_h,   p.kernel_w,   p.stride_h, p.stride_w,
+                            p.pad_h, p.pad_w, p.dilation_h, p.dilation_w, ow};
+  const bool fused = (bias != nullptr || clamp) && sgemm_fuses_epilogue();
+  const BandProducts b{p,         ck,
+                       geom,      input,
+                       weight,    packed_weight,
+                       bias,      output,
+                       pointwise, panel_path(p, rows * ow),
+                       fused};
+  if (!pointwise && im2col_bands(p) >= 2)
+    return run_bands(b, l);
+  // One band per (batch, group) (or the pointwise product): its SGEMM splits itself, each task
+  // packing the im2col into its own panels, or the im2col into col splits by input channels.
   void* ws = workspace;
   if (ws == nullptr || workspace_bytes < l.total) {
     ws = thread_scratch(ScratchSlot::kConv, l.total);
@@ -420,72 +589,14 @@ bool conv2d_nchw_packed(const Conv2dParams& p, const float* input, const float* 
   float* col = static_cast<float*>(align_up(ws));
   void* gemm_ws = col + l.col_floats;
   const size_t gemm_ws_bytes = l.gemm_bytes + kScratchAlign;  // sgemm aligns it itself
-
-  const int64_t k_dim = cig * p.kernel_h * p.kernel_w;
-  const bool pointwise = pointwise_path(p);
-  const Conv2dGeometry geom{p.in_h,  p.in_w,  p.kernel_h,   p.kernel_w,   p.stride_h, p.stride_w,
-                            p.pad_h, p.pad_w, p.dilation_h, p.dilation_w, ow};
-  const int64_t rows = pointwise ? oh : band_rows(cog, k_dim, oh, ow);
-  const bool panels = panel_path(p, rows * ow);
-  const bool fused = (bias != nullptr || clamp) && sgemm_fuses_epilogue();
+  const bool bias_clamp_pass = (bias != nullptr || clamp) && !fused;
   for (int64_t n = 0; n < p.batch; ++n) {
     for (int64_t g = 0; g < p.groups; ++g) {
-      const float* x = input + (n * p.in_channels + g * cig) * in_plane;
-      const float* w = weight + g * cog * k_dim;
-      float* y = output + (n * p.out_channels + g * cog) * out_plane;
-      const SgemmEpilogue epi{bias != nullptr ? bias + g * cog : nullptr, p.clamp_min, p.clamp_max};
-      for (int64_t oh0 = 0; oh0 < oh; oh0 += rows) {
-        const int64_t oh1 = min64(oh, oh0 + rows);
-        const int64_t ncols = (oh1 - oh0) * ow;
-        const SgemmEpilogue* band_epi = fused ? &epi : nullptr;
-        // The last few columns past whole register tiles go to dot products (their own
-        // product, from a column buffer of those columns).
-        const void* packed = packed_group(packed_weight, p, g);
-        const int64_t tiled = sgemm_packed_a_tile_columns(cog, ncols, k_dim);
-        if (panels) {
-          const BandPanels src{&ck, &geom, x, oh0 * ow};
-          sgemm_with_packed_a_b_packer(cog, tiled, k_dim, w, k_dim,
-                                       SgemmBPacker{pack_band_panels, &src}, y + oh0 * ow,
-                                       out_plane, packed, gemm_ws, gemm_ws_bytes, band_epi);
-          if (tiled < ncols) {
-            // Panels as wide as the columns are a row-major k_dim x (ncols - tiled) matrix.
-            const int64_t rest = ncols - tiled;
-            ck.im2col_panels(geom, x, 0, k_dim, oh0 * ow + tiled, rest, rest, col);
-            sgemm_with_packed_a(cog, rest, k_dim, w, k_dim, col, rest, y + oh0 * ow + tiled,
-                                out_plane, packed, gemm_ws, gemm_ws_bytes, band_epi);
-          }
-          continue;
-        }
-        const float* b = x;
-        int64_t ldb = out_plane;
-        if (!pointwise) {
-          // Input channels fill disjoint rows of col: split them across the pool.
-          const int64_t taps = p.kernel_h * p.kernel_w;
-          parallel_items(cig, taps * ncols, [&](int64_t c0, int64_t c1) {
-            ck.im2col(geom, x + c0 * in_plane, c1 - c0, oh0, oh1, col + c0 * taps * ncols);
-          });
-          b = col;
-          ldb = ncols;
-        }
-        // y[cog, band] = W[cog, k_dim] * col[k_dim, band]; rows of y are out_plane apart. Bias
-        // and clamp go into the micro-kernel's stores when it can apply them. A pointwise
-        // product leaves a few columns past the last whole tile to dot products.
-        sgemm_with_packed_a(cog, tiled, k_dim, w, k_dim, b, ldb, y + oh0 * ow, out_plane, packed,
-                            gemm_ws, gemm_ws_bytes, band_epi);
-        if (tiled < ncols)
-          sgemm_with_packed_a(cog, ncols - tiled, k_dim, w, k_dim, b + tiled, ldb,
-                              y + oh0 * ow + tiled, out_plane, packed, gemm_ws, gemm_ws_bytes,
-                              band_epi);
-      }
-      const bool bias_clamp_pass = (bias != nullptr || clamp) && !fused;
+      band_product(b, n, g, 0, oh, col, gemm_ws, gemm_ws_bytes);
       if (bias_clamp_pass || p.activation != Activation::kNone) {
+        float* y = output + (n * p.out_channels + g * cog) * out_plane;
         parallel_items(cog, out_plane, [&](int64_t c0, int64_t c1) {
-          for (int64_t oc = c0; oc < c1; ++oc) {
-            if (bias_clamp_pass)
-              ck.bias_clamp(y + oc * out_plane, out_plane,
-                            bias != nullptr ? bias[g * cog + oc] : 0.0f, p.clamp_min, p.clamp_max);
-            conv_epilogue_activation(p, y + oc * out_plane, out_plane);
-          }
+          channel_epilogue(p, ck, bias, bias_clamp_pass, g, y, out_plane, out_plane, c0, c1);
         });
       }
     }

@@ -17,9 +17,14 @@
 //    copy of the plane in per-thread scratch, every tap one contiguous stream; other kernels (or
 //    no scratch) row by row, with a fused 3x3 path;
 //  - 1x1, stride 1, no padding: one SGEMM per (batch, group) straight on the input;
-//  - otherwise: im2col of one (batch, group) in L2-sized bands of output rows (whole register
-//    tiles of columns), written straight into the SGEMM's packed B panels when the product takes
-//    its tiled path (else into the workspace, then SGEMM).
+//  - otherwise: im2col of one (batch, group) in L2-sized bands of output rows (a height that
+//    fills whole register tiles of columns and halves evenly, never dependent on the thread
+//    count), written straight into the SGEMM's packed B panels when the product takes its tiled
+//    path (else into the workspace, then SGEMM); the last few columns past whole tiles go to dot
+//    products. Several bands are split whole across the thread pool, each thread with its own
+//    per-thread buffer (the caller's workspace is then not used); a single band is split inside
+//    (the SGEMM by output rectangles, each packing its own panels; or the im2col by input
+//    channels).
 // The SGEMM paths apply bias and clamp in the micro-kernel where it can (gemm.h
 // SgemmEpilogue), and take the weight prepacked when given one (conv2d_nchw_packed).
 #pragma once
@@ -64,8 +69,9 @@ size_t conv2d_workspace_size(const Conv2dParams& p);
 
 // Runs the convolution. bias may be nullptr. workspace: conv2d_workspace_size(p) bytes or
 // nullptr/too small (then a per-thread buffer that only grows is used). The output must not
-// overlap the input. Returns false, touching nothing, if !conv2d_params_valid(p) or scratch
-// memory cannot be had; the caller reports the error.
+// overlap the input. Returns false, touching nothing, if !conv2d_params_valid(p); false also
+// if scratch memory cannot be had (a worker thread's may fail after others wrote their part,
+// so the output is then undefined); the caller reports the error.
 bool conv2d_nchw(const Conv2dParams& p, const float* input, const float* weight, const float* bias,
                  float* output, void* workspace = nullptr, size_t workspace_bytes = 0);
 

@@ -2,9 +2,13 @@
 // im2col around the SGEMM, and the depthwise rows across the thread pool.
 #include "conv_nhwc.h"
 
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <thread>
+
+#include <executorch/extension/threadpool/threadpool.h>
 
 #include "conv_nhwc_kernels.h"
 #include "parallel.h"
@@ -214,6 +218,16 @@ size_t im2col_block_bytes(const ConvNhwcParams& p) {
                         kScratchAlign);
 }
 
+// Threads the dense convolution uses: 1 when it is too small to pay for waking a worker, for a
+// 1-thread pool, or inside a parallel region (which runs everything inline anyway).
+size_t conv_nhwc_threads(const ConvNhwcParams& p, int64_t depth) {
+  const double macs = static_cast<double>(p.batch * p.out_h * p.out_w) *
+                      static_cast<double>(depth) * static_cast<double>(p.out_channels);
+  if (macs < 2 * min_parallel_work() || extension::threadpool::in_parallel_region())
+    return 1;
+  return extension::threadpool::get_threadpool()->get_thread_count();
+}
+
 }  // namespace
 
 bool conv2d_nhwc_params_valid(const ConvNhwcParams& p) {
@@ -298,55 +312,81 @@ bool conv2d_nhwc(const ConvNhwcParams& p, const void* packed, const float* input
   const float* panels = reinterpret_cast<const float*>(aligned_base(packed));
   const int64_t depth = depth_of(p), goc = group_out(p);
   const bool direct = reads_input_directly(p);
-  float* columns = nullptr;
-  if (!direct) {
-    const size_t need = conv2d_nhwc_workspace_size(p);
-    void* ws = workspace;
-    if (ws == nullptr || workspace_bytes < need) {
-      ws = thread_scratch(ScratchSlot::kConv, need);
-      if (ws == nullptr)
-        return false;
-    }
-    columns = static_cast<float*>(align_up(ws));
-  }
+  const size_t need = conv2d_nhwc_workspace_size(p);
   const ConvNhwcKernels& k = kernels_for(active_isa());
   const int64_t pixels = p.batch * p.out_h * p.out_w;
   const int64_t block = block_rows(p, depth);
-  NhwcEpilogue e = epilogue_of(p, nullptr);
-  for (int64_t q0 = 0; q0 < pixels; q0 += block) {
-    const int64_t rows = min64(block, pixels - q0);
-    for (int64_t g = 0; g < p.groups; ++g) {
-      NhwcGemmStrip s;
-      s.a = input + q0 * p.in_channels + g * depth;
-      s.lda = p.in_channels;
-      if (!direct) {
-        gather_rows(p, g, input, q0, rows, columns);
-        s.a = columns;
-        s.lda = depth;
-      }
-      s.rows = rows;
-      s.depth = depth;
-      s.ldc = p.out_channels;
-      // The block's rows stay in cache while every panel of the group passes over them; the
-      // panels split across the threads (each output is computed whole by one of them).
-      const float* group_panels = panels + g * h.panels * panel_floats(depth);
-      float* c = output + q0 * p.out_channels + g * goc;
-      parallel_items(h.panels, static_cast<double>(rows) * depth * kNhwcPanelCols,
-                     [&](int64_t j0, int64_t j1) {
-                       NhwcGemmStrip part = s;
-                       NhwcEpilogue pe = e;
-                       for (int64_t j = j0; j < j1; ++j) {
-                         const float* panel = group_panels + j * panel_floats(depth);
-                         pe.bias = panel;
-                         part.panel = panel + kNhwcPanelCols;
-                         part.c = c + j * kNhwcPanelCols;
-                         part.cols = min64(kNhwcPanelCols, goc - j * kNhwcPanelCols);
-                         k.gemm_strip(part, pe);
-                       }
-                     });
-    }
+  const int64_t blocks = (pixels + block - 1) / block;
+  const NhwcEpilogue e = epilogue_of(p, nullptr);
+  // Units of work: one block of output pixels of one group, times a run of `span` of its
+  // panels. A block's rows stay in cache while the panels pass over them. Each unit gathers
+  // its own copy of the block (a 1x1 convolution reads the input in place, so its units are
+  // single panels); cutting a block's panels into parts only when there are too few blocks
+  // to keep every thread busy keeps the duplicated gathers rare. Every output is computed by
+  // the same strip over the same block rows whichever unit or thread runs it: the results do
+  // not depend on the thread count.
+  const size_t threads = conv_nhwc_threads(p, depth);
+  int64_t parts = 1;
+  if (direct) {
+    parts = h.panels;
+  } else if (threads > 1) {
+    // Two units per thread let the threads even out blocks of unequal size; a single block
+    // (a 7x7 image) is as even as it gets with one unit per thread, each gathering it once.
+    const int64_t want = static_cast<int64_t>(blocks * p.groups == 1 ? threads : 2 * threads);
+    parts = (want + blocks * p.groups - 1) / (blocks * p.groups);
+    parts = parts < h.panels ? parts : h.panels;
   }
-  return true;
+  const int64_t span = (h.panels + parts - 1) / parts;
+  parts = (h.panels + span - 1) / span;
+  const std::thread::id caller = std::this_thread::get_id();
+  std::atomic<bool> ok{true};
+  auto run_unit = [&](size_t unit) {
+    const int64_t u = static_cast<int64_t>(unit);
+    const int64_t q0 = u / (p.groups * parts) * block, g = u / parts % p.groups;
+    const int64_t j0 = u % parts * span, j1 = min64(h.panels, j0 + span);
+    const int64_t rows = min64(block, pixels - q0);
+    NhwcGemmStrip s;
+    s.a = input + q0 * p.in_channels + g * depth;
+    s.lda = p.in_channels;
+    if (!direct) {
+      // The caller's workspace on the calling thread, this thread's scratch on the others.
+      void* ws =
+          std::this_thread::get_id() == caller && workspace_bytes >= need ? workspace : nullptr;
+      if (ws == nullptr)
+        ws = thread_scratch(ScratchSlot::kConv, need);
+      if (ws == nullptr) {
+        ok.store(false, std::memory_order_relaxed);
+        return;
+      }
+      float* columns = static_cast<float*>(align_up(ws));
+      gather_rows(p, g, input, q0, rows, columns);
+      s.a = columns;
+      s.lda = depth;
+    }
+    s.rows = rows;
+    s.depth = depth;
+    s.ldc = p.out_channels;
+    const float* group_panels = panels + g * h.panels * panel_floats(depth);
+    float* c = output + q0 * p.out_channels + g * goc;
+    NhwcEpilogue pe = e;
+    for (int64_t j = j0; j < j1; ++j) {
+      const float* panel = group_panels + j * panel_floats(depth);
+      pe.bias = panel;
+      s.panel = panel + kNhwcPanelCols;
+      s.c = c + j * kNhwcPanelCols;
+      s.cols = min64(kNhwcPanelCols, goc - j * kNhwcPanelCols);
+      k.gemm_strip(s, pe);
+    }
+  };
+  const size_t units = static_cast<size_t>(blocks * p.groups * parts);
+  if (threads > 1) {
+    // Claimed one at a time, so the short last block and a thread that starts late even out.
+    extension::threadpool::get_threadpool()->run(run_unit, units);
+  } else {
+    for (size_t u = 0; u < units; ++u)
+      run_unit(u);
+  }
+  return ok.load(std::memory_order_relaxed);
 }
 
 bool depthwise_conv2d_nhwc_isa(Isa isa, const ConvNhwcParams& p, const float* filter,

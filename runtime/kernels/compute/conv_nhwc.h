@@ -72,7 +72,9 @@ ET_API bool conv2d_nhwc_params_valid(const ConvNhwcParams& p);
 // straight from the input (rows strided by in_channels); any other reads an implicit im2col: a
 // block of rows at a time is gathered into the workspace (it stays in cache) and multiplied
 // there. Bias, clamp and output grid are applied in the micro-kernel as each tile is stored.
-// The sum of every output runs over the depth in order, whatever the thread count.
+// The sum of every output runs over the depth in order, whatever the thread count. Threads
+// split the blocks (and the panels of a block when there are few blocks); a block's rows do
+// not depend on the thread count.
 
 // Bytes of the packed filter (0 if !conv2d_nhwc_params_valid(p)).
 ET_API size_t conv2d_nhwc_packed_size(const ConvNhwcParams& p);
@@ -84,8 +86,10 @@ ET_API bool conv2d_nhwc_pack(const ConvNhwcParams& p, const float* filter, const
 // Scratch bytes conv2d_nhwc needs (the im2col block).
 ET_API size_t conv2d_nhwc_workspace_size(const ConvNhwcParams& p);
 // Runs it. workspace: conv2d_nhwc_workspace_size(p) bytes, or nullptr / too small (then a
-// per-thread buffer that only grows is used). The output must not overlap the input. False,
-// touching nothing, if the parameters are invalid or scratch memory cannot be had.
+// per-thread buffer that only grows is used); it serves the calling thread, and each worker
+// thread of a split uses its own per-thread buffer. The output must not overlap the input.
+// False, touching nothing, if the parameters are invalid; false also if scratch memory cannot
+// be had (the output is then undefined: other threads may have written their part).
 ET_API bool conv2d_nhwc(const ConvNhwcParams& p, const void* packed, const float* input,
                         float* output, void* workspace = nullptr, size_t workspace_bytes = 0);
 

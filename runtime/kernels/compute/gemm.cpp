@@ -704,6 +704,13 @@ bool run_tiled_parallel(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t 
     else
       break;
   }
+  // Each rectangle packs its own B panels unless B was packed ahead of time, so the row blocks
+  // of one column range all pack the same B. When only rows are cut (a convolution's tall
+  // products on small images: a 7x7 layer has 49 columns), one rectangle per thread: each
+  // thread packs B once, as the serial loops do, and the rows divide evenly (three mc blocks
+  // of a 960-row product left one of two threads idle a third of the time).
+  if (prepacked_b == nullptr && col_blocks == 1 && row_blocks > 1)
+    row_blocks = min64(threads, m_tiles);
   const int64_t height = (m_tiles + row_blocks - 1) / row_blocks * kern.mr;
   const int64_t width = (n_tiles + col_blocks - 1) / col_blocks * kern.nr;
   row_blocks = (m + height - 1) / height;

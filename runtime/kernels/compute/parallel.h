@@ -1,4 +1,5 @@
-// How the CPU kernels size their parallel_for chunks (private to the kernel library).
+// How the CPU kernels size their parallel_for chunks (private to the kernel library and the
+// backends built with it, which include it for the same thresholds).
 //
 // A chunk must carry enough work to pay for waking a worker (some tens of microseconds):
 // kDefaultMinParallelWork multiply-adds or elements. ET_KERNELS_MIN_PARALLEL_WORK in the

@@ -3,12 +3,17 @@
 // is NHWC where the payload is; the references get NCHW copies.
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include <executorch/extension/threadpool/threadpool.h>
+
 #include "../kernels_elementwise/kernel_test_util.h"
+#include "../common/split_every_loop.h"
 #include "xnn_test_util.h"
 
 using executorch::aten::ScalarType;
@@ -695,6 +700,51 @@ TEST(XnnpackNodes, BatchMatrixMultiply) {
   const uint32_t va = g.value(a, 0), vb = g.value(b, 1), vo = g.value(o, 2, true);
   g.binary(T::XNNBatchMatrixMultiply, va, vb, vo);
   expect_near(run(g, {{a, xa}, {b, xb}}, o), contents(tout));
+}
+
+// ---- Splits across the thread pool ----------------------------------------------------------
+// The elementwise, unary and pooling steps split their outputs across the threads. With every
+// split forced (ET_KERNELS_MIN_PARALLEL_WORK=1, read once by the kernel library, set before
+// any test runs in this binary) they must still match the portable kernels at 2 and 3 threads,
+// and give the 1-thread bits.
+
+::testing::Environment* const kSplitEverything = split_every_loop::install();
+
+class XnnpackSplits : public ::testing::Test {
+ protected:
+  void TearDown() override {
+    EXPECT_TRUE(executorch::extension::threadpool::set_num_threads(0));
+  }
+};
+
+TEST_F(XnnpackSplits, BinaryUnaryAndPoolingMatchAtAnyThreadCount) {
+  for (size_t threads : {1u, 2u, 3u}) {
+    SCOPED_TRACE(testing::Message() << threads << " threads");
+    ASSERT_TRUE(executorch::extension::threadpool::set_num_threads(threads));
+    // One contiguous run; runs with a broadcast operand; a broadcast inner run; a clamp.
+    check_binary(T::XNNAdd, "aten::add.out", true, {1, 1037}, {1, 1037}, {1, 1037});
+    check_binary(T::XNNAdd, "aten::add.out", true, {3, 7, 13}, {7, 1}, {3, 7, 13}, -0.5f, 0.75f);
+    check_binary(T::XNNMultiply, "aten::mul.out", false, {5, 1, 9}, {1, 3, 1}, {5, 3, 9});
+    check_unary([](GraphWriter& g, uint32_t i, uint32_t o) { g.unary(T::XNNAbs, i, o); },
+                "aten::abs.out", {});
+    check_pool(true);
+    check_pool(false);
+  }
+  // The same bits at every thread count.
+  const Shape a{3, 7, 13}, b{7, 1};
+  const auto xa = values(numel(a), 31), xb = values(numel(b), 32);
+  GraphWriter g;
+  const uint32_t va = g.value(a, 0), vb = g.value(b, 1), vm = g.value(a), vo = g.value(a, 2, true);
+  g.binary(T::XNNMultiply, va, vb, vm);
+  g.unary(T::XNNAbs, vm, vo);
+  ASSERT_TRUE(executorch::extension::threadpool::set_num_threads(1));
+  const std::vector<float> want = run(g, {{a, xa}, {b, xb}}, a);
+  for (size_t threads : {2u, 3u}) {
+    ASSERT_TRUE(executorch::extension::threadpool::set_num_threads(threads));
+    const std::vector<float> got = run(g, {{a, xa}, {b, xb}}, a);
+    ASSERT_EQ(got.size(), want.size());
+    EXPECT_EQ(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)), 0) << threads;
+  }
 }
 
 }  // namespace

@@ -469,6 +469,38 @@ TEST_P(ConvNhwcTest, SameBitsAtAnyThreadCount) {
   ASSERT_TRUE(tp::set_num_threads(1));
 }
 
+// The dense convolution splits its pixel blocks (and, when there are few blocks, each block's
+// panels) across the threads; a unit of that split gathers its block into its own thread's
+// buffer, or the caller's workspace on the calling thread. At 2, 3 and 4 threads the output
+// must match the reference and be the 1-thread bits, with and without a workspace: odd
+// channel counts and partial panels, a short last block, batch 2, groups, and a 1x1 read in
+// place with its panels as the units.
+TEST_P(ConvNhwcTest, SplitUnitsMatchTheReferenceAtAnyThreadCount) {
+  const ConvNhwcParams cases[] = {
+      make(2, 24, 33, 40, 3, 1, 1, 1, 1),   // 13 blocks, the last one short
+      make(1, 48, 20, 200, 3, 1, 1, 1, 1),  // 3 blocks, 7 panels cut into parts
+      make(1, 36, 23, 30, 3, 2, 1, 1, 3),   // groups, one block each
+      make(1, 64, 9, 100, 3, 1, 1, 1, 1),   // one block, its 4 panels cut into one part per thread
+      make(1, 40, 30, 100, 1, 1, 0, 1, 1),  // read in place: units are single panels
+  };
+  for (const ConvNhwcParams& p : cases) {
+    SCOPED_TRACE(describe(p));
+    const Operands o = operands(p, false, rng_);
+    ASSERT_TRUE(tp::set_num_threads(1));
+    const std::vector<float> want = run_dense(p, o, true, false);
+    check_against_reference(p, false, o.x, o.w, o.bias.data(), want);
+    for (size_t threads : {2, 3, 4}) {
+      ASSERT_TRUE(tp::set_num_threads(threads));
+      for (bool use_workspace : {false, true}) {
+        const std::vector<float> got = run_dense(p, o, true, use_workspace);
+        ASSERT_EQ(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)), 0)
+            << threads << " threads, workspace " << use_workspace;
+      }
+    }
+  }
+  ASSERT_TRUE(tp::set_num_threads(1));
+}
+
 INSTANTIATE_TEST_SUITE_P(Isa, ConvNhwcTest, testing::ValuesIn(compute_test::supported_isas()),
                          compute_test::isa_param_name);
 

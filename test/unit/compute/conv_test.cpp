@@ -148,6 +148,24 @@ TEST_P(ConvTest, Im2colStraightIntoPanels) {
   check_conv(p, true, true, rng_);
 }
 
+// Several bands of output rows (run across the thread pool, each band's im2col straight into
+// the SGEMM's B panels): bands whose height fills whole register tiles, a shorter last band,
+// the last columns of a band past whole tiles as dot products, batch 2 and groups (bands of
+// every (batch, group) in one region), stride 2, and a clamp.
+TEST_P(ConvTest, Im2colBandsStraightIntoPanels) {
+  //              N  Ci  H   W  Co kh kw s pad dil g
+  check_conv(make(1, 64, 60, 57, 24, 3, 3, 1, 1, 1, 1), true, true, rng_);
+  check_conv(make(2, 48, 45, 30, 2 * 20, 3, 3, 1, 1, 1, 2), true, false, rng_);
+  check_conv(make(1, 40, 121, 119, 16, 3, 3, 2, 1, 1, 1), false, true, rng_);
+  check_conv(make(1, 64, 40, 49, 24, 3, 3, 1, 1, 1, 1), true, true, rng_);
+  check_conv(make(1, 64, 31, 97, 20, 3, 3, 1, 1, 1, 1), true, true, rng_);
+  check_conv(make(1, 128, 15, 33, 40, 3, 3, 1, 1, 1, 1), true, true, rng_);
+  Conv2dParams p = make(1, 100, 33, 28, 36, 3, 3, 1, 1, 1, 1);
+  p.clamp_min = -0.5f;
+  p.clamp_max = 0.5f;
+  check_conv(p, true, true, rng_);
+}
+
 TEST_P(ConvTest, AsymmetricParameters) {
   Conv2dParams p = make(1, 4, 13, 17, 6, 3, 5, 1, 0, 1, 1);
   p.stride_h = 2;

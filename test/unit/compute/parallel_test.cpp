@@ -452,6 +452,50 @@ TEST_P(ParallelTest, PackedWeightConvIsBitIdenticalAtAnyThreadCount) {
   }
 }
 
+// Convolutions whose im2col is cut into several bands run the bands across the threads, each
+// band's im2col, SGEMM and epilogue on one thread. The same bits at any thread count, on odd
+// shapes: a short last band, groups, batch 2, stride and padding, a fused activation applied
+// band by band, and a packed weight.
+TEST_P(ParallelTest, Im2colBandsAreBitIdenticalAtAnyThreadCount) {
+  namespace compute = executorch::kernels::compute;
+  IsaScope isa(GetParam());
+  Conv2dParams silu = conv(1, 300, 29, 13, 3, 1, 1, 1);  // 10 bands of 3 rows, the last of 2
+  silu.activation = executorch::kernels::compute::Activation::kSilu;
+  Conv2dParams hardswish_clamped = conv(2, 2 * 150, 31, 2 * 7, 3, 2, 2, 2);  // groups, batch 2
+  hardswish_clamped.activation = executorch::kernels::compute::Activation::kHardswish;
+  hardswish_clamped.clamp_min = -0.5f;
+  hardswish_clamped.clamp_max = 0.5f;
+  // 128 channels at 33x33: bands straight into the SGEMM's panels, with the last columns past
+  // whole tiles as dot products (AVX-512: bands of 3 rows, the last 3 of their 99 columns).
+  const Conv2dParams cases[] = {silu, hardswish_clamped, conv(1, 64, 56, 64, 3, 1, 1, 1),
+                                conv(1, 3, 225, 17, 7, 2, 3, 1), conv(1, 128, 33, 40, 3, 1, 1, 1)};
+  for (const Conv2dParams& p : cases) {
+    SCOPED_TRACE(testing::Message()
+                 << "Ci=" << p.in_channels << " HW=" << p.in_h << " Co=" << p.out_channels
+                 << " k=" << p.kernel_h << " g=" << p.groups << " N=" << p.batch);
+    const ConvData d = conv_data(p, rng_);
+    std::vector<uint8_t> blob(compute::conv2d_packed_weight_size(p) + 64);
+    void* packed = blob.data() + (64 - reinterpret_cast<uintptr_t>(blob.data()) % 64) % 64;
+    ASSERT_TRUE(compute::conv2d_pack_weight(p, d.w.data(), packed));
+    auto run = [&](const void* pw) {
+      std::vector<float> y(d.out_size, std::nanf(""));
+      EXPECT_TRUE(
+          compute::conv2d_nchw_packed(p, d.x.data(), d.w.data(), pw, d.bias.data(), y.data()));
+      return y;
+    };
+    ASSERT_TRUE(tp::set_num_threads(1));
+    const std::vector<float> want = run(nullptr);
+    for (size_t threads : kThreadCounts) {
+      ASSERT_TRUE(tp::set_num_threads(threads));
+      for (const void* pw : {static_cast<const void*>(nullptr), static_cast<const void*>(packed)}) {
+        const std::vector<float> got = run(pw);
+        ASSERT_EQ(std::memcmp(got.data(), want.data(), d.out_size * sizeof(float)), 0)
+            << threads << " threads, packed " << (pw != nullptr);
+      }
+    }
+  }
+}
+
 TEST_P(ParallelTest, DepthwiseConvRunsOnTheWorkers) {
   IsaScope isa(GetParam());
   const Conv2dParams p = conv(1, 96, 56, 96, 3, 1, 1, 96);

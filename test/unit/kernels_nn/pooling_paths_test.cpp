@@ -17,6 +17,7 @@
 #include <executorch/extension/threadpool/threadpool.h>
 
 #include "../kernels_elementwise/kernel_test_util.h"
+#include "../common/split_every_loop.h"
 
 using executorch::aten::ScalarType;
 using executorch::runtime::Error;
@@ -28,14 +29,7 @@ using kernel_test::TList;
 
 namespace {
 
-class SplitEveryRow : public ::testing::Environment {
- public:
-  void SetUp() override {
-    setenv("ET_KERNELS_MIN_PARALLEL_WORK", "1", /*overwrite=*/0);
-  }
-};
-::testing::Environment* const kSplitEveryRow =
-    ::testing::AddGlobalTestEnvironment(new SplitEveryRow);
+::testing::Environment* const kSplitEveryRow = split_every_loop::install();
 
 constexpr size_t kThreadCounts[] = {1, 2, 3};
 

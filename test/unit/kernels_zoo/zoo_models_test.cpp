@@ -26,6 +26,7 @@
 
 #include "../common/json.h"
 #include "../common/npy.h"
+#include "../common/split_every_loop.h"
 #include "../common/zoo_fixture.h"
 #include "../common/zoo_runner.h"
 
@@ -234,14 +235,7 @@ std::vector<float> float_outputs(const Method& method) {
 // item (ET_KERNELS_MIN_PARALLEL_WORK, read once by the kernel library before its first split):
 // at 2 and 3 threads every loop that can split does, and the goldens above are checked on the
 // split paths too.
-class SplitEverything : public ::testing::Environment {
- public:
-  void SetUp() override {
-    setenv("ET_KERNELS_MIN_PARALLEL_WORK", "1", /*overwrite=*/0);
-  }
-};
-::testing::Environment* const kSplitEverything =
-    ::testing::AddGlobalTestEnvironment(new SplitEverything);
+::testing::Environment* const kSplitEverything = split_every_loop::install();
 
 class KernelsZooThreads : public ::testing::TestWithParam<std::string> {
  protected:

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <executorch/runtime/kernels/compute/conv_nhwc.h>
+#include <executorch/runtime/kernels/compute/parallel.h>
 #include <executorch/runtime/kernels/compute/vmath_span.h>
 
 #include "node_context.h"
@@ -41,11 +42,15 @@ enum class UnaryOp {
   kCopy
 };
 
+// Elementwise, so any split across the thread pool gives the same bits.
 template <typename F>
 void map(const float* in, float* out, size_t n, F f) {
-  for (size_t i = 0; i < n; ++i) {
-    out[i] = f(in[i]);
-  }
+  kernels::compute::parallel_items(
+      static_cast<int64_t>(n), 1.0, [&](int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end; ++i) {
+          out[i] = f(in[i]);
+        }
+      });
 }
 
 class UnaryStep final : public Step {
@@ -400,26 +405,59 @@ class BinaryStep final : public Step {
     float* y = g.data(out_);
     const float lo = lo_, hi = hi_;
     const size_t n = dims_[5], ia = sa_[5], ib = sb_[5];
-    size_t o = 0;
-    for (size_t i0 = 0; i0 < dims_[0]; ++i0)
-      for (size_t i1 = 0; i1 < dims_[1]; ++i1)
-        for (size_t i2 = 0; i2 < dims_[2]; ++i2)
-          for (size_t i3 = 0; i3 < dims_[3]; ++i3)
-            for (size_t i4 = 0; i4 < dims_[4]; ++i4) {
-              const float* ra = pa + i0 * sa_[0] + i1 * sa_[1] + i2 * sa_[2] +
-                                i3 * sa_[3] + i4 * sa_[4];
-              const float* rb = pb + i0 * sb_[0] + i1 * sb_[1] + i2 * sb_[2] +
-                                i3 * sb_[3] + i4 * sb_[4];
-              float* ry = y + o;
-              if (ia == 1 && ib == 1) {
-                for (size_t i = 0; i < n; ++i)
-                  ry[i] = clamp_to(f(ra[i], rb[i]), lo, hi);
-              } else {
-                for (size_t i = 0; i < n; ++i)
-                  ry[i] = clamp_to(f(ra[i * ia], rb[i * ib]), lo, hi);
-              }
-              o += n;
+    // Elements [i0, i1) of the innermost run at ra, rb into ry.
+    auto span =
+        [&](const float* ra, const float* rb, float* ry, size_t i0, size_t i1) {
+          if (ia == 1 && ib == 1) {
+            for (size_t i = i0; i < i1; ++i)
+              ry[i] = clamp_to(f(ra[i], rb[i]), lo, hi);
+          } else {
+            for (size_t i = i0; i < i1; ++i)
+              ry[i] = clamp_to(f(ra[i * ia], rb[i * ib]), lo, hi);
+          }
+        };
+    size_t rows = 1;
+    for (size_t d = 0; d + 1 < kMaxDims; ++d)
+      rows *= dims_[d];
+    // Elementwise, so any split across the thread pool gives the same bits: the elements of
+    // a single run, else whole runs.
+    if (rows == 1) {
+      kernels::compute::parallel_items(
+          static_cast<int64_t>(n), 1.0, [&](int64_t begin, int64_t end) {
+            span(
+                pa,
+                pb,
+                y,
+                static_cast<size_t>(begin),
+                static_cast<size_t>(end));
+          });
+      return;
+    }
+    kernels::compute::parallel_items(
+        static_cast<int64_t>(rows),
+        static_cast<double>(n),
+        [&](int64_t begin, int64_t end) {
+          // The outer index of run `begin`, then stepped like an odometer.
+          size_t idx[kMaxDims - 1];
+          size_t rest = static_cast<size_t>(begin);
+          for (size_t d = kMaxDims - 1; d-- > 0;) {
+            idx[d] = rest % dims_[d];
+            rest /= dims_[d];
+          }
+          for (int64_t r = begin; r < end; ++r) {
+            size_t oa = 0, ob = 0;
+            for (size_t d = 0; d + 1 < kMaxDims; ++d) {
+              oa += idx[d] * sa_[d];
+              ob += idx[d] * sb_[d];
             }
+            span(pa + oa, pb + ob, y + static_cast<size_t>(r) * n, 0, n);
+            for (size_t d = kMaxDims - 1; d-- > 0;) {
+              if (++idx[d] < dims_[d])
+                break;
+              idx[d] = 0;
+            }
+          }
+        });
   }
 
   BinaryOp op_;

@@ -3,6 +3,8 @@
 #include <limits>
 #include <memory>
 
+#include <executorch/runtime/kernels/compute/parallel.h>
+
 #include "node_context.h"
 #include "window.h"
 
@@ -29,38 +31,51 @@ class PoolStep final : public Step {
     const float* x = g.data(in);
     float* y = g.data(out);
     const size_t c_count = w.in_c;
-    for (size_t n = 0; n < w.batch; ++n) {
+    // Output rows are independent: split them across the thread pool (the same bits).
+    const double row_work =
+        static_cast<double>(w.out_w * w.kh * w.kw * c_count);
+    kernels::compute::parallel_items(
+        static_cast<int64_t>(w.batch * w.out_h),
+        row_work,
+        [&](int64_t begin, int64_t end) { run_rows(x, y, begin, end); });
+  }
+
+ private:
+  // Output rows [begin, end) over the batch (row = n * out_h + oh).
+  void run_rows(const float* x, float* y, int64_t begin, int64_t end) const {
+    const size_t c_count = w.in_c;
+    for (int64_t row = begin; row < end; ++row) {
+      const size_t n = static_cast<size_t>(row) / w.out_h;
+      const size_t oh = static_cast<size_t>(row) % w.out_h;
       const float* image = x + n * w.in_h * w.in_w * c_count;
-      for (size_t oh = 0; oh < w.out_h; ++oh) {
-        for (size_t ow = 0; ow < w.out_w; ++ow) {
-          float* acc = y + ((n * w.out_h + oh) * w.out_w + ow) * c_count;
-          std::fill(
-              acc,
-              acc + c_count,
-              max ? -std::numeric_limits<float>::infinity() : 0.0f);
-          size_t count = 0;
-          for (size_t r = 0; r < w.kh; ++r) {
-            for (size_t s = 0; s < w.kw; ++s) {
-              const float* px = window_pixel(
-                  w, image, window_row(w, oh, r), window_col(w, ow, s));
-              if (px == nullptr)
-                continue;
-              ++count;
-              if (max) {
-                for (size_t c = 0; c < c_count; ++c)
-                  acc[c] = std::max(acc[c], px[c]);
-              } else {
-                for (size_t c = 0; c < c_count; ++c)
-                  acc[c] += px[c];
-              }
+      for (size_t ow = 0; ow < w.out_w; ++ow) {
+        float* acc = y + ((n * w.out_h + oh) * w.out_w + ow) * c_count;
+        std::fill(
+            acc,
+            acc + c_count,
+            max ? -std::numeric_limits<float>::infinity() : 0.0f);
+        size_t count = 0;
+        for (size_t r = 0; r < w.kh; ++r) {
+          for (size_t s = 0; s < w.kw; ++s) {
+            const float* px = window_pixel(
+                w, image, window_row(w, oh, r), window_col(w, ow, s));
+            if (px == nullptr)
+              continue;
+            ++count;
+            if (max) {
+              for (size_t c = 0; c < c_count; ++c)
+                acc[c] = std::max(acc[c], px[c]);
+            } else {
+              for (size_t c = 0; c < c_count; ++c)
+                acc[c] += px[c];
             }
           }
-          // Average pooling divides by the elements inside the input (padding not counted).
-          const float scale =
-              (!max && count > 0) ? 1.0f / static_cast<float>(count) : 1.0f;
-          for (size_t c = 0; c < c_count; ++c) {
-            acc[c] = clamp_to(acc[c] * scale, lo, hi);
-          }
+        }
+        // Average pooling divides by the elements inside the input (padding not counted).
+        const float scale =
+            (!max && count > 0) ? 1.0f / static_cast<float>(count) : 1.0f;
+        for (size_t c = 0; c < c_count; ++c) {
+          acc[c] = clamp_to(acc[c] * scale, lo, hi);
         }
       }
     }
