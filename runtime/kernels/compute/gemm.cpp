@@ -335,6 +335,33 @@ struct BPackerAt {
   int64_t col0;
 };
 
+// sgemm_unpacked when B exists only through a packer (there is no B to read): B comes one
+// panel of kUnpackedPanelCols columns and at most kUnpackedPanelDepth rows at a time into a
+// buffer on the stack, so this path, too, needs no memory it might not get.
+void sgemm_unpacked_from_packer(int64_t m, int64_t n, int64_t k, float alpha, const float* a,
+                                int64_t ars, int64_t acs, const BPackerAt& b_packer, float beta,
+                                float* c, int64_t ldc) {
+  constexpr int64_t kUnpackedPanelCols = 16, kUnpackedPanelDepth = 64;
+  alignas(64) float panel[kUnpackedPanelCols * kUnpackedPanelDepth];
+  scale_c(m, n, beta, c, ldc);
+  for (int64_t j0 = 0; j0 < n; j0 += kUnpackedPanelCols) {
+    const int64_t nc = min64(kUnpackedPanelCols, n - j0);
+    for (int64_t p0 = 0; p0 < k; p0 += kUnpackedPanelDepth) {
+      const int64_t kc = min64(kUnpackedPanelDepth, k - p0);
+      b_packer.packer->pack(b_packer.packer->ctx, p0, kc, b_packer.col0 + j0, nc,
+                            kUnpackedPanelCols, panel);
+      for (int64_t i = 0; i < m; ++i) {
+        for (int64_t j = 0; j < nc; ++j) {
+          float s = 0.0f;
+          for (int64_t p = 0; p < kc; ++p)
+            s += a[i * ars + (p0 + p) * acs] * panel[p * kUnpackedPanelCols + j];
+          c[i * ldc + j0 + j] += alpha * s;
+        }
+      }
+    }
+  }
+}
+
 void run_tiled(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float alpha,
                const float* a, int64_t ars, int64_t acs, const float* b, int64_t brs, int64_t bcs,
                float beta, float* c, int64_t ldc, void* workspace, size_t workspace_bytes,
@@ -526,7 +553,10 @@ void run_tiled(const SgemmUkernel& kern, int64_t m, int64_t n, int64_t k, float 
     if (ws == nullptr) {
       if (col_bias != nullptr)
         fill_rows(c, ldc, m, n, col_bias);
-      sgemm_unpacked(m, n, k, alpha, a, ars, acs, b, brs, bcs, beta, c, ldc);
+      if (b_packer != nullptr)
+        sgemm_unpacked_from_packer(m, n, k, alpha, a, ars, acs, *b_packer, beta, c, ldc);
+      else
+        sgemm_unpacked(m, n, k, alpha, a, ars, acs, b, brs, bcs, beta, c, ldc);
       apply_epilogue(epi, 0, c, ldc, m, n);
       return;
     }

@@ -1,5 +1,6 @@
 #include "scratch.h"
 
+#include <cstdint>
 #include <cstdlib>
 
 namespace executorch {
@@ -17,12 +18,20 @@ struct Buffer {
 
 struct ThreadScratch {
   Buffer slots[static_cast<int>(ScratchSlot::kCount)];
+  size_t limits[static_cast<int>(ScratchSlot::kCount)] = {SIZE_MAX, SIZE_MAX};
 };
+
+thread_local ThreadScratch scratch;
 
 }  // namespace
 
+void set_thread_scratch_limit(ScratchSlot slot, size_t limit) {
+  scratch.limits[static_cast<int>(slot)] = limit;
+}
+
 void* thread_scratch(ScratchSlot slot, size_t bytes) {
-  thread_local ThreadScratch scratch;
+  if (bytes > scratch.limits[static_cast<int>(slot)])
+    return nullptr;
   Buffer& b = scratch.slots[static_cast<int>(slot)];
   if (bytes <= b.size && b.data != nullptr)
     return b.data;

@@ -17,6 +17,11 @@ enum class ScratchSlot : int { kGemm = 0, kConv = 1, kCount = 2 };
 // the allocation fails. The contents are not preserved across a call that grows it.
 void* thread_scratch(ScratchSlot slot, size_t bytes);
 
+// For tests: from now on, thread_scratch(slot, bytes) on the calling thread fails for any
+// `bytes` above `limit` (SIZE_MAX, the default, lifts it). The kernels' paths for scratch memory
+// that cannot be had are otherwise unreachable in a test.
+void set_thread_scratch_limit(ScratchSlot slot, size_t limit);
+
 constexpr size_t kScratchAlign = 64;
 
 inline size_t round_up_bytes(size_t n, size_t a) {

@@ -11,8 +11,10 @@
 #include <random>
 #include <vector>
 
+#include <executorch/extension/threadpool/threadpool.h>
 #include <executorch/runtime/kernels/compute/activation.h>
 #include <executorch/runtime/kernels/compute/conv.h>
+#include <executorch/runtime/kernels/compute/scratch.h>
 #include <executorch/runtime/kernels/compute/vmath.h>
 
 #include "test_util.h"
@@ -164,6 +166,23 @@ TEST_P(ConvTest, Im2colBandsStraightIntoPanels) {
   p.clamp_min = -0.5f;
   p.clamp_max = 0.5f;
   check_conv(p, true, true, rng_);
+}
+
+// With no scratch memory for the SGEMM, a convolution whose im2col goes straight into the
+// SGEMM's panels still computes the right result. A single band's SGEMM splits itself across
+// two threads, and the calling thread's rectangle, which gets no workspace, finds no scratch
+// either: it then packs B a stack panel at a time (there is no B to read in place).
+TEST_P(ConvTest, Im2colIntoPanelsWithoutGemmScratch) {
+  using executorch::kernels::compute::ScratchSlot;
+  using executorch::kernels::compute::set_thread_scratch_limit;
+  namespace tp = executorch::extension::threadpool;
+  ASSERT_TRUE(tp::set_num_threads(2));
+  set_thread_scratch_limit(ScratchSlot::kGemm, 0);
+  //              N  Ci  H   W  Co kh kw s pad dil g
+  check_conv(make(1, 32, 30, 30, 64, 3, 3, 1, 1, 1, 1), true, false, rng_);
+  check_conv(make(1, 16, 28, 31, 48, 3, 3, 1, 1, 1, 1), false, false, rng_);
+  set_thread_scratch_limit(ScratchSlot::kGemm, SIZE_MAX);
+  EXPECT_TRUE(tp::set_num_threads(0));
 }
 
 TEST_P(ConvTest, AsymmetricParameters) {
