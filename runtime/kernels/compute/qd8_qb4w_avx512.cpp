@@ -12,8 +12,11 @@
 
 // GCC 12's own AVX-512 headers (the broadcasts and masked loads, inlined into a function with
 // a target attribute) trip -Wuninitialized on their internal undefined vectors (GCC bug 105593).
+// Clang has neither the bug nor the -Wmaybe-uninitialized group.
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 
 namespace executorch {
 namespace kernels {
