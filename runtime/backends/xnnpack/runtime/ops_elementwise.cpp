@@ -784,66 +784,68 @@ void fuse_sigmoid_multiply(Graph& graph) {
   drop_steps(graph, drop);
 }
 
-void fuse_activations(Graph& graph) {
+namespace {
+
+// Folds single-input steps into the step that writes their input: for each step i with one
+// input and one output, where that input is written by a step of one output, read by step i
+// alone and accepted by input_ok, absorb(step i, producer) decides; when it succeeds, the
+// producer writes step i's output, step i goes, and the input is left without a buffer (no
+// step writes it any more).
+template <class InputOk, class Absorb>
+void fold_into_producers(
+    Graph& graph, const InputOk& input_ok, const Absorb& absorb) {
   auto& steps = graph.steps;
   const ValueUse use = value_use(graph);
   std::vector<bool> drop(steps.size(), false);
   for (size_t i = 0; i < steps.size(); ++i) {
-    Step& act = *steps[i];
-    const FusableActivation a = act.fusable_activation();
-    if (a == FusableActivation::kNone || act.inputs.size() != 1 ||
-        act.outputs.size() != 1) {
+    Step& step = *steps[i];
+    if (step.inputs.size() != 1 || step.outputs.size() != 1) {
       continue;
     }
-    const uint32_t in = act.inputs[0], out = act.outputs[0];
-    // The input must be the producer's alone to change, and the output a plain float32
-    // value (a rounding step onto a grid or a half format would follow the activation).
-    const Value& vo = graph.values[out];
+    const uint32_t in = step.inputs[0];
     if (use.writer[in] < 0 || use.readers[in] != 1 ||
-        !is_plain_intermediate(graph.values[in]) ||
-        vo.format != FloatFormat::kFp32 ||
-        vo.quant.kind != Quant::Kind::kNone) {
+        !input_ok(graph.values[in])) {
       continue;
     }
     Step& producer = *steps[static_cast<size_t>(use.writer[in])];
-    if (producer.outputs.size() != 1 || !producer.absorb_activation(a, out)) {
+    if (producer.outputs.size() != 1 || !absorb(step, producer)) {
       continue;
     }
-    producer.outputs[0] = out;
-    // The activation's input is now written by no step, so it gets no buffer.
+    producer.outputs[0] = step.outputs[0];
     drop[i] = true;
   }
   drop_steps(graph, drop);
 }
 
+}  // namespace
+
+void fuse_activations(Graph& graph) {
+  fold_into_producers(
+      graph, is_plain_intermediate, [&](Step& act, Step& producer) {
+        const FusableActivation a = act.fusable_activation();
+        // The output must be a plain float32 value (a rounding step onto a grid or a half format
+        // would follow the activation).
+        const Value& vo = graph.values[act.outputs[0]];
+        return a != FusableActivation::kNone &&
+               vo.format == FloatFormat::kFp32 &&
+               vo.quant.kind == Quant::Kind::kNone &&
+               producer.absorb_activation(a, act.outputs[0]);
+      });
+}
+
 void fuse_clamps(Graph& graph) {
-  auto& steps = graph.steps;
-  const ValueUse use = value_use(graph);
-  const std::vector<uint32_t>& readers = use.readers;
-  const std::vector<int64_t>& writer = use.writer;
-  std::vector<bool> drop(steps.size(), false);
-  for (size_t i = 0; i < steps.size(); ++i) {
-    const auto* clamp = dynamic_cast<const UnaryStep*>(steps[i].get());
-    // rounds_quantized_outputs: from a grid onto the same one, bounds on it (accept_unary).
-    if (clamp == nullptr || clamp->op() != UnaryOp::kClamp ||
-        !clamp->rounds_quantized_outputs) {
-      continue;
-    }
-    const uint32_t in = clamp->inputs[0];
-    const Value& v = graph.values[in];
-    if (writer[in] < 0 || readers[in] != 1 || v.is_constant ||
-        (v.flags & (kFlagExternalInput | kFlagExternalOutput)) != 0) {
-      continue;
-    }
-    Step& producer = *steps[static_cast<size_t>(writer[in])];
-    if (producer.outputs.size() != 1 ||
-        !producer.absorb_clamp(clamp->outputs[0], clamp->a(), clamp->b())) {
-      continue;
-    }
-    producer.outputs = clamp->outputs;
-    drop[i] = true;
-  }
-  drop_steps(graph, drop);
+  const auto not_constant_or_external = [](const Value& v) {
+    return !v.is_constant &&
+           (v.flags & (kFlagExternalInput | kFlagExternalOutput)) == 0;
+  };
+  fold_into_producers(
+      graph, not_constant_or_external, [](Step& step, Step& producer) {
+        const auto* clamp = dynamic_cast<const UnaryStep*>(&step);
+        // rounds_quantized_outputs: from a grid onto the same one, bounds on it (accept_unary).
+        return clamp != nullptr && clamp->op() == UnaryOp::kClamp &&
+               clamp->rounds_quantized_outputs &&
+               producer.absorb_clamp(clamp->outputs[0], clamp->a(), clamp->b());
+      });
 }
 
 }  // namespace xnnpack
