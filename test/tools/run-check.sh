@@ -6,8 +6,12 @@
 dir=$1; name=$2; shift 2
 mkdir -p "$dir"
 log="$dir/$name.log"
+start=$(date +%s)
 "$@" >"$log" 2>&1
 rc=$?
+# The wall time goes into the PASS/FAIL line: `make check` has a time budget, and this shows
+# which suite spends it.
+secs=$(( $(date +%s) - start ))
 passed=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) tests\{0,1\}\..*/\1/p' "$log" | tail -n1)
 failed=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) tests\{0,1\}, listed below.*/\1/p' "$log" | tail -n1)
 if [ -z "$passed" ]; then
@@ -23,9 +27,9 @@ failed=${failed:-0}
 if [ $rc -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
 echo "$passed $failed" >"$dir/$name.result"
 if [ "$failed" -eq 0 ]; then
-  printf '  %-7s %s (%s passed)\n' PASS "$name" "$passed"
+  printf '  %-7s %s (%s passed, %ss)\n' PASS "$name" "$passed" "$secs"
 else
-  printf '  %-7s %s (%s passed, %s failed; log: %s)\n' FAIL "$name" "$passed" "$failed" "$log"
+  printf '  %-7s %s (%s passed, %s failed, %ss; log: %s)\n' FAIL "$name" "$passed" "$failed" "$secs" "$log"
   tail -n 30 "$log" | sed 's/^/    | /'
 fi
 exit 0
