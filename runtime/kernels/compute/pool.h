@@ -33,6 +33,18 @@ struct PoolRow {
   int64_t n;           // outputs in the run
 };
 
+// One output pixel of a 2-D pooling over a channels-last [H, W, C] float plane: its window's
+// taps inside the input are `rows` x `cols` pixels, tap (r, s) at x + r * row_step +
+// s * col_step (in floats), each with its C channels contiguous; max pool's index of the tap
+// (the flat h * W + w the NCHW path gives) is index0 + r * index_row_step + s * index_col_step.
+struct PoolPixel {
+  const float* x;
+  int64_t rows, cols;  // both >= 1
+  int64_t row_step, col_step;
+  int64_t index0, index_row_step, index_col_step;  // < 2^31
+  int64_t c;                                       // channels
+};
+
 struct PoolKernels {
   // y[j] = max over the window of output j, idx[j] = its flat index h * W + w (the first
   // maximum in row-major tap order; a NaN tap wins and ends the window). Needs r_lo < r_hi and
@@ -40,6 +52,11 @@ struct PoolKernels {
   void (*max_row)(const PoolRow& row, float* y, int64_t* idx);
   // y[j] = (sum of the window of output j, taps in row-major order) / divisor.
   void (*avg_row)(const PoolRow& row, float divisor, float* y);
+  // Channels-last: for every channel ch, y[ch * y_step] = max over the pixel's taps (row-major
+  // tap order, the rules of max_row) and idx[ch * idx_step] its tap's index.
+  void (*max_pixel)(const PoolPixel& p, float* y, int64_t y_step, int64_t* idx, int64_t idx_step);
+  // Channels-last: y[ch * y_step] = (sum of the taps of channel ch, row-major) / divisor.
+  void (*avg_pixel)(const PoolPixel& p, float divisor, float* y, int64_t y_step);
   const char* name;
 };
 

@@ -223,6 +223,82 @@ bool rows_are_contiguous(const Geo& gi, const Geo& go) {
   return gi.sw == 1 && gi.sh == gi.w && go.sw == 1;
 }
 
+// ---- Channels-last float32: each output pixel's window is visited once, a vector of channels
+// per tap (compute::PoolKernels::max_pixel / avg_pixel), in the row-major tap order of the
+// per-plane loops, so the results are bit-identical to theirs.
+
+// Whether `in` is a float32 channels-last [N, C, H, W] the pixel routines take (C == 1 is
+// left to the row routines: it is contiguous too).
+bool pixels_are_channels_last(const Tensor& in, const Geo& g) {
+  return in.scalar_type() == ScalarType::Float && in.dim() == 4 && g.sc == 1 && g.c > 1 &&
+         g.sw == g.c && g.sh == g.w * g.c && g.h * g.w <= std::numeric_limits<int32_t>::max();
+}
+
+// Channels per work item of the channels-last loops: a multiple of every vector width, small
+// enough that a global pool over many channels still splits across the thread pool.
+constexpr int64_t kChannelChunk = 64;
+
+// Calls f(n, oh, ow, c0, cn) for every output pixel of go and every chunk [c0, c0 + cn) of its
+// channels, split across the thread pool (`work` input reads per channel).
+template <class F>
+void for_each_pixel_chunk(const Geo& go, double work, const F& f) {
+  const int64_t chunks = (go.c + kChannelChunk - 1) / kChannelChunk;
+  const int64_t pixels = go.h * go.w;
+  const double chunk_work = work * static_cast<double>(std::min(go.c, kChannelChunk));
+  compute::parallel_items(go.n * pixels * chunks, chunk_work, [&](int64_t begin, int64_t end) {
+    for (int64_t q = begin; q < end; ++q) {
+      const int64_t chunk = q % chunks, pixel = q / chunks;
+      const int64_t c0 = chunk * kChannelChunk;
+      f(pixel / pixels, (pixel % pixels) / go.w, pixel % go.w, c0,
+        std::min(kChannelChunk, go.c - c0));
+    }
+  });
+}
+
+// The taps [rr) x [sr) of a window whose tap (0, 0) is at (h0, w0), spaced dh x dw, over the
+// channels [c0, c0 + cn) of batch n.
+compute::PoolPixel pixel_window(const float* x, const Geo& gi, int64_t n, int64_t c0, int64_t cn,
+                                int64_t h0, int64_t w0, int64_t dh, int64_t dw, TapRange rr,
+                                TapRange sr) {
+  const int64_t h = h0 + rr.lo * dh, w = w0 + sr.lo * dw;
+  return compute::PoolPixel{x + n * gi.sn + c0 + h * gi.sh + w * gi.sw,
+                            rr.hi - rr.lo,
+                            sr.hi - sr.lo,
+                            dh * gi.sh,
+                            dw * gi.sw,
+                            h * gi.w + w,
+                            dh * gi.w,
+                            dw,
+                            cn};
+}
+
+void max_pool_channels_last(const Tensor& in, const Tensor& out, const Tensor& idx,
+                            const Pool2d& p) {
+  const Geo gi = geo_of(in), go = geo_of(out), gx = geo_of(idx);
+  const float* x = in.const_data_ptr<float>();
+  float* y = out.mutable_data_ptr<float>();
+  int64_t* ix = idx.mutable_data_ptr<int64_t>();
+  const compute::PoolKernels& kernels = compute::pool();
+  for_each_pixel_chunk(go, static_cast<double>(p.kh * p.kw),
+                       [&](int64_t n, int64_t oh, int64_t ow, int64_t c0, int64_t cn) {
+                         float* yp = y + n * go.sn + c0 * go.sc + oh * go.sh + ow * go.sw;
+                         int64_t* ip = ix + n * gx.sn + c0 * gx.sc + oh * gx.sh + ow * gx.sw;
+                         const int64_t h0 = oh * p.sh - p.ph, w0 = ow * p.sw - p.pw;
+                         const TapRange rr = taps_inside(h0, p.dh, p.kh, gi.h);
+                         const TapRange sr = taps_inside(w0, p.dw, p.kw, gi.w);
+                         if (rr.lo == rr.hi || sr.lo == sr.hi) {  // all padding: never wins
+                           for (int64_t c = 0; c < cn; ++c) {
+                             yp[c * go.sc] = -std::numeric_limits<float>::infinity();
+                             ip[c * gx.sc] = -1;
+                           }
+                           return;
+                         }
+                         kernels.max_pixel(
+                             pixel_window(x, gi, n, c0, cn, h0, w0, p.dh, p.dw, rr, sr), yp, go.sc,
+                             ip, gx.sc);
+                       });
+}
+
 template <class T>
 void max_pool_impl(const Tensor& in, const Tensor& out, const Tensor& idx, const Pool2d& p) {
   using C = std::conditional_t<std::is_same<T, Half>::value || std::is_same<T, BFloat16>::value,
@@ -304,6 +380,10 @@ std::tuple<Tensor&, Tensor&> max_pool2d_with_indices_out(
       !resize_pool_out(ctx, op, self, indices, oh, ow)) {
     return ret;
   }
+  if (pixels_are_channels_last(self, geo_of(self))) {
+    max_pool_channels_last(self, out, indices, p);
+    return ret;
+  }
   dispatch_dtype<dtypes::kRealHBF16>(ctx, op, self.scalar_type(), [&](auto tag) {
     using CTYPE = typename decltype(tag)::type;
     max_pool_impl<CTYPE>(self, out, indices, p);
@@ -364,6 +444,39 @@ void avg_pool_impl(const Tensor& in, const Tensor& out, const Pool2d& p, bool co
   });
 }
 
+// Channels-last avg_pool2d: the window and divisor rules of avg_pool_impl, a vector of
+// channels per tap.
+void avg_pool_channels_last(const Tensor& in, const Tensor& out, const Pool2d& p,
+                            bool count_include_pad, int64_t divisor) {
+  const Geo gi = geo_of(in), go = geo_of(out);
+  const float* x = in.const_data_ptr<float>();
+  float* y = out.mutable_data_ptr<float>();
+  const compute::PoolKernels& kernels = compute::pool();
+  for_each_pixel_chunk(go, static_cast<double>(p.kh * p.kw),
+                       [&](int64_t n, int64_t oh, int64_t ow, int64_t c0, int64_t cn) {
+                         float* yp = y + n * go.sn + c0 * go.sc + oh * go.sh + ow * go.sw;
+                         const int64_t hs = oh * p.sh - p.ph, ws = ow * p.sw - p.pw;
+                         const int64_t hpad = std::min(hs + p.kh, gi.h + p.ph) - hs;
+                         const int64_t wpad = std::min(ws + p.kw, gi.w + p.pw) - ws;
+                         const TapRange rr = taps_inside(hs, 1, p.kh, gi.h);
+                         const TapRange sr = taps_inside(ws, 1, p.kw, gi.w);
+                         int64_t div = divisor;
+                         if (div == 0) {
+                           div =
+                               count_include_pad ? hpad * wpad : (rr.hi - rr.lo) * (sr.hi - sr.lo);
+                         }
+                         if (rr.lo == rr.hi || sr.lo == sr.hi || div == 0) {
+                           // No tap inside: the sum is 0 (and 0 / 0 is written as 0).
+                           for (int64_t c = 0; c < cn; ++c) {
+                             yp[c * go.sc] = div != 0 ? 0.0f / static_cast<float>(div) : 0.0f;
+                           }
+                           return;
+                         }
+                         kernels.avg_pixel(pixel_window(x, gi, n, c0, cn, hs, ws, 1, 1, rr, sr),
+                                           static_cast<float>(div), yp, go.sc);
+                       });
+}
+
 Tensor& avg_pool2d_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<int64_t> kernel_size,
                        ArrayRef<int64_t> stride, ArrayRef<int64_t> padding, bool ceil_mode,
                        bool count_include_pad, optional<int64_t> divisor_override, Tensor& out) {
@@ -383,6 +496,10 @@ Tensor& avg_pool2d_out(KernelRuntimeContext& ctx, const Tensor& self, ArrayRef<i
   int64_t oh, ow;
   if (!pool_params(ctx, op, self, kernel_size, stride, padding, {}, &p, &oh, &ow) ||
       !resize_pool_out(ctx, op, self, out, oh, ow)) {
+    return out;
+  }
+  if (pixels_are_channels_last(self, geo_of(self))) {
+    avg_pool_channels_last(self, out, p, count_include_pad, divisor);
     return out;
   }
   dispatch_dtype<dtypes::kFloatHBF16>(ctx, op, self.scalar_type(), [&](auto tag) {
@@ -432,6 +549,24 @@ void adaptive_avg_impl(const Tensor& in, const Tensor& out) {
   });
 }
 
+// Channels-last _adaptive_avg_pool2d (a global average pool when the output is 1x1): the
+// windows of adaptive_avg_impl, a vector of channels per tap.
+void adaptive_avg_channels_last(const Tensor& in, const Tensor& out) {
+  const Geo gi = geo_of(in), go = geo_of(out);
+  const float* x = in.const_data_ptr<float>();
+  float* y = out.mutable_data_ptr<float>();
+  const compute::PoolKernels& kernels = compute::pool();
+  const double work =
+      static_cast<double>((gi.h + go.h - 1) / go.h) * static_cast<double>((gi.w + go.w - 1) / go.w);
+  for_each_pixel_chunk(go, work, [&](int64_t n, int64_t oh, int64_t ow, int64_t c0, int64_t cn) {
+    const int64_t hs = (oh * gi.h) / go.h, he = ((oh + 1) * gi.h + go.h - 1) / go.h;
+    const int64_t ws = (ow * gi.w) / go.w, we = ((ow + 1) * gi.w + go.w - 1) / go.w;
+    kernels.avg_pixel(pixel_window(x, gi, n, c0, cn, hs, ws, 1, 1, {0, he - hs}, {0, we - ws}),
+                      static_cast<float>((he - hs) * (we - ws)),
+                      y + n * go.sn + c0 * go.sc + oh * go.sh + ow * go.sw, go.sc);
+  });
+}
+
 Tensor& adaptive_avg_pool2d_out(KernelRuntimeContext& ctx, const Tensor& self,
                                 ArrayRef<int64_t> output_size, Tensor& out) {
   const char* op = log_name(adaptive_avg_pool2d_out_name);
@@ -449,6 +584,10 @@ Tensor& adaptive_avg_pool2d_out(KernelRuntimeContext& ctx, const Tensor& self,
   ET_KERNEL_CHECK_MSG(ctx, g.h > 0 && g.w > 0, InvalidArgument, out,
                       "%s: argument 'self' has an empty spatial size", op);
   if (!resize_pool_out(ctx, op, self, out, output_size[0], output_size[1])) {
+    return out;
+  }
+  if (pixels_are_channels_last(self, g)) {
+    adaptive_avg_channels_last(self, out);
     return out;
   }
   dispatch_dtype<dtypes::kFloatHBF16>(ctx, op, self.scalar_type(), [&](auto tag) {

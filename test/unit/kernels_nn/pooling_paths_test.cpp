@@ -199,37 +199,44 @@ TEST_F(PoolingPaths, MaxPoolMatchesTheReferenceAtEveryThreadCount) {
   }
 }
 
+// avg_pool2d on p in every divisor mode, input and output in dim order `order` (empty:
+// contiguous), against the reference at every thread count.
+void expect_avg_pool_matches(const PoolCase& p, const std::vector<uint8_t>& order,
+                             std::mt19937& rng) {
+  for (int mode = 0; mode < 3; ++mode) {
+    const bool include_pad = mode != 1;
+    const int64_t divisor_override = mode == 2 ? 7 : 0;
+    SCOPED_TRACE(testing::Message()
+                 << p.c << " channels " << p.h << "x" << p.w << " k" << p.kh << "x" << p.kw << " s"
+                 << p.sh << "x" << p.sw << " p" << p.ph << "x" << p.pw
+                 << (p.ceil_mode ? " ceil" : "") << " mode " << mode);
+    const int64_t oh = out_size(p.h, p.kh, p.ph, p.sh, 1, p.ceil_mode);
+    const int64_t ow = out_size(p.w, p.kw, p.pw, p.sw, 1, p.ceil_mode);
+    const std::vector<float> x = pool_input(static_cast<size_t>(p.n * p.c * p.h * p.w), rng,
+                                            /*with_nan=*/false);
+    std::vector<float> want(static_cast<size_t>(p.n * p.c * oh * ow));
+    reference_avg(p, oh, ow, include_pad, divisor_override, x, &want);
+    OwnedTensor in(ScalarType::Float, {p.n, p.c, p.h, p.w}, order);
+    in.set_logical(reinterpret_cast<const uint8_t*>(x.data()));
+    for (size_t threads : kThreadCounts) {
+      ASSERT_TRUE(executorch::extension::threadpool::set_num_threads(threads));
+      OwnedTensor out(ScalarType::Float,
+                      {p.n, p.c, static_cast<int32_t>(oh), static_cast<int32_t>(ow)}, order);
+      EValue ex(in.tensor()), eo(out.tensor()), ceil(p.ceil_mode), incl(include_pad);
+      EValue div = divisor_override != 0 ? EValue(divisor_override) : EValue();
+      IntList k({p.kh, p.kw}), s({p.sh, p.sw}), pad({p.ph, p.pw});
+      ASSERT_EQ(call_op("aten::avg_pool2d.out",
+                        {&ex, &k.ev, &s.ev, &pad.ev, &ceil, &incl, &div, &eo, &eo}),
+                Error::Ok);
+      EXPECT_TRUE(same_bits(values_of<float>(out), want)) << threads << " threads";
+    }
+  }
+}
+
 TEST_F(PoolingPaths, AvgPoolMatchesTheReferenceAtEveryThreadCount) {
   for (const PoolCase& p : kCases) {
-    if (p.dh != 1 || p.dw != 1) {
-      continue;  // avg_pool2d has no dilation
-    }
-    for (int mode = 0; mode < 3; ++mode) {
-      const bool include_pad = mode != 1;
-      const int64_t divisor_override = mode == 2 ? 7 : 0;
-      SCOPED_TRACE(testing::Message() << p.h << "x" << p.w << " k" << p.kh << "x" << p.kw << " s"
-                                      << p.sh << "x" << p.sw << " p" << p.ph << "x" << p.pw
-                                      << (p.ceil_mode ? " ceil" : "") << " mode " << mode);
-      const int64_t oh = out_size(p.h, p.kh, p.ph, p.sh, 1, p.ceil_mode);
-      const int64_t ow = out_size(p.w, p.kw, p.pw, p.sw, 1, p.ceil_mode);
-      const std::vector<float> x = pool_input(static_cast<size_t>(p.n * p.c * p.h * p.w), rng_,
-                                              /*with_nan=*/false);
-      std::vector<float> want(static_cast<size_t>(p.n * p.c * oh * ow));
-      reference_avg(p, oh, ow, include_pad, divisor_override, x, &want);
-      OwnedTensor in(ScalarType::Float, {p.n, p.c, p.h, p.w});
-      in.set_logical(reinterpret_cast<const uint8_t*>(x.data()));
-      for (size_t threads : kThreadCounts) {
-        ASSERT_TRUE(executorch::extension::threadpool::set_num_threads(threads));
-        OwnedTensor out(ScalarType::Float,
-                        {p.n, p.c, static_cast<int32_t>(oh), static_cast<int32_t>(ow)});
-        EValue ex(in.tensor()), eo(out.tensor()), ceil(p.ceil_mode), incl(include_pad);
-        EValue div = divisor_override != 0 ? EValue(divisor_override) : EValue();
-        IntList k({p.kh, p.kw}), s({p.sh, p.sw}), pad({p.ph, p.pw});
-        ASSERT_EQ(call_op("aten::avg_pool2d.out",
-                          {&ex, &k.ev, &s.ev, &pad.ev, &ceil, &incl, &div, &eo, &eo}),
-                  Error::Ok);
-        EXPECT_TRUE(same_bits(values_of<float>(out), want)) << threads << " threads";
-      }
+    if (p.dh == 1 && p.dw == 1) {  // avg_pool2d has no dilation
+      expect_avg_pool_matches(p, {}, rng_);
     }
   }
 }
@@ -272,6 +279,105 @@ TEST_F(PoolingPaths, AdaptiveAvgPoolMatchesTheReferenceAtEveryThreadCount) {
       IntList size({a.oh, a.ow});
       ASSERT_EQ(call_op("aten::_adaptive_avg_pool2d.out", {&ex, &size.ev, &eo, &eo}), Error::Ok);
       EXPECT_TRUE(same_bits(values_of<float>(out), want)) << threads << " threads";
+    }
+  }
+}
+
+// ---- Channels-last inputs: the per-pixel channel vectors must give exactly what the
+// per-plane reference gives (the same taps in the same order), with channel counts that are
+// not multiples of any vector width and chunks of more than one channel block.
+
+const std::vector<uint8_t> kChannelsLast = {0, 2, 3, 1};
+constexpr int32_t kChannelCounts[] = {1, 3, 17, 35, 80};
+
+TEST_F(PoolingPaths, MaxPoolChannelsLastMatchesTheReference) {
+  for (const PoolCase& base : kCases) {
+    for (int32_t c : kChannelCounts) {
+      PoolCase p = base;
+      p.c = c;
+      SCOPED_TRACE(testing::Message()
+                   << c << " channels " << p.h << "x" << p.w << " k" << p.kh << "x" << p.kw << " s"
+                   << p.sh << "x" << p.sw << " p" << p.ph << "x" << p.pw << " d" << p.dh << "x"
+                   << p.dw << (p.ceil_mode ? " ceil" : ""));
+      const int64_t oh = out_size(p.h, p.kh, p.ph, p.sh, p.dh, p.ceil_mode);
+      const int64_t ow = out_size(p.w, p.kw, p.pw, p.sw, p.dw, p.ceil_mode);
+      const std::vector<float> x = pool_input(static_cast<size_t>(p.n * p.c * p.h * p.w), rng_,
+                                              /*with_nan=*/true);
+      std::vector<float> want(static_cast<size_t>(p.n * p.c * oh * ow));
+      std::vector<int64_t> want_i(want.size());
+      reference_max(p, oh, ow, x, &want, &want_i);
+      OwnedTensor in(ScalarType::Float, {p.n, p.c, p.h, p.w}, kChannelsLast);
+      in.set_logical(reinterpret_cast<const uint8_t*>(x.data()));
+      const std::vector<int32_t> os = {p.n, p.c, static_cast<int32_t>(oh),
+                                       static_cast<int32_t>(ow)};
+      for (size_t threads : kThreadCounts) {
+        for (bool idx_channels_last : {true, false}) {
+          ASSERT_TRUE(executorch::extension::threadpool::set_num_threads(threads));
+          OwnedTensor out(ScalarType::Float, os, kChannelsLast);
+          OwnedTensor idx(ScalarType::Long, os,
+                          idx_channels_last ? kChannelsLast : std::vector<uint8_t>{});
+          EValue ex(in.tensor()), eo(out.tensor()), ei(idx.tensor()), ceil(p.ceil_mode);
+          IntList k({p.kh, p.kw}), s({p.sh, p.sw}), pad({p.ph, p.pw}), d({p.dh, p.dw});
+          TList ret({out.tensor(), idx.tensor()});
+          ASSERT_EQ(call_op("aten::max_pool2d_with_indices.out",
+                            {&ex, &k.ev, &s.ev, &pad.ev, &d.ev, &ceil, &eo, &ei, &ret.ev}),
+                    Error::Ok);
+          EXPECT_TRUE(same_bits(values_of<float>(out), want))
+              << threads << " threads, indices channels-last " << idx_channels_last;
+          EXPECT_EQ(values_of<int64_t>(idx), want_i)
+              << threads << " threads, indices channels-last " << idx_channels_last;
+        }
+      }
+    }
+  }
+}
+
+TEST_F(PoolingPaths, AvgPoolChannelsLastMatchesTheReference) {
+  for (const PoolCase& base : kCases) {
+    for (int32_t c : kChannelCounts) {
+      PoolCase p = base;
+      p.c = c;
+      if (p.dh == 1 && p.dw == 1) {  // avg_pool2d has no dilation
+        expect_avg_pool_matches(p, kChannelsLast, rng_);
+      }
+    }
+  }
+}
+
+// Adaptive pooling (and the global average pool of the classifier heads, output 1x1) on a
+// channels-last input, into a channels-last or contiguous output, against the same op on the
+// contiguous copy of the input.
+TEST_F(PoolingPaths, AdaptiveAvgPoolChannelsLastMatchesContiguous) {
+  struct Case {
+    int32_t n, c, h, w, oh, ow;
+  };
+  for (const Case& a :
+       {Case{1, 3, 7, 7, 1, 1}, Case{2, 17, 7, 7, 1, 1}, Case{1, 35, 13, 29, 4, 7},
+        Case{1, 130, 7, 7, 1, 1}, Case{2, 80, 12, 20, 5, 40}, Case{1, 17, 1, 1, 3, 2}}) {
+    SCOPED_TRACE(testing::Message()
+                 << a.n << "x" << a.c << "x" << a.h << "x" << a.w << " -> " << a.oh << "x" << a.ow);
+    const std::vector<float> x =
+        pool_input(static_cast<size_t>(a.n * a.c * a.h * a.w), rng_, /*with_nan=*/false);
+    const std::vector<int32_t> os = {a.n, a.c, a.oh, a.ow};
+    IntList size({a.oh, a.ow});
+    OwnedTensor contiguous(ScalarType::Float, {a.n, a.c, a.h, a.w});
+    contiguous.set_logical(reinterpret_cast<const uint8_t*>(x.data()));
+    OwnedTensor want(ScalarType::Float, os);
+    EValue ec(contiguous.tensor()), ew(want.tensor());
+    ASSERT_TRUE(executorch::extension::threadpool::set_num_threads(1));
+    ASSERT_EQ(call_op("aten::_adaptive_avg_pool2d.out", {&ec, &size.ev, &ew, &ew}), Error::Ok);
+    OwnedTensor in(ScalarType::Float, {a.n, a.c, a.h, a.w}, kChannelsLast);
+    in.set_logical(reinterpret_cast<const uint8_t*>(x.data()));
+    for (size_t threads : kThreadCounts) {
+      for (bool out_channels_last : {true, false}) {
+        ASSERT_TRUE(executorch::extension::threadpool::set_num_threads(threads));
+        OwnedTensor out(ScalarType::Float, os,
+                        out_channels_last ? kChannelsLast : std::vector<uint8_t>{});
+        EValue ex(in.tensor()), eo(out.tensor());
+        ASSERT_EQ(call_op("aten::_adaptive_avg_pool2d.out", {&ex, &size.ev, &eo, &eo}), Error::Ok);
+        EXPECT_TRUE(same_bits(values_of<float>(out), values_of<float>(want)))
+            << threads << " threads, output channels-last " << out_channels_last;
+      }
     }
   }
 }
