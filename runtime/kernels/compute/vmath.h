@@ -68,6 +68,10 @@ struct VmathKernels {
   void (*hardsigmoid)(const float* x, float* y, int64_t n);
   // x * sigmoid(x) rounded as sigmoid then mul (the decomposed SiLU), bit for bit.
   void (*sigmoid_mul)(const float* x, float* y, int64_t n);
+  // `rows` channels-last rows of c channels: y[r * c + i] = x[r * c + i] * scale[i] + shift[i],
+  // rounded as scale_shift rounds (so a channels-last batch norm matches the contiguous one).
+  void (*scale_shift_channels)(const float* x, float* y, int64_t rows, int64_t c,
+                               const float* scale, const float* shift);
   const char* name;
 };
 

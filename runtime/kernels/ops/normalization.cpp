@@ -6,6 +6,7 @@
  * takes contiguous or channels-last input; layer norm normalizes over the
  * trailing dims of a contiguous input.
  */
+#include <algorithm>
 #include <cmath>
 #include <tuple>
 #include <type_traits>
@@ -99,10 +100,16 @@ void batch_norm_impl(const Tensor& in, const optional<Tensor>& weight, const opt
         const int64_t off = q * inner;
         vm.scale_shift(x + off, y + off, inner, scale[q % c], shift[q % c]);
       });
-    } else {  // channels-last: y = x * scale[c] + shift[c] along each row of c
-      for_each_bn_plane(c > 0 ? in.numel() / c : 0, c, [&](int64_t r) {
-        vm.normalize(x + r * c, y + r * c, c, 0.0f, 1.0f, scale, shift);
-      });
+    } else if (c > 0) {  // channels-last: y = x * scale[c] + shift[c] along each row of c
+      // Blocks of rows per call, so few channels do not pay a call per row.
+      constexpr int64_t kRowsPerBlock = 64;
+      const int64_t rows = in.numel() / c;
+      for_each_bn_plane(
+          (rows + kRowsPerBlock - 1) / kRowsPerBlock, kRowsPerBlock * c, [&](int64_t blk) {
+            const int64_t r0 = blk * kRowsPerBlock;
+            vm.scale_shift_channels(x + r0 * c, y + r0 * c, std::min(kRowsPerBlock, rows - r0), c,
+                                    scale, shift);
+          });
     }
     return;
   }

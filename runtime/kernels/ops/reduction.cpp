@@ -6,6 +6,7 @@
  * Any input dim order (addressed by strides); the out dtype is
  * authoritative (sum of bool/int -> int64, float accumulation in double).
  */
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -219,6 +220,80 @@ void for_each_reduced_run(const ReducePlan& p, int64_t base, F&& f) {
 
 enum class Kind { kSum, kMean };
 
+// The float sum of a contiguous run as sum_mean adds it: partial float sums of 8 elements,
+// accumulated in double, then the tail.
+constexpr int64_t kSumBlock = 8;
+
+// Whether the reduction walks a vector of contiguous channels per reduced element: the
+// innermost kept dim is contiguous in the input and the reduced dims form one strided run
+// (a channels-last [N, C, H, W] reduced over H and W, as a global average pool does).
+bool reduces_across_channels(const ReducePlan& p) {
+  return p.nr == 1 && p.nk >= 1 && p.kin[p.nk - 1] == 1 && p.rin[0] != 1 && !p.empty_out;
+}
+
+// sum / mean of a float input for reduces_across_channels(p): each channel is summed in the
+// order sum_mean adds a contiguous run (blocks of kSumBlock float partial sums accumulated in
+// double), so channels-last and contiguous inputs give the same bits; the channels of a
+// chunk advance together, which the compiler vectorizes. Split across the thread pool by outer
+// index and channel chunk.
+template <Kind K>
+void sum_mean_across_channels(const ReducePlan& p, const float* x, char* y, int64_t eo,
+                              StoreFn<double> st) {
+  constexpr int64_t kChunk = 64;
+  ReducePlan outer = p;  // the kept dims outside the channels
+  outer.nk = p.nk - 1;
+  int64_t outers = 1;
+  for (int d = 0; d < outer.nk; ++d) {
+    outers *= outer.ksize[d];
+  }
+  const int64_t c = p.ksize[p.nk - 1], c_out = p.kout[p.nk - 1];
+  const int64_t n = p.rsize[0], step = p.rin[0];
+  const int64_t chunks = (c + kChunk - 1) / kChunk;
+  const double work = static_cast<double>(n) * static_cast<double>(std::min(c, kChunk));
+  compute::parallel_items(outers * chunks, work, [&](int64_t begin, int64_t end) {
+    for (int64_t q = begin; q < end; ++q) {
+      const int64_t c0 = (q % chunks) * kChunk, cn = std::min(kChunk, c - c0);
+      int64_t ioff = 0, ooff = 0;
+      auto locate = [&](int64_t i, int64_t o) {
+        ioff = i;
+        ooff = o;
+      };
+      for_each_output_in(outer, q / chunks, q / chunks + 1, locate);
+      const float* xp = x + ioff + c0;
+      double acc[kChunk] = {};
+      float block[kChunk];
+      int64_t i = 0;
+      for (; i + kSumBlock <= n; i += kSumBlock) {
+        for (int64_t ch = 0; ch < cn; ++ch) {
+          block[ch] = 0.0f;
+        }
+        for (int64_t j = 0; j < kSumBlock; ++j) {
+          const float* row = xp + (i + j) * step;
+          for (int64_t ch = 0; ch < cn; ++ch) {
+            block[ch] += row[ch];
+          }
+        }
+        for (int64_t ch = 0; ch < cn; ++ch) {
+          acc[ch] += static_cast<double>(block[ch]);
+        }
+      }
+      for (; i < n; ++i) {
+        for (int64_t ch = 0; ch < cn; ++ch) {
+          acc[ch] += static_cast<double>(xp[i * step + ch]);
+        }
+      }
+      for (int64_t ch = 0; ch < cn; ++ch) {
+        double v = acc[ch];
+        if constexpr (K == Kind::kMean) {
+          v = p.count > 0 ? v / static_cast<double>(p.count)
+                          : std::numeric_limits<double>::quiet_NaN();
+        }
+        st(v, y + (ooff + (c0 + ch) * c_out) * eo);
+      }
+    }
+  });
+}
+
 // The accumulator dtypes of sum, mean and cumsum.
 constexpr DtypeSet kWideAccumulators = dtype_bit(ScalarType::Double) | dtype_bit(ScalarType::Long);
 
@@ -257,6 +332,12 @@ Tensor& sum_mean(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
     // Float partial sums are accurate enough for a float result, not for a Double one.
     const bool fast =
         in.scalar_type() == ScalarType::Float && out.scalar_type() != ScalarType::Double;
+    if constexpr (std::is_same<A, double>::value) {
+      if (fast && reduces_across_channels(p)) {
+        sum_mean_across_channels<K>(p, reinterpret_cast<const float*>(x), y, eo, st);
+        return;
+      }
+    }
     for_each_output(p, [&](int64_t ioff, int64_t ooff) {
       A acc = 0;
       for_each_reduced_run(p, ioff, [&](int64_t off, int64_t n, int64_t s) {
@@ -265,9 +346,9 @@ Tensor& sum_mean(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
           if (s == 1) {
             // Blocks of float partial sums vectorize and stay accurate enough.
             int64_t i = 0;
-            for (; i + 8 <= n; i += 8) {
+            for (; i + kSumBlock <= n; i += kSumBlock) {
               float b = 0;
-              for (int j = 0; j < 8; ++j) {
+              for (int64_t j = 0; j < kSumBlock; ++j) {
                 b += xf[i + j];
               }
               acc += static_cast<A>(b);
