@@ -134,6 +134,23 @@ bool apply_binary(KernelRuntimeContext& ctx, const char* op, const Tensor& in_a,
     const CT* a = in_a.const_data_ptr<CT>();
     const CT* b = in_b.const_data_ptr<CT>();
     R* o = out.mutable_data_ptr<R>();
+    if (L.ndim == 2 && L.stride[0][1] == 1 && L.stride[1][1] == 1 && L.stride[2][1] == 1) {
+      // Rows of contiguous runs, e.g. a channels-last [N, C, H, W] times a per-channel
+      // [N, C, 1, 1] (squeeze-excitation): the rows are few channels long, so they are walked
+      // here rather than one run call each.
+      const int64_t n = L.size[1];
+      compute::parallel_items(L.size[0], static_cast<double>(n), [&](int64_t r0, int64_t r1) {
+        for (int64_t r = r0; r < r1; ++r) {
+          R* po = o + r * L.stride[0][0];
+          const CT* pa = a + r * L.stride[1][0];
+          const CT* pb = b + r * L.stride[2][0];
+          for (int64_t i = 0; i < n; ++i) {
+            po[i] = fn(read_elem(pa + i), read_elem(pb + i));
+          }
+        }
+      });
+      return true;
+    }
     parallel_for_each_run(L, [&](const int64_t* off, int64_t n, const int64_t* s) {
       R* po = o + off[0];
       const CT* pa = a + off[1];

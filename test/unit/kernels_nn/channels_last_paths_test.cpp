@@ -149,4 +149,46 @@ TEST_F(ChannelsLastPaths, BatchNormMatchesContiguous) {
   }
 }
 
+// add / sub / mul / div of a channels-last [N, C, H, W] and a per-channel [N, C, 1, 1] (the
+// squeeze-excitation scale; either operand order, the small one in either dim order) and of
+// two channels-last tensors of one shape.
+std::vector<uint8_t> run_binary(const char* op, const OwnedTensor& a, const OwnedTensor& b,
+                                const Shape& s, const std::vector<uint8_t>& out_order) {
+  OwnedTensor out(ScalarType::Float, {s.n, s.c, s.h, s.w}, out_order);
+  EValue ea(a.tensor()), eb(b.tensor()), eo(out.tensor()), alpha(1.5);
+  const bool has_alpha = std::strstr(op, "add") != nullptr || std::strstr(op, "sub") != nullptr;
+  EXPECT_EQ(
+      has_alpha ? call_op(op, {&ea, &eb, &alpha, &eo, &eo}) : call_op(op, {&ea, &eb, &eo, &eo}),
+      Error::Ok);
+  return logical_bytes(out.tensor());
+}
+
+TEST_F(ChannelsLastPaths, BinaryOpsMatchContiguous) {
+  for (const Shape& s : kShapes) {
+    SCOPED_TRACE(testing::Message() << s.n << "x" << s.c << "x" << s.h << "x" << s.w);
+    const Shape per_channel{s.n, s.c, 1, 1};
+    const std::vector<float> x = random_values(numel(s), 21);
+    const std::vector<float> y = random_values(numel(s), 22);
+    const std::vector<float> g = random_values(numel(per_channel), 23);
+    const OwnedTensor x_nchw = tensor_of(s, x, {}), x_cl = tensor_of(s, x, kChannelsLast);
+    const OwnedTensor y_nchw = tensor_of(s, y, {}), y_cl = tensor_of(s, y, kChannelsLast);
+    const OwnedTensor g_nchw = tensor_of(per_channel, g, {});
+    const OwnedTensor g_cl = tensor_of(per_channel, g, kChannelsLast);
+    for (const char* op : {"aten::add.out", "aten::sub.out", "aten::mul.out", "aten::div.out"}) {
+      ASSERT_TRUE(executorch::extension::threadpool::set_num_threads(1));
+      const std::vector<uint8_t> want_xy = run_binary(op, x_nchw, y_nchw, s, {});
+      const std::vector<uint8_t> want_xg = run_binary(op, x_nchw, g_nchw, s, {});
+      const std::vector<uint8_t> want_gx = run_binary(op, g_nchw, x_nchw, s, {});
+      for (size_t threads : kThreadCounts) {
+        ASSERT_TRUE(executorch::extension::threadpool::set_num_threads(threads));
+        EXPECT_EQ(run_binary(op, x_cl, y_cl, s, kChannelsLast), want_xy) << op << " " << threads;
+        for (const OwnedTensor* gate : {&g_nchw, &g_cl}) {
+          EXPECT_EQ(run_binary(op, x_cl, *gate, s, kChannelsLast), want_xg) << op << " " << threads;
+          EXPECT_EQ(run_binary(op, *gate, x_cl, s, kChannelsLast), want_gx) << op << " " << threads;
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
