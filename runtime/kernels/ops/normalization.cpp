@@ -101,15 +101,36 @@ void batch_norm_impl(const Tensor& in, const optional<Tensor>& weight, const opt
         vm.scale_shift(x + off, y + off, inner, scale[q % c], shift[q % c]);
       });
     } else if (c > 0) {  // channels-last: y = x * scale[c] + shift[c] along each row of c
-      // Blocks of rows per call, so few channels do not pay a call per row.
-      constexpr int64_t kRowsPerBlock = 64;
       const int64_t rows = in.numel() / c;
-      for_each_bn_plane(
-          (rows + kRowsPerBlock - 1) / kRowsPerBlock, kRowsPerBlock * c, [&](int64_t blk) {
-            const int64_t r0 = blk * kRowsPerBlock;
-            vm.scale_shift_channels(x + r0 * c, y + r0 * c, std::min(kRowsPerBlock, rows - r0), c,
-                                    scale, shift);
-          });
+      // Few channels: the rows of kGroup pixels at once, with scale and shift repeated kGroup
+      // times, so every row is a whole number of vectors (c * 16 is a multiple of every lane
+      // count); each element is still x * scale[its channel] + shift[its channel].
+      constexpr int64_t kGroup = 16, kMaxGroupedC = 64;
+      C wide_scale[kGroup * kMaxGroupedC], wide_shift[kGroup * kMaxGroupedC];
+      int64_t width = c, wide_rows = rows;
+      const C* row_scale = scale;
+      const C* row_shift = shift;
+      if (c <= kMaxGroupedC && rows >= kGroup) {
+        for (int64_t i = 0; i < kGroup * c; ++i) {
+          wide_scale[i] = scale[i % c];
+          wide_shift[i] = shift[i % c];
+        }
+        width = kGroup * c;
+        wide_rows = rows / kGroup;
+        row_scale = wide_scale;
+        row_shift = wide_shift;
+      }
+      // Blocks of about 4096 elements per call, so few channels do not pay a call per row.
+      const int64_t rows_per_block = std::max<int64_t>(1, 4096 / width);
+      for_each_bn_plane((wide_rows + rows_per_block - 1) / rows_per_block, rows_per_block * width,
+                        [&](int64_t blk) {
+                          const int64_t r0 = blk * rows_per_block;
+                          vm.scale_shift_channels(x + r0 * width, y + r0 * width,
+                                                  std::min(rows_per_block, wide_rows - r0), width,
+                                                  row_scale, row_shift);
+                        });
+      const int64_t done = wide_rows * width;  // the pixels left over from the groups
+      vm.scale_shift_channels(x + done, y + done, (in.numel() - done) / c, c, scale, shift);
     }
     return;
   }
