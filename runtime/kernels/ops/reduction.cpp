@@ -224,14 +224,16 @@ enum class Kind { kSum, kMean };
 // accumulated in double, then the tail.
 constexpr int64_t kSumBlock = 8;
 
-// Whether the reduction walks a vector of contiguous channels per reduced element: the
-// innermost kept dim is contiguous in the input and the reduced dims form one strided run
-// (a channels-last [N, C, H, W] reduced over H and W, as a global average pool does).
-bool reduces_across_channels(const ReducePlan& p) {
-  return p.nr == 1 && p.nk >= 1 && p.kin[p.nk - 1] == 1 && p.rin[0] != 1 && !p.empty_out;
+// Whether the reduction is a channels-last [N, C, H, W] reduced over H and W (a global
+// average pool), walked as a vector of contiguous channels per pixel: the innermost kept dim
+// is contiguous in the input and the reduced dims form one strided run. Only that layout:
+// other strided reductions keep their plain double sums (and their results).
+bool reduces_across_channels(const Tensor& in, const bool* mask, const ReducePlan& p) {
+  return in.dim() == 4 && is_channels_last_dim_order(in) && !mask[0] && !mask[1] && mask[2] &&
+         mask[3] && p.nr == 1 && p.nk >= 1 && p.kin[p.nk - 1] == 1 && p.rin[0] != 1 && !p.empty_out;
 }
 
-// sum / mean of a float input for reduces_across_channels(p): each channel is summed in the
+// sum / mean of a float input for reduces_across_channels: each channel is summed in the
 // order sum_mean adds a contiguous run (blocks of kSumBlock float partial sums accumulated in
 // double), so channels-last and contiguous inputs give the same bits; the channels of a
 // chunk advance together, which the compiler vectorizes. Split across the thread pool by outer
@@ -333,7 +335,7 @@ Tensor& sum_mean(const char* op, KernelRuntimeContext& ctx, const Tensor& in,
     const bool fast =
         in.scalar_type() == ScalarType::Float && out.scalar_type() != ScalarType::Double;
     if constexpr (std::is_same<A, double>::value) {
-      if (fast && reduces_across_channels(p)) {
+      if (fast && reduces_across_channels(in, mask, p)) {
         sum_mean_across_channels<K>(p, reinterpret_cast<const float*>(x), y, eo, st);
         return;
       }
