@@ -11,7 +11,7 @@ $(INCLUDE_STAMP): mk/rules.mk
 
 # The stamps are rewritten while the makefiles are read, and only when the flags differ, so
 # `make -q` right after a build has nothing to do.
-FLAGS_LINE := $(CXX) $(ET_CPPFLAGS) $(CPPFLAGS) $(ET_CXXFLAGS) $(CXXFLAGS)
+FLAGS_LINE := $(CXX) $(ET_CPPFLAGS) $(CPPFLAGS) $(ET_CXXFLAGS) $(ET_TREE_CXXFLAGS) $(CXXFLAGS)
 LINK_LINE := $(CXX) $(ET_LDFLAGS) $(LDFLAGS) $(LDLIBS)
 ifneq ($(FLAGS_LINE),$(file <$(FLAGS_STAMP)))
   $(shell mkdir -p $(O))
@@ -31,6 +31,6 @@ $(addprefix check-,$(CHECKS)): | $(DEPS_STAMP)
 $(O)/%.o: %.cpp
 	$(quiet) CXX $@
 	@mkdir -p $(@D)
-	$(Q)$(CXX) $(ET_CPPFLAGS) $(CPPFLAGS) $(ET_CXXFLAGS) $(CXXFLAGS) $(ET_DEPFLAGS) -c $< -o $@
+	$(Q)$(CXX) $(ET_CPPFLAGS) $(CPPFLAGS) $(ET_CXXFLAGS) $(ET_TREE_CXXFLAGS) $(CXXFLAGS) $(ET_DEPFLAGS) -c $< -o $@
 
 -include $(ALL_OBJS:.o=.d)

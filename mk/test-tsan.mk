@@ -59,6 +59,7 @@ check-tsan:
 	norandom=; \
 	if setarch "$$(uname -m)" -R true 2>/dev/null; then norandom="setarch $$(uname -m) -R"; fi; \
 	$(TSANCHECK_ENV) $$norandom $(MAKE) -k --no-print-directory O=$(TSANCHECK_O) SAN=thread \
+	  ET_TREE_CXXFLAGS='$(SANCHECK_TREE_CXXFLAGS)' \
 	  CHECK_DIR=$(TSANCHECK_DIR) $(addprefix check-,$(TSANCHECK_CHECKS)) \
 	  >$(CHECK_DIR)/tsan.log 2>&1; \
 	sh test/tools/sum-subcheck.sh $(CHECK_DIR) tsan "under TSan in $(TSANCHECK_O)" \
