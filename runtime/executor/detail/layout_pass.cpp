@@ -4,6 +4,7 @@
  */
 #include <executorch/runtime/executor/detail/layout_pass.h>
 
+#include <climits>
 #include <cstdint>
 #include <new>
 #include <vector>
@@ -106,6 +107,15 @@ const flatbuffers::Vector<int32_t>* list_items(const fb::EValue* ev) {
   return nullptr;
 }
 
+/// The value a kernel call returns (its last argument), or -1.
+int32_t returned_value(const fb::Instruction* ins, size_t n_values) {
+  const auto* k = ins->instr_args_as_KernelCall();
+  const auto* args = k != nullptr ? k->args() : nullptr;
+  const int32_t last =
+      args != nullptr && args->size() > 0 ? args->Get(args->size() - 1) : -1;
+  return last >= 0 && static_cast<size_t>(last) < n_values ? last : -1;
+}
+
 /// A call's last argument is a list of outputs it also takes one by one (a
 /// multi-output operator's returned tuple, e.g. batch norm's): its items
 /// are described by the call's rule.
@@ -141,14 +151,10 @@ void pin_list_items(const fb::ExecutionPlan* plan, LayoutClasses* classes) {
   std::vector<uint32_t> returns(n_values, 0);
   for (const fb::Chain* chain : *plan->chains()) {
     for (const fb::Instruction* ins : *chain->instructions()) {
-      const auto* k = ins->instr_args_as_KernelCall();
-      const auto* args = k != nullptr ? k->args() : nullptr;
-      const int32_t last = args != nullptr && args->size() > 0
-                               ? args->Get(args->size() - 1)
-                               : -1;
-      if (last >= 0 && static_cast<size_t>(last) < n_values) {
+      const int32_t last = returned_value(ins, n_values);
+      if (last >= 0) {
         returns[static_cast<size_t>(last)] +=
-            returns_its_outputs(plan, k, last);
+            returns_its_outputs(plan, ins->instr_args_as_KernelCall(), last);
       }
     }
   }
@@ -160,6 +166,139 @@ void pin_list_items(const fb::ExecutionPlan* plan, LayoutClasses* classes) {
     }
     for (const int32_t item : *items) {
       classes->pin(item);
+    }
+  }
+}
+
+/// Values written by some instruction or bound as an input: count_writes()
+/// plus the items of a multi-output call's returned list.
+std::vector<uint8_t> written_values(
+    const fb::ExecutionPlan* plan, const Writes& writes, size_t n_values) {
+  std::vector<uint8_t> written(n_values, 0);
+  for (size_t v = 0; v < n_values; ++v) {
+    written[v] = writes.of(static_cast<int64_t>(v)) > 0;
+  }
+  for (const fb::Chain* chain : *plan->chains()) {
+    for (const fb::Instruction* ins : *chain->instructions()) {
+      const int32_t last = returned_value(ins, n_values);
+      const auto* items = last >= 0
+                              ? list_items(plan->values()->Get(
+                                    static_cast<flatbuffers::uoffset_t>(last)))
+                              : nullptr;
+      if (items != nullptr) {
+        for (const int32_t item : *items) {
+          if (item >= 0 && static_cast<size_t>(item) < n_values) {
+            written[static_cast<size_t>(item)] = 1;
+          }
+        }
+      }
+    }
+  }
+  return written;
+}
+
+/// Per value: the first and last instruction (counted over the chains in
+/// order) that names it, directly or as a list item; inputs count as named
+/// before the first instruction, outputs after the last.
+struct Lifetimes {
+  std::vector<int64_t> first, last;
+};
+
+Lifetimes lifetimes(const fb::ExecutionPlan* plan, size_t n_values) {
+  Lifetimes life{
+      std::vector<int64_t>(n_values, INT64_MAX),
+      std::vector<int64_t>(n_values, -1)};
+  auto touch = [&](int64_t v, int64_t when) {
+    if (v < 0 || static_cast<size_t>(v) >= n_values) {
+      return;
+    }
+    const size_t i = static_cast<size_t>(v);
+    life.first[i] = when < life.first[i] ? when : life.first[i];
+    life.last[i] = when > life.last[i] ? when : life.last[i];
+    const auto* items =
+        list_items(plan->values()->Get(static_cast<flatbuffers::uoffset_t>(v)));
+    if (items != nullptr) {
+      for (const int32_t item : *items) {
+        if (item >= 0 && static_cast<size_t>(item) < n_values) {
+          const size_t j = static_cast<size_t>(item);
+          life.first[j] = when < life.first[j] ? when : life.first[j];
+          life.last[j] = when > life.last[j] ? when : life.last[j];
+        }
+      }
+    }
+  };
+  for (const int32_t v : *plan->inputs()) {
+    touch(v, 0);
+  }
+  int64_t when = 1;
+  for (const fb::Chain* chain : *plan->chains()) {
+    for (const fb::Instruction* ins : *chain->instructions()) {
+      if (const auto* k = ins->instr_args_as_KernelCall()) {
+        for (const int32_t a : *k->args()) {
+          touch(a, when);
+        }
+      } else if (const auto* d = ins->instr_args_as_DelegateCall()) {
+        for (const int32_t a : *d->args()) {
+          touch(a, when);
+        }
+      } else if (const auto* m = ins->instr_args_as_MoveCall()) {
+        touch(m->move_from(), when);
+        touch(m->move_to(), when);
+      }
+      ++when;
+    }
+  }
+  for (const int32_t v : *plan->outputs()) {
+    touch(v, when);
+  }
+  return life;
+}
+
+bool shares_storage(const EValue& a, const EValue& b) {
+  if (!a.isTensor() || !b.isTensor()) {
+    return false;
+  }
+  const executorch::aten::Tensor& ta = a.toTensor();
+  const executorch::aten::Tensor& tb = b.toTensor();
+  const char* pa = static_cast<const char*>(ta.const_data_ptr());
+  const char* pb = static_cast<const char*>(tb.const_data_ptr());
+  return pa != nullptr && pb != nullptr && ta.nbytes() > 0 && tb.nbytes() > 0 &&
+         pa < pb + tb.nbytes() && pb < pa + ta.nbytes();
+}
+
+/// Pins the values a view reads: a planned tensor nothing writes is another
+/// value's bytes seen with its own shape (the export turns a view into a
+/// second tensor in the same planned place), which assumes the program's dim
+/// order. The viewed value is the one in that storage when the view is first
+/// used: alive then, or the last one used before.
+void pin_viewed_values(
+    const fb::ExecutionPlan* plan,
+    const EValue* values,
+    const std::vector<uint8_t>& written,
+    LayoutClasses* classes) {
+  const size_t n_values = written.size();
+  const Lifetimes life = lifetimes(plan, n_values);
+  for (size_t a = 0; a < n_values; ++a) {
+    if (written[a] || !values[a].isTensor() || life.last[a] < 0 ||
+        detail::is_constant_tensor(
+            plan->values()->Get(static_cast<flatbuffers::uoffset_t>(a)))) {
+      continue;
+    }
+    const int64_t used = life.first[a];
+    int64_t latest_before = -1;
+    for (size_t v = 0; v < n_values; ++v) {
+      if (v != a && life.last[v] >= 0 && life.last[v] < used &&
+          shares_storage(values[v], values[a])) {
+        latest_before =
+            life.last[v] > latest_before ? life.last[v] : latest_before;
+      }
+    }
+    for (size_t v = 0; v < n_values; ++v) {
+      const bool alive = life.first[v] <= used && used <= life.last[v];
+      if ((alive || (life.last[v] == latest_before && latest_before >= 0)) &&
+          shares_storage(values[v], values[a])) {
+        classes->pin(static_cast<int64_t>(v));
+      }
     }
   }
 }
@@ -262,6 +401,8 @@ size_t switch_to_channels_last(
     classes.pin(v);
   }
   pin_list_items(plan, &classes);
+  pin_viewed_values(
+      plan, values, written_values(plan, writes, n_values), &classes);
   for (const fb::Chain* chain : *plan->chains()) {
     for (const fb::Instruction* ins : *chain->instructions()) {
       if (const auto* k = ins->instr_args_as_KernelCall()) {
