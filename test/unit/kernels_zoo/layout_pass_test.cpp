@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include <executorch/devtools/etdump/etdump_flatcc.h>
 #include <executorch/extension/module/module.h>
 #include <executorch/extension/tensor/tensor.h>
 #include <executorch/extension/threadpool/threadpool.h>
@@ -236,6 +237,30 @@ TEST(LayoutPass, ZooResNetSwitchesAndKeepsItsInterface) {
   for (size_t i = 0; i < results[0].size(); ++i) {
     EXPECT_NEAR(results[1][i], results[0][i], 1e-4 + 1e-4 * std::fabs(results[0][i]))
         << "element " << i;
+  }
+}
+
+// A tracer that logs every operator's output records the intermediate values' bytes, which are
+// compared with the exported model's: the pass then leaves every value as exported. A tracer that
+// only profiles does not stop it.
+TEST(LayoutPass, OffWhenTheTracerLogsIntermediateOutputs) {
+  for (const bool logs : {false, true}) {
+    std::vector<uint8_t> debug_buffer(1 << 20);
+    auto tracer = std::make_unique<executorch::etdump::ETDumpGen>();
+    if (logs) {
+      ASSERT_TRUE(tracer->set_debug_buffer({debug_buffer.data(), debug_buffer.size()}).ok());
+      tracer->set_event_tracer_debug_level(
+          executorch::runtime::EventTracerDebugLogLevel::kIntermediateOutputs);
+    }
+    executorch::extension::Module module(test::zoo_dir() + "/resnet18.pte",
+                                         executorch::extension::Module::LoadMode::Mmap,
+                                         std::move(tracer));
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    auto method = module.method("forward");
+#pragma GCC diagnostic pop
+    ASSERT_TRUE(method.ok());
+    EXPECT_EQ((*method)->channels_last_value_count() == 0, logs) << "logs: " << logs;
   }
 }
 
