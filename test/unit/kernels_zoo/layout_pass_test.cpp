@@ -184,6 +184,23 @@ TEST(LayoutPass, AnOperatorWithoutARuleKeepsItsTensorsContiguous) {
   expect_agreeing_outputs(bytes);
 }
 
+// A chain that ends in a convolution whose output an operator without a rule reads: that
+// convolution reads channels-last and writes contiguous (through a scratch copy).
+TEST(LayoutPass, AChainCanEndInAConvolution) {
+  ConvProgram p;
+  const int c1 = p.conv(p.x, p.b.tensor(planned(1)));
+  const int c2 = p.conv(c1, p.b.tensor(planned(2)));
+  p.b.outputs.push_back(p.unary("aten::neg", c2, p.b.tensor(planned(3))));
+  const std::vector<uint8_t> bytes = p.b.finish();
+
+  const test::PreparedRun off = test::run_with_prepare(bytes, false, fill);
+  const test::PreparedRun on = test::run_with_prepare(bytes, true, fill);
+  EXPECT_EQ(on.channels_last, 1u);
+  EXPECT_TRUE(holds(on, off, 1, /*nhwc=*/true));
+  EXPECT_TRUE(holds(on, off, 2, /*nhwc=*/false));
+  expect_agreeing_outputs(bytes);
+}
+
 // A view: the export gives the flattened convolution output its own tensor in the same planned
 // place, written by nobody. The convolution's output must keep the order the view assumes.
 TEST(LayoutPass, AViewedValueStaysContiguous) {
