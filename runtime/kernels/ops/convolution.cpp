@@ -200,8 +200,25 @@ void channels_last_strides(const Tensor& t, int64_t* strides) {
 }
 
 // Copies float tensor data between t's own layout and a channels-last buffer of t's
-// shape, in the direction given; strided_copy transposes in cache-sized tiles.
+// shape, in the direction given; strided_copy transposes in cache-sized tiles. A contiguous
+// image of a few channels (a network's RGB input) is interleaved pixel by pixel instead: its
+// channel planes are read as a few sequential streams.
 void copy_channels_last(const Tensor& t, float* buffer, bool into_buffer) {
+  constexpr int64_t kFewChannels = 16;
+  if (into_buffer && t.size(1) < kFewChannels && is_contiguous_dim_order(t)) {
+    const int64_t c = t.size(1), hw = t.size(2) * t.size(3);
+    const float* src = t.const_data_ptr<float>();
+    for (int64_t n = 0; n < t.size(0); ++n) {
+      const float* image = src + n * c * hw;
+      float* dst = buffer + n * c * hw;
+      for (int64_t p = 0; p < hw; ++p) {
+        for (int64_t k = 0; k < c; ++k) {
+          dst[p * c + k] = image[k * hw + p];
+        }
+      }
+    }
+    return;
+  }
   int64_t sizes[4], own[4], cl[4];
   sizes64(t, sizes);
   strides64(t, own);
