@@ -35,6 +35,15 @@ namespace fb = ::executorch_flatbuffer;
 
 namespace {
 
+/// A tracer that logs every operator's output records the raw bytes of the
+/// intermediate values, which are compared with the exported model's: the
+/// layout pass then keeps them in the program's dim order.
+bool logs_intermediate_outputs(EventTracer* tracer) {
+  return tracer != nullptr &&
+         tracer->event_tracer_debug_level() >=
+             EventTracerDebugLogLevel::kIntermediateOutputs;
+}
+
 /**
  * The named-data view delegates get: the caller's map first, then the
  * program's own; a MergedDataMap in method memory when there are both.
@@ -318,6 +327,7 @@ Error Method::init(
         owned_.values,
         owned_.n_value,
         owned_.temp_allocator,
+        /*assign_layouts=*/!logs_intermediate_outputs(env_.event_tracer),
         owned_.prepared));
   }
 
@@ -328,6 +338,10 @@ Error Method::init(
 
 size_t Method::prepared_constant_bytes() const {
   return owned_.prepared != nullptr ? owned_.prepared->bytes : 0;
+}
+
+size_t Method::channels_last_value_count() const {
+  return owned_.prepared != nullptr ? owned_.prepared->n_channels_last : 0;
 }
 
 size_t Method::prepared_instruction_count() const {

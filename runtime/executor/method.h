@@ -197,6 +197,11 @@ class ET_API Method final {
   /// convolution, an inference batch norm folded into its weights).
   size_t prepared_instruction_count() const;
 
+  /// EXPERIMENTAL: intermediate values the Method switched at load to the
+  /// channels-last dim order, so that convolutions run in NHWC
+  /// (MethodLoadConfig::prepare_constants; docs/ on preparation); 0 when off.
+  size_t channels_last_value_count() const;
+
   /// DEPRECATED: use MethodMeta and set_input().
   ET_DEPRECATED const EValue& get_input(size_t i) const;
   /// DEPRECATED: use set_input(). Marks the input set.

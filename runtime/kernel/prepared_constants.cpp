@@ -19,9 +19,9 @@ namespace {
 
 // Preparers (second == null), fusers and folders (second != null) share one
 // table; `kind` keeps a fuser and a folder of the same pair apart.
-constexpr size_t kMaxEntries = 64;
+constexpr size_t kMaxEntries = 128;
 
-enum class Kind : uint8_t { Preparer, Fuser, Folder, RunFuser };
+enum class Kind : uint8_t { Preparer, Fuser, Folder, RunFuser, LayoutRule };
 
 struct Entry {
   Kind kind;
@@ -153,6 +153,19 @@ Error register_run_fuser(const char* first_op, RunFuser fn) {
 
 RunFuser find_run_fuser(const char* first_op) {
   return reinterpret_cast<RunFuser>(find(Kind::RunFuser, first_op, nullptr));
+}
+
+Error register_layout_rule(const char* op_name, LayoutRule fn) {
+  return add(
+      Kind::LayoutRule,
+      "register_layout_rule",
+      op_name,
+      nullptr,
+      reinterpret_cast<AnyFn>(fn));
+}
+
+LayoutRule find_layout_rule(const char* op_name) {
+  return reinterpret_cast<LayoutRule>(find(Kind::LayoutRule, op_name, nullptr));
 }
 
 }  // namespace runtime

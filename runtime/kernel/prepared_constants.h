@@ -162,6 +162,46 @@ ET_NODISCARD ET_API Error register_instruction_folder(
 ET_API InstructionFolder
 find_instruction_folder(const char* first_op, const char* second_op);
 
+/**
+ * Layout rules: at load, the Method may switch 4-D float intermediate values
+ * from contiguous (NCHW) to channels-last (NHWC) dim order, so that chains of
+ * convolutions run in NHWC without layout copies. It does so only for values
+ * every instruction touching them has a rule for; an operator without one
+ * keeps all the tensors it touches contiguous.
+ *
+ * The rule sees the instruction's arguments (shapes known, data only for
+ * constants) and fills layout.group[k] for each argument k, preset to
+ * kLayoutContiguous:
+ *   kLayoutContiguous  the argument must stay contiguous;
+ *   kLayoutFree        this operator accepts it in either order (e.g. a
+ *                      [N, C, 1, 1] operand, whose two orders are the same
+ *                      bytes, or a non-4-D one);
+ *   g >= 0             a tie group: arguments with the same g get the same
+ *                      order (e.g. the operands and output of an elementwise
+ *                      operator).
+ * and sets bit k of layout.prefers_channels_last for arguments its kernel
+ * runs faster on in channels-last (a convolution's input and output): only
+ * values some instruction prefers channels-last are switched. The kernel
+ * must compute the same result for every order its rule allows.
+ */
+constexpr int32_t kLayoutContiguous = -1;
+constexpr int32_t kLayoutFree = -2;
+
+struct ArgumentLayouts {
+  int32_t* group;  // one entry per argument
+  uint64_t prefers_channels_last;
+};
+
+using LayoutRule = void (*)(Span<EValue*> args, ArgumentLayouts& layout);
+
+/// Registers `fn` for the operator `op_name` (one per operator). Errors as
+/// for register_constant_preparer().
+ET_NODISCARD ET_API Error
+register_layout_rule(const char* op_name, LayoutRule fn);
+
+/// The layout rule registered for `op_name`, or null.
+ET_API LayoutRule find_layout_rule(const char* op_name);
+
 /// Registers `fn` for the pair (first, second), names as for kernels and
 /// string literals. Errors as for register_constant_preparer().
 ET_NODISCARD ET_API Error register_instruction_fuser(

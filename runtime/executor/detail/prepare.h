@@ -62,10 +62,14 @@ class PreparedState final : public PreparedConstants {
   /// and takes it out of bytes; nothing when p is not one.
   void release(const void* p);
 
-  size_t bytes = 0;           // everything allocated: folded outputs and blobs
-  size_t n_folded = 0;        // instructions evaluated at load
-  size_t n_fused = 0;         // instructions run inside the one before
-  size_t n_folded_pairs = 0;  // instructions folded into the one before
+  size_t bytes = 0;            // everything allocated: folded outputs and blobs
+  size_t n_folded = 0;         // instructions evaluated at load
+  size_t n_fused = 0;          // instructions run inside the one before
+  size_t n_folded_pairs = 0;   // instructions folded into the one before
+  size_t n_channels_last = 0;  // values switched to channels-last
+  /// The dim order of every value switched to channels-last (their
+  /// TensorImpls point here).
+  executorch::aten::DimOrderType channels_last[4] = {0, 2, 3, 1};
 
  private:
   struct Blob {
@@ -86,7 +90,9 @@ class PreparedState final : public PreparedConstants {
 
 /// Folds the constant-only data movement instructions of `plan` (decoded in
 /// `chains`). A kernel that fails during folding is left to run normally; only
-/// allocation failure is an error.
+/// allocation failure is an error. With `assign_layouts`, first switches
+/// intermediate activations to channels-last where the operators' layout
+/// rules allow it (layout_pass.h).
 Error prepare_constants(
     const executorch_flatbuffer::ExecutionPlan* plan,
     Chain* chains,
@@ -94,6 +100,7 @@ Error prepare_constants(
     EValue* values,
     size_t n_values,
     MemoryAllocator* temp_allocator,
+    bool assign_layouts,
     PreparedState* state);
 
 }  // namespace internal

@@ -18,7 +18,7 @@ struct Buffer {
 
 struct ThreadScratch {
   Buffer slots[static_cast<int>(ScratchSlot::kCount)];
-  size_t limits[static_cast<int>(ScratchSlot::kCount)] = {SIZE_MAX, SIZE_MAX};
+  size_t limits[static_cast<int>(ScratchSlot::kCount)] = {SIZE_MAX, SIZE_MAX, SIZE_MAX};
 };
 
 thread_local ThreadScratch scratch;

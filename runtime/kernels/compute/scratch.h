@@ -10,7 +10,8 @@ namespace compute {
 
 // Independent users get separate slots, so a routine that carves its own workspace (conv) can
 // call another that falls back to scratch (sgemm) without the two aliasing.
-enum class ScratchSlot : int { kGemm = 0, kConv = 1, kCount = 2 };
+// kLayout holds a kernel's channels-last copy of an operand around a call into the others.
+enum class ScratchSlot : int { kGemm = 0, kConv = 1, kLayout = 2, kCount = 3 };
 
 // A 64-byte aligned buffer of at least `bytes`, owned by the calling thread and freed at thread
 // exit. It only grows (geometrically), so steady-state calls do not allocate. Returns nullptr if

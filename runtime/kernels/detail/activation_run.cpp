@@ -139,6 +139,13 @@ Activation match_hard(const EValue* x, Span<const FusionCandidate> next, size_t*
   return Activation::kNone;
 }
 
+// Both contiguous or both channels-last: equal shapes then store each element at the same
+// offset, so an elementwise pass over the bytes is exact.
+bool same_dense_order(const Tensor& a, const Tensor& b) {
+  return (is_contiguous_dim_order(a) && is_contiguous_dim_order(b)) ||
+         (is_channels_last_dim_order(a) && is_channels_last_dim_order(b));
+}
+
 }  // namespace
 
 Activation match_activation_run(const EValue* x, Span<const FusionCandidate> next,
@@ -174,7 +181,7 @@ bool activation_into(::executorch::runtime::KernelRuntimeContext& ctx, const cha
     return false;
   }
   if (to.scalar_type() != ScalarType::Float || from.scalar_type() != ScalarType::Float ||
-      !is_contiguous_dim_order(to) || !is_contiguous_dim_order(from)) {
+      !same_dense_order(from, to)) {
     ET_LOG(Error, "%s: fused activation: unexpected output layout", op);
     ctx.fail(::executorch::runtime::Error::InvalidProgram);
     return false;

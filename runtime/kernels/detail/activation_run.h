@@ -28,8 +28,8 @@ compute::Activation match_activation_run(
     size_t* n_consumed);
 
 // The last step of a fused run whose first operator kept its own output `from` (see
-// RunFuser): to = act(from), to resized to from's shape. Both contiguous float (the fusers
-// check). False after failing ctx (with a log naming op).
+// RunFuser): to = act(from), to resized to from's shape. Both float, both contiguous or both
+// channels-last (the fusers check). False after failing ctx (with a log naming op).
 bool activation_into(::executorch::runtime::KernelRuntimeContext& ctx, const char* op,
                      compute::Activation act, const ::executorch::aten::Tensor& from,
                      ::executorch::aten::Tensor& to);

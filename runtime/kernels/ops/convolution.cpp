@@ -5,9 +5,10 @@
  * straight SGEMM, im2col + SGEMM); the transposed form is SGEMM + col2im.
  * A constant weight is packed for the SGEMM once at load (a ConstantPreparer,
  * end of this file).
- * Contiguous and channels-last tensors: a 2-D convolution whose input and
- * output are channels-last runs in NHWC (detail/conv_nhwc_run.h), any other
- * channels-last tensor goes through a contiguous scratch copy.
+ * Contiguous and channels-last tensors: a 2-D convolution whose input or
+ * output is channels-last runs in NHWC (detail/conv_nhwc_run.h; the other one,
+ * if contiguous, through a channels-last scratch copy), a channels-last weight
+ * of an NCHW convolution goes through a contiguous scratch copy.
  */
 #include <cmath>
 #include <cstdint>
@@ -21,6 +22,7 @@
 #include <executorch/runtime/kernels/compute/activation.h>
 #include <executorch/runtime/kernels/compute/conv.h>
 #include <executorch/runtime/kernels/compute/gemm.h>
+#include <executorch/runtime/kernels/compute/scratch.h>
 #include <executorch/runtime/kernels/detail/activation_run.h>
 #include <executorch/runtime/kernels/detail/conv_nhwc_run.h>
 #include <executorch/runtime/kernels/detail/shape_util.h>
@@ -180,10 +182,91 @@ const void* prepared_nhwc_filter(KernelRuntimeContext& ctx, const float* w) {
   return cache != nullptr ? cache->find(w, kNhwcFilterTag) : nullptr;
 }
 
-// A 2-D convolution with channels-last input and output runs in NHWC, without layout copies.
+// A 2-D convolution with a channels-last input or output runs in NHWC (both channels-last: without
+// layout copies). Tensors of other orders are rejected before.
 bool runs_in_nhwc(const Tensor& input, const Tensor& out, bool transposed) {
-  return !transposed && input.dim() == 4 && is_channels_last_dim_order(input) &&
-         is_channels_last_dim_order(out);
+  const bool in_cl = is_channels_last_dim_order(input), out_cl = is_channels_last_dim_order(out);
+  return !transposed && input.dim() == 4 && out.dim() == 4 && (in_cl || out_cl) &&
+         (in_cl || is_contiguous_dim_order(input)) && (out_cl || is_contiguous_dim_order(out));
+}
+
+// Element strides of t's shape stored channels-last (sizes in NCHW order).
+void channels_last_strides(const Tensor& t, int64_t* strides) {
+  const int64_t c = t.size(1), h = t.size(2), w = t.size(3);
+  strides[0] = h * w * c;
+  strides[1] = 1;
+  strides[2] = w * c;
+  strides[3] = c;
+}
+
+// Copies float tensor data between t's own layout and a channels-last buffer of t's
+// shape, in the direction given; strided_copy transposes in cache-sized tiles. A contiguous
+// image of a few channels (a network's RGB input) is interleaved pixel by pixel instead: its
+// channel planes are read as a few sequential streams.
+void copy_channels_last(const Tensor& t, float* buffer, bool into_buffer) {
+  constexpr int64_t kFewChannels = 16;
+  if (into_buffer && t.size(1) < kFewChannels && is_contiguous_dim_order(t)) {
+    const int64_t c = t.size(1), hw = t.size(2) * t.size(3);
+    const float* src = t.const_data_ptr<float>();
+    for (int64_t n = 0; n < t.size(0); ++n) {
+      const float* image = src + n * c * hw;
+      float* dst = buffer + n * c * hw;
+      for (int64_t p = 0; p < hw; ++p) {
+        for (int64_t k = 0; k < c; ++k) {
+          dst[p * c + k] = image[k * hw + p];
+        }
+      }
+    }
+    return;
+  }
+  int64_t sizes[4], own[4], cl[4];
+  sizes64(t, sizes);
+  strides64(t, own);
+  channels_last_strides(t, cl);
+  static const DimOrderType kNhwc[4] = {0, 2, 3, 1};
+  if (into_buffer) {
+    strided_copy(4, sizes, kNhwc, buffer, cl, t.const_data_ptr(), own, sizeof(float));
+  } else {
+    strided_copy(4, sizes, t.dim_order().data(), t.mutable_data_ptr(), own, buffer, cl,
+                 sizeof(float));
+  }
+}
+
+// The convolution in NHWC with the clamp of q, then `act`. A contiguous input (a network's NCHW
+// input into its first convolution) is copied channels-last into scratch memory first; a
+// contiguous output (a convolution that ends a channels-last chain) is computed into scratch
+// memory and copied out. False after failing ctx.
+bool convolution_nhwc(KernelRuntimeContext& ctx, const compute::ConvNhwcParams& q,
+                      const NhwcFilterSource& src, const void* prepared, const Tensor& input,
+                      Tensor& out, compute::Activation act) {
+  const bool in_cl = is_channels_last_dim_order(input), out_cl = is_channels_last_dim_order(out);
+  const size_t in_bytes =
+      in_cl ? 0 : compute::round_up_bytes(input.nbytes(), compute::kScratchAlign);
+  const size_t out_bytes = out_cl ? 0 : out.nbytes();
+  char* scratch = nullptr;
+  if (in_bytes + out_bytes > 0) {
+    scratch = static_cast<char*>(
+        compute::thread_scratch(compute::ScratchSlot::kLayout, in_bytes + out_bytes));
+    if (scratch == nullptr) {
+      fail(ctx, Error::MemoryAllocationFailed, kOp, "no memory for a channels-last copy");
+      return false;
+    }
+  }
+  const float* x = input.const_data_ptr<float>();
+  if (!in_cl) {
+    copy_channels_last(input, reinterpret_cast<float*>(scratch), /*into_buffer=*/true);
+    x = reinterpret_cast<const float*>(scratch);
+  }
+  float* y = out_cl ? out.mutable_data_ptr<float>() : reinterpret_cast<float*>(scratch + in_bytes);
+  if (!conv_nhwc_run(q, src, prepared, x, y)) {
+    fail(ctx, Error::InvalidArgument, kOp, "invalid convolution parameters or out of memory");
+    return false;
+  }
+  compute::apply_activation(act, y, y, out.numel());
+  if (!out_cl) {
+    copy_channels_last(out, y, /*into_buffer=*/false);
+  }
+  return true;
 }
 
 // The NHWC routines' parameters for p (PyTorch's symmetric padding: top/left = pad, the output
@@ -344,12 +427,7 @@ Tensor& convolution_clamped(KernelRuntimeContext& ctx, const Tensor& input, cons
       conv_nhwc_filter_blob_size(q) != 0) {
     const float* w = weight.const_data_ptr<float>();
     const NhwcFilterSource src{w, is_channels_last_dim_order(weight), b};
-    float* y = out.mutable_data_ptr<float>();
-    if (!conv_nhwc_run(q, src, prepared_nhwc_filter(ctx, w), input.const_data_ptr<float>(), y)) {
-      fail(ctx, Error::InvalidArgument, kOp, "invalid convolution parameters or out of memory");
-      return out;
-    }
-    compute::apply_activation(act, y, y, out.numel());
+    convolution_nhwc(ctx, q, src, prepared_nhwc_filter(ctx, w), input, out, act);
     return out;
   }
   std::vector<float> xin, win, yout;
@@ -637,16 +715,22 @@ void convolution_run_fused(KernelRuntimeContext& ctx, Span<EValue*> args) {
 ::executorch::runtime::FusedKernel fuse_convolution_run(
     Span<EValue*> conv, Span<const ::executorch::runtime::FusionCandidate> next,
     size_t* n_consumed) {
-  // Contiguous outputs, so that the activation can also run from one into the other.
+  // Outputs of one dim order (contiguous or channels-last), so that the activation can also run
+  // from one into the other element by element.
   if (conv.size() != kConvArgs || !conv[0]->isTensor() ||
-      conv[0]->toTensor().scalar_type() != ScalarType::Float || !conv[kConvArgs - 1]->isTensor() ||
-      !is_contiguous_dim_order(conv[kConvArgs - 1]->toTensor())) {
+      conv[0]->toTensor().scalar_type() != ScalarType::Float || !conv[kConvArgs - 1]->isTensor()) {
+    return nullptr;
+  }
+  const Tensor& conv_out = conv[kConvArgs - 1]->toTensor();
+  const bool cl = is_channels_last_dim_order(conv_out);
+  if (!cl && !is_contiguous_dim_order(conv_out)) {
     return nullptr;
   }
   const compute::Activation act =
       detail::match_activation_run(conv[kConvArgs - 1], next, n_consumed);
   const EValue* run_out = detail::run_output(next[*n_consumed > 0 ? *n_consumed - 1 : 0].args);
-  if (!run_out->isTensor() || !is_contiguous_dim_order(run_out->toTensor())) {
+  if (!run_out->isTensor() || (cl ? !is_channels_last_dim_order(run_out->toTensor())
+                                  : !is_contiguous_dim_order(run_out->toTensor()))) {
     return nullptr;
   }
   switch (act) {

@@ -656,6 +656,9 @@ int run(const et_run::Options& opt) {
         method.prepared_instruction_count() == 1 ? "" : "s",
         method.prepared_constant_bytes(),
         opt.prepare ? "" : " (--no-prepare)");
+    std::printf(
+        "layout at load: %zu values switched to channels-last\n",
+        method.channels_last_value_count());
   }
   if (etdump && !etdump->write()) {
     return 1;

@@ -332,10 +332,13 @@ inline std::unique_ptr<Loaded> load(const std::vector<uint8_t>& bytes, const cha
   return l;
 }
 
-/// Output 0 (Float) of one run and how many instructions load-time preparation rewrote.
+/// Output 0 (Float) of one run and how many instructions load-time preparation rewrote (and
+/// how many values it switched to channels-last); the planned buffers after the run.
 struct PreparedRun {
   std::vector<float> out;
   size_t prepared = 0;
+  size_t channels_last = 0;
+  std::vector<std::vector<uint8_t>> planned;
 };
 
 /// Loads `bytes` with load-time preparation on or off, fills each Float input with
@@ -368,6 +371,8 @@ inline PreparedRun run_with_prepare(const std::vector<uint8_t>& bytes, bool prep
   const auto& t = m->get_output(0).toTensor();
   r.out.assign(t.const_data_ptr<float>(), t.const_data_ptr<float>() + t.numel());
   r.prepared = m->prepared_instruction_count();
+  r.channels_last = m->channels_last_value_count();
+  r.planned = l->planned;
   return r;
 }
 
