@@ -10,7 +10,8 @@ UNIT_GROUPS := $(sort $(UNIT_GROUPS))
 # The tests' own code is compiled at -O1 with line tables only: GoogleTest's macros make these
 # files the slowest to compile at -O2 -g (about twice as slow), the code they test keeps the
 # library's flags, and line tables still symbolize a crash's backtrace.
-$(O)/test/unit/%.o: ET_CXXFLAGS += -O1 -g1
+ET_TEST_CXXFLAGS ?= -O1 -g1
+$(O)/test/unit/%.o: ET_CXXFLAGS += $(ET_TEST_CXXFLAGS)
 define unit_group
 UNIT_$(1)_SRCS := $$(wildcard test/unit/$(1)/*.cpp)
 UNIT_$(1)_OBJS := $$(UNIT_$(1)_SRCS:%.cpp=$(O)/%.o)

@@ -30,7 +30,12 @@ KERNELS_COMPUTE_ISA_AVX512 := -mavx512f -mavx512vl -mavx512bw -mavx2 -mfma
 # The elementwise loops are written for auto-vectorization: -O3, and -fno-trapping-math so
 # that selects on float compares (clamps, NaN/inf handling in detail/vec_math.h) can become
 # vector blends. Results are unchanged (no fast-math); FP exception flags are not observable.
-$(O)/runtime/kernels/ops/%.o $(O)/runtime/kernels/detail/%.o: ET_CXXFLAGS += -O3 -fno-trapping-math
+# -ffp-contract=off: where the target has fused multiply-add (AArch64), GCC would otherwise fuse
+# a * b + c in some loops and not in others, so one op's result would depend on which of its
+# paths (contiguous, broadcast, channels-last, vector or scalar) ran; unfused, every path and
+# every target rounds the same way.
+$(O)/runtime/kernels/ops/%.o $(O)/runtime/kernels/detail/%.o: ET_CXXFLAGS += -O3 -fno-trapping-math \
+                                                                 -ffp-contract=off
 # The hot loops want full unrolling of the fixed-size register tiles (-O3); -O3 also lets the
 # baseline TU's portable loops vectorize.
 $(O)/runtime/kernels/compute/%_avx2.o: ET_CXXFLAGS += $(KERNELS_COMPUTE_ISA_AVX2) -O3

@@ -20,7 +20,10 @@ SANCHECK_DIR := $(SANCHECK_O)/check
 SANCHECK_GROUPS := program method module registry core backend_xnnpack
 # -O1 with line tables: what the sanitizers' documentation suggests (reports keep file:line), and
 # about half the compile time of the main tree's -O2/-O3 -g under instrumentation.
-SANCHECK_TREE_CXXFLAGS := -O1 -g1
+# Warnings are not errors there: instrumentation changes GCC's flow analysis, which then reports
+# false positives (e.g. -Wstringop-overread on flatbuffers strings at -O1); the main tree keeps
+# -Werror.
+SANCHECK_TREE_CXXFLAGS := -O1 -g1 -Wno-error
 SANCHECK_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
                 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 

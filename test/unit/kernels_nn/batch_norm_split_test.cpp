@@ -32,6 +32,13 @@ OwnedTensor tensor_of(ScalarType dt, std::vector<int32_t> shape, const std::vect
   return t;
 }
 
+// v rounded to T: a volatile store cannot be fused into a neighbouring add.
+template <class T>
+T rounded(T v) {
+  volatile T r = v;
+  return r;
+}
+
 template <class T>
 void check_batch_norm_split(ScalarType dt, std::vector<uint8_t> order) {
   const int32_t n = 2, c = 5, h = 7, w = 9;
@@ -51,10 +58,13 @@ void check_batch_norm_split(ScalarType dt, std::vector<uint8_t> order) {
   std::vector<T> want(x.size()), want_fused(x.size());
   for (size_t i = 0; i < x.size(); ++i) {
     const size_t ci = (i / static_cast<size_t>(h * w)) % static_cast<size_t>(c);
+    // Every product is rounded on its own (rounded()), as the kernel computes the per-channel
+    // scale and shift: where the target has fused multiply-add, the compiler would otherwise
+    // fuse some of these and the reference would no longer be the plain loop.
     const T inv = T(1) / std::sqrt(v[ci] + static_cast<T>(eps));
-    const T scale = inv * wt[ci];
-    const T shift = b[ci] - m[ci] * inv * wt[ci];
-    want[i] = x[i] * scale + shift;
+    const T scale = rounded(inv * wt[ci]);
+    const T shift = b[ci] - rounded(rounded(m[ci] * inv) * wt[ci]);
+    want[i] = rounded(x[i] * scale) + shift;
     want_fused[i] = std::fma(x[i], scale, shift);
   }
   OwnedTensor tx = tensor_of<T>(dt, {n, c, h, w}, x, order);
