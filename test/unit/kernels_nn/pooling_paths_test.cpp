@@ -10,6 +10,8 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -38,6 +40,15 @@ struct PoolCase {
   int64_t kh, kw, sh, sw, ph, pw, dh, dw;
   bool ceil_mode;
 };
+
+// The case as a trace line: channels, input, kernel, stride, padding, dilation, ceil mode.
+std::string describe(const PoolCase& p) {
+  std::ostringstream m;
+  m << p.c << " channels " << p.h << "x" << p.w << " k" << p.kh << "x" << p.kw << " s" << p.sh
+    << "x" << p.sw << " p" << p.ph << "x" << p.pw << " d" << p.dh << "x" << p.dw
+    << (p.ceil_mode ? " ceil" : "");
+  return m.str();
+}
 
 // PyTorch's output size: floor or ceil of (in + 2 pad - dil (k - 1) - 1) / stride + 1, the last
 // window of ceil_mode dropped if it starts in the right padding.
@@ -170,9 +181,7 @@ class PoolingPaths : public ::testing::Test {
 
 TEST_F(PoolingPaths, MaxPoolMatchesTheReferenceAtEveryThreadCount) {
   for (const PoolCase& p : kCases) {
-    SCOPED_TRACE(testing::Message() << p.h << "x" << p.w << " k" << p.kh << "x" << p.kw << " s"
-                                    << p.sh << "x" << p.sw << " p" << p.ph << "x" << p.pw << " d"
-                                    << p.dh << "x" << p.dw << (p.ceil_mode ? " ceil" : ""));
+    SCOPED_TRACE(describe(p));
     const int64_t oh = out_size(p.h, p.kh, p.ph, p.sh, p.dh, p.ceil_mode);
     const int64_t ow = out_size(p.w, p.kw, p.pw, p.sw, p.dw, p.ceil_mode);
     const std::vector<float> x = pool_input(static_cast<size_t>(p.n * p.c * p.h * p.w), rng_,
@@ -206,10 +215,7 @@ void expect_avg_pool_matches(const PoolCase& p, const std::vector<uint8_t>& orde
   for (int mode = 0; mode < 3; ++mode) {
     const bool include_pad = mode != 1;
     const int64_t divisor_override = mode == 2 ? 7 : 0;
-    SCOPED_TRACE(testing::Message()
-                 << p.c << " channels " << p.h << "x" << p.w << " k" << p.kh << "x" << p.kw << " s"
-                 << p.sh << "x" << p.sw << " p" << p.ph << "x" << p.pw
-                 << (p.ceil_mode ? " ceil" : "") << " mode " << mode);
+    SCOPED_TRACE(testing::Message() << describe(p) << " mode " << mode);
     const int64_t oh = out_size(p.h, p.kh, p.ph, p.sh, 1, p.ceil_mode);
     const int64_t ow = out_size(p.w, p.kw, p.pw, p.sw, 1, p.ceil_mode);
     const std::vector<float> x = pool_input(static_cast<size_t>(p.n * p.c * p.h * p.w), rng,
@@ -295,10 +301,7 @@ TEST_F(PoolingPaths, MaxPoolChannelsLastMatchesTheReference) {
     for (int32_t c : kChannelCounts) {
       PoolCase p = base;
       p.c = c;
-      SCOPED_TRACE(testing::Message()
-                   << c << " channels " << p.h << "x" << p.w << " k" << p.kh << "x" << p.kw << " s"
-                   << p.sh << "x" << p.sw << " p" << p.ph << "x" << p.pw << " d" << p.dh << "x"
-                   << p.dw << (p.ceil_mode ? " ceil" : ""));
+      SCOPED_TRACE(describe(p));
       const int64_t oh = out_size(p.h, p.kh, p.ph, p.sh, p.dh, p.ceil_mode);
       const int64_t ow = out_size(p.w, p.kw, p.pw, p.sw, p.dw, p.ceil_mode);
       const std::vector<float> x = pool_input(static_cast<size_t>(p.n * p.c * p.h * p.w), rng_,
