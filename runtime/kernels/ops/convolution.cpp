@@ -232,13 +232,31 @@ void copy_channels_last(const Tensor& t, float* buffer, bool into_buffer) {
   }
 }
 
+// The NHWC routines' own epilogue activation for `act`, if they have one: it rounds every
+// output as apply_activation does at the same ISA level (conv_nhwc.h), and runs on each tile
+// while it is in registers instead of in a second pass over the whole output.
+compute::ConvActivation epilogue_activation(compute::Activation act) {
+  switch (act) {
+    case compute::Activation::kSilu:
+      return compute::ConvActivation::kSigmoidMul;
+    case compute::Activation::kHardswish:
+      return compute::ConvActivation::kHardswish;
+    default:
+      return compute::ConvActivation::kNone;
+  }
+}
+
 // The convolution in NHWC with the clamp of q, then `act`. A contiguous input (a network's NCHW
 // input into its first convolution) is copied channels-last into scratch memory first; a
 // contiguous output (a convolution that ends a channels-last chain) is computed into scratch
 // memory and copied out. False after failing ctx.
-bool convolution_nhwc(KernelRuntimeContext& ctx, const compute::ConvNhwcParams& q,
+bool convolution_nhwc(KernelRuntimeContext& ctx, compute::ConvNhwcParams q,
                       const NhwcFilterSource& src, const void* prepared, const Tensor& input,
                       Tensor& out, compute::Activation act) {
+  if (q.out_scale == 0.0f && epilogue_activation(act) != compute::ConvActivation::kNone) {
+    q.activation = epilogue_activation(act);
+    act = compute::Activation::kNone;
+  }
   const bool in_cl = is_channels_last_dim_order(input), out_cl = is_channels_last_dim_order(out);
   const size_t in_bytes =
       in_cl ? 0 : compute::round_up_bytes(input.nbytes(), compute::kScratchAlign);
@@ -262,7 +280,8 @@ bool convolution_nhwc(KernelRuntimeContext& ctx, const compute::ConvNhwcParams& 
     fail(ctx, Error::InvalidArgument, kOp, "invalid convolution parameters or out of memory");
     return false;
   }
-  compute::apply_activation(act, y, y, out.numel());
+  if (act != compute::Activation::kNone)
+    compute::apply_activation(act, y, y, out.numel());
   if (!out_cl) {
     copy_channels_last(out, y, /*into_buffer=*/false);
   }
@@ -706,9 +725,12 @@ void convolution_run_fused(KernelRuntimeContext& ctx, Span<EValue*> args) {
     return;
   }
   // The convolution kept its own output (the run's output shares storage with its input).
-  convolution_from_fused_args(ctx, args, -kInf, kInf, compute::Activation::kNone);
+  // Only the run reads that output, so the activation still runs in the convolution's
+  // epilogue, and what is left is a copy (kNone) into the run's output.
+  convolution_from_fused_args(ctx, args, -kInf, kInf, kAct);
   if (ctx.failure_state() == Error::Ok && run_out->isTensor()) {
-    detail::activation_into(ctx, kOp, kAct, args[kConvArgs - 2]->toTensor(), run_out->toTensor());
+    detail::activation_into(ctx, kOp, compute::Activation::kNone, args[kConvArgs - 2]->toTensor(),
+                            run_out->toTensor());
   }
 }
 

@@ -222,6 +222,27 @@ TEST_P(ConvNhwcTest, DepthwiseWideRows) {
   check_depthwise(make(1, 16, 24, 16, 7, 1, 3, 1, 16));     // 7x7 too
 }
 
+// Windows whose kernel rows differ from their columns, or are dilated vertically only: the
+// whole-window loops (every kernel row inside the image) apply only to square windows, and
+// everything else takes the rows that fall inside the image.
+TEST_P(ConvNhwcTest, DepthwiseNonSquareWindows) {
+  for (int64_t kh : {1, 3, 5}) {
+    for (int64_t kw : {3, 5}) {
+      for (int64_t s : {1, 2}) {
+        ConvNhwcParams p = make(1, 40, 19, 40, kw, s, kw / 2, 1, 40);  // 32 + 8 channels
+        p.kernel_h = kh;
+        p.pad_top = kh / 2;
+        p.out_h = (p.in_h + 2 * p.pad_top - kh) / s + 1;
+        check_depthwise(p);
+      }
+    }
+  }
+  ConvNhwcParams tall = make(1, 21, 20, 21, 3, 1, 1, 1, 21);  // 16 + 5 scalar channels
+  tall.dilation_h = 3;
+  tall.pad_top = 3;
+  check_depthwise(tall);
+}
+
 TEST_P(ConvNhwcTest, DepthwiseMultiplierAndClamp) {
   check_depthwise(make(1, 8, 7, 16, 3, 1, 1, 1, 8));  // multiplier 2
   check_depthwise(make(1, 5, 6, 15, 5, 2, 2, 1, 5));  // multiplier 3
