@@ -40,12 +40,16 @@ constexpr int kNhwcPanelCols = 32;
 
 // C[rows, cols] = epilogue(A[rows, depth] * panel[depth, cols]) for one panel, cols <=
 // kNhwcPanelCols, rows any; the epilogue's bias points at this panel's first column.
+// An implicit im2col: with `offsets` set, row i of A starts at row_ptrs[i] (a pixel's window in
+// the input image) and its element d is row_ptrs[i][offsets[d]] (a and lda unused).
 struct NhwcGemmStrip {
   const float* a;
   int64_t lda, rows, depth;
   const float* panel;
   float* c;
   int64_t ldc, cols;
+  const float* const* row_ptrs = nullptr;
+  const int64_t* offsets = nullptr;
 };
 
 struct ConvNhwcKernels {

@@ -175,6 +175,18 @@ TEST_P(ConvNhwcTest, KxKWithPaddingStrideDilation) {
   check_dense(make(1, 2, 6, 4, 3, 1, 2, 3, 2));   // groups and dilation: one tap at a time
 }
 
+// KxK windows read in place from the input or its zero-padded copy, or gathered block by
+// block: many output channels per group (more than 8 panels of 32), and a stride and padding
+// far beyond the kernel's reach (a padded copy many times the input's size) take the gather.
+TEST_P(ConvNhwcTest, KxKReadInPlaceOrGathered) {
+  check_dense(make(1, 5, 13, 20, 3, 1, 0, 1, 1));               // no padding: the input itself
+  check_dense(make(1, 5, 13, 20, 3, 1, 1, 1, 1), true, false);  // padded copy in scratch
+  check_dense(make(2, 6, 9, 263, 3, 2, 1, 1, 1));               // 9 panels: gathered
+  check_dense(make(1, 8, 7, 300, 3, 1, 1, 1, 2));               // 5 panels a group, 2 groups
+  check_dense(make(1, 64, 8, 16, 2, 30, 14, 1, 1));             // huge stride: gathered
+  check_dense(make(1, 64, 8, 16, 2, 30, 14, 1, 1), true, false);
+}
+
 TEST_P(ConvNhwcTest, AsymmetricWindowAndClamp) {
   ConvNhwcParams p = make(1, 5, 12, 11, 3, 1, 1, 1, 1);
   p.in_w = 9;
