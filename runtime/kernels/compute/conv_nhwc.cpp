@@ -336,6 +336,30 @@ size_t conv_nhwc_threads(const ConvNhwcParams& p, int64_t depth) {
   return extension::threadpool::get_threadpool()->get_thread_count();
 }
 
+// The rows of a block, as split across `threads`: block_rows, or fewer when the layer is
+// small (a 14x14 or 7x7 image is a single block) and the units of work would otherwise be too
+// few to keep every thread busy: kUnitsPerThread units per thread even out units of unequal
+// size. Only where a unit costs nothing beyond its rows (`free_rows`: read in place, not
+// gathered); `panels` is the units each block makes per group. Every output row is computed the same way whatever block holds it (a tile's rows
+// are independent sums), so the results do not depend on this.
+constexpr int64_t kUnitsPerThread = 4, kBlockRowStep = 12;
+
+int64_t split_block(const ConvNhwcParams& p, int64_t depth, size_t threads, bool free_rows,
+                    int64_t panels) {
+  const int64_t rows = block_rows(p, depth), pixels = p.batch * p.out_h * p.out_w;
+  if (threads <= 1 || !free_rows)
+    return rows;
+  const int64_t units_per_block = p.groups * panels;
+  const int64_t want = kUnitsPerThread * static_cast<int64_t>(threads);
+  const int64_t blocks = (pixels + rows - 1) / rows;
+  if (blocks * units_per_block >= want)
+    return rows;
+  const int64_t want_blocks = (want + units_per_block - 1) / units_per_block;
+  int64_t split = (pixels + want_blocks - 1) / want_blocks;
+  split = (split + kBlockRowStep - 1) / kBlockRowStep * kBlockRowStep;
+  return split < rows ? split : rows;
+}
+
 }  // namespace
 
 bool conv2d_nhwc_params_valid(const ConvNhwcParams& p) {
@@ -426,11 +450,12 @@ bool conv2d_nhwc(const ConvNhwcParams& p, const void* packed, const float* input
   const size_t need = conv2d_nhwc_workspace_size(p);
   const ConvNhwcKernels& k = kernels_for(active_isa());
   const int64_t pixels = p.batch * p.out_h * p.out_w;
-  const int64_t block = block_rows(p, depth);
-  const int64_t blocks = (pixels + block - 1) / block;
   const NhwcEpilogue e = epilogue_of(p, nullptr);
   const ImageGeometry geometry = image_geometry(p);
   const bool implicit = reads_implicitly(p, geometry);
+  const size_t threads = conv_nhwc_threads(p, depth);
+  const int64_t block = split_block(p, depth, threads, direct || implicit, direct ? h.panels : 1);
+  const int64_t blocks = (pixels + block - 1) / block;
   const std::thread::id caller = std::this_thread::get_id();
   // The implicit mode's offsets and padded image, shared by every unit, and the calling
   // thread's row table: in the caller's workspace if it is large enough, else in the calling
@@ -461,7 +486,6 @@ bool conv2d_nhwc(const ConvNhwcParams& p, const void* packed, const float* input
   // to keep every thread busy keeps the duplicated gathers rare. Every output is computed by
   // the same strip over the same block rows whichever unit or thread runs it: the results do
   // not depend on the thread count.
-  const size_t threads = conv_nhwc_threads(p, depth);
   int64_t parts = 1;
   if (direct) {
     parts = h.panels;

@@ -471,7 +471,10 @@ TEST_P(ConvNhwcTest, SameBitsAtAnyThreadCount) {
   const ConvNhwcParams dense[] = {
       // Large enough that the SGEMM splits each block across the threads.
       make(1, 64, 56, 64, 1, 1, 0, 1, 1),  // pointwise, several blocks
-      make(1, 32, 60, 48, 3, 2, 1, 1, 1),  // gathered
+      make(1, 32, 60, 48, 3, 2, 1, 1, 1),  // read in place from a padded copy
+      // One block's rows (a 7x7 or 14x14 image) split into smaller blocks per thread.
+      make(1, 576, 7, 160, 1, 1, 0, 1, 1), make(1, 96, 14, 64, 3, 1, 1, 1, 1),
+      make(1, 64, 9, 300, 3, 1, 1, 1, 1),  // 10 panels: gathered, panels cut into parts
   };
   const ConvNhwcParams dw = make(1, 40, 28, 40, 5, 1, 2, 1, 40);
   for (const ConvNhwcParams& p : dense) {
