@@ -43,24 +43,25 @@ constexpr float kInf = std::numeric_limits<float>::infinity();
 
 constexpr const char* kOp = log_name(convolution_out_name);
 
-// Reads element i of a 1- or 2-entry int list for spatial dim i of `n`.
+// Entry i of an int list for spatial dim i of `spatial`: the list has no entry (dflt), one for
+// every dim, or one per dim. False if it has another count.
+bool list_value(ArrayRef<int64_t> v, size_t spatial, size_t i, int64_t dflt, int64_t* out) {
+  if (v.size() > 1 && v.size() != spatial) {
+    return false;
+  }
+  *out = v.size() == 0 ? dflt : v.size() == 1 ? v[0] : v[i];
+  return true;
+}
+
+// list_value, failing ctx with the argument's name when the count is wrong.
 bool param_at(KernelRuntimeContext& ctx, const char* arg, ArrayRef<int64_t> v, size_t spatial,
               size_t i, int64_t dflt, int64_t* out) {
-  if (v.size() == 0) {
-    *out = dflt;
-    return true;
-  }
-  if (v.size() == 1) {
-    *out = v[0];
-    return true;
-  }
-  if (v.size() != spatial) {
+  if (!list_value(v, spatial, i, dflt, out)) {
     ET_LOG(Error, "%s: argument '%s' must have 1 or %zu entries, got %zu", kOp, arg, spatial,
            v.size());
     ctx.fail(Error::InvalidArgument);
     return false;
   }
-  *out = v[i];
   return true;
 }
 
@@ -587,14 +588,10 @@ template <char kKind>
 // pointwise paths (the kernel finds it by the weight's data pointer; conv2d_nchw_packed checks
 // that it still fits the call).
 
-// Entry i of a 1- or 2-entry int list (the kernel's param_at without the error report).
+// list_value of an EValue that must be an int list (the preparer reports nothing: a call that
+// does not fit is left to the kernel, which does).
 bool list_entry(const EValue* v, size_t spatial, size_t i, int64_t dflt, int64_t* out) {
-  if (!v->isIntList()) {
-    return false;
-  }
-  const ArrayRef<int64_t> l = v->toIntList();
-  *out = l.size() == 0 ? dflt : l.size() == 1 ? l[0] : l.size() == spatial ? l[i] : -1;
-  return l.size() <= 1 || l.size() == spatial;
+  return v->isIntList() && list_value(v->toIntList(), spatial, i, dflt, out);
 }
 
 // The NHWC path's filter blob for a constant weight (with the bias when that is constant too;

@@ -34,18 +34,6 @@ bool is_per_channel(const Tensor& t) {
   return is_4d(t) && t.size(2) * t.size(3) == 1;
 }
 
-bool same_sizes(const Tensor& a, const Tensor& b) {
-  if (a.dim() != b.dim()) {
-    return false;
-  }
-  for (ssize_t d = 0; d < a.dim(); ++d) {
-    if (a.size(d) != b.size(d)) {
-      return false;
-    }
-  }
-  return true;
-}
-
 // A lower-rank operand broadcast against a 4-D one that varies at most over N and C (its dims
 // lined up with H and W are 1 or absent): it reads the same element for every pixel.
 bool broadcasts_over_pixels(const Tensor& t) {
@@ -89,7 +77,7 @@ void tie_full_size(Span<EValue*> args, ArgumentLayouts& layout, bool vector_args
       continue;
     }
     const Tensor& t = args[k]->toTensor();
-    if (same_sizes(t, *ref)) {
+    if (t.sizes() == ref->sizes()) {
       layout.group[k] = 0;
     } else if (is_per_channel(t) || broadcasts_over_pixels(t) ||
                (vector_args_free && t.dim() == 1)) {
