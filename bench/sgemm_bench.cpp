@@ -6,7 +6,9 @@
 //  - SGEMM 512x512x512 (NN and NT, the linear layout) through the blocked driver at each level,
 //    with its fraction of that level's peak and of the best level's peak;
 //  - a naive triple loop on the same data, as the reference the speed-up is quoted against;
-//  - a few convolution shapes from MobileNetV2-like networks against a naive direct loop.
+//  - a few convolution shapes from MobileNetV2-like networks against a naive direct loop, with
+//    their share of the SGEMM's GFLOP/s, through the NCHW routines and through the NHWC ones
+//    (the path channels-last CNNs and the XNNPACK backend run on).
 //  - with --shapes FILE, the shapes listed there (the zoo's, bench/harness/data/zoo_shapes.txt)
 //    through the kernels' own entry points at the best ISA (bench/shape_file_bench.cpp).
 // Usage: sgemm_bench [--size N] [--rounds R] [--shapes FILE]
@@ -24,6 +26,7 @@
 
 #include <executorch/extension/threadpool/threadpool.h>
 #include <executorch/runtime/kernels/compute/conv.h>
+#include <executorch/runtime/kernels/compute/conv_nhwc.h>
 #include <executorch/runtime/kernels/compute/gemm.h>
 #include <executorch/runtime/kernels/compute/isa.h>
 
@@ -143,6 +146,69 @@ double time_best_of_reps(F&& f, double min_s) {
     t = now_s() - t0;
   } while (t < min_s);
   return t / reps;
+}
+
+// A convolution case's operands in PyTorch's layouts (NCHW input, OIHW weight).
+struct CaseData {
+  std::vector<float> x, w, bias;
+};
+
+// "  93.1%" for a product-shaped convolution, blank for a depthwise one.
+std::string share_of(const Conv2dParams& p, double gflops, double sgemm_gflops) {
+  if (p.groups > 1 && p.groups == p.in_channels)
+    return "       -";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%7.1f%%", 100.0 * gflops / sgemm_gflops);
+  return buf;
+}
+
+// One shape ready for the NHWC routines: the input transposed to NHWC, the filter packed
+// (dense) or laid out [kh, kw, c] (depthwise), and a call writing the NHWC output.
+struct NhwcCase {
+  ConvNhwcParams q;
+  std::vector<float> x, dw_filter, bias;
+  std::vector<unsigned char> packed, ws;
+  size_t y_size = 0;
+  bool depthwise = false;
+  void run(float* y) const {
+    if (depthwise) {
+      depthwise_conv2d_nhwc(q, dw_filter.data(), bias.data(), x.data(), y);
+    } else {
+      conv2d_nhwc(q, packed.data(), x.data(), y, const_cast<unsigned char*>(ws.data()), ws.size());
+    }
+  }
+};
+
+NhwcCase nhwc_case(const Conv2dParams& p, const CaseData& d) {
+  NhwcCase c;
+  c.q = nhwc_params_of(p, conv2d_out_h(p), conv2d_out_w(p));
+  const ConvNhwcParams& q = c.q;
+  const int64_t hw = p.in_h * p.in_w, khw = p.kernel_h * p.kernel_w;
+  c.x.resize(d.x.size());
+  for (int64_t ch = 0; ch < p.in_channels; ++ch)
+    for (int64_t i = 0; i < hw; ++i)
+      c.x[i * p.in_channels + ch] = d.x[ch * hw + i];
+  c.bias = d.bias;
+  c.y_size = static_cast<size_t>(q.out_h * q.out_w * q.out_channels);
+  c.depthwise = p.groups > 1 && p.groups == p.in_channels && p.out_channels == p.in_channels;
+  if (c.depthwise) {
+    c.dw_filter.resize(d.w.size());
+    for (int64_t oc = 0; oc < p.out_channels; ++oc)
+      for (int64_t t = 0; t < khw; ++t)
+        c.dw_filter[t * p.out_channels + oc] = d.w[oc * khw + t];
+    return c;
+  }
+  // OIHW -> OHWI, then packed.
+  const int64_t gic = p.in_channels / p.groups;
+  std::vector<float> ohwi(d.w.size());
+  for (int64_t oc = 0; oc < p.out_channels; ++oc)
+    for (int64_t ci = 0; ci < gic; ++ci)
+      for (int64_t t = 0; t < khw; ++t)
+        ohwi[(oc * khw + t) * gic + ci] = d.w[(oc * gic + ci) * khw + t];
+  c.packed.resize(conv2d_nhwc_packed_size(q));
+  conv2d_nhwc_pack(q, ohwi.data(), c.bias.data(), c.packed.data());
+  c.ws.resize(conv2d_nhwc_workspace_size(q));
+  return c;
 }
 
 }  // namespace
@@ -267,8 +333,14 @@ int main(int argc, char** argv) {
       {"dw 3x3 s2 96 @112", mk(96, 112, 96, 3, 2, 1, 96)},
       {"dense 3x3 64->64 @56", mk(64, 56, 64, 3, 1, 1, 1)},
   };
-  std::printf("\nconv2d NCHW, best ISA (%s), ms per call (GFLOP/s)\n", isa_name(isas[ni - 1]));
-  std::printf("  %-24s %18s %18s %8s\n", "shape", "blocked", "naive", "speedup");
+  std::vector<CaseData> cs_inputs;  // each shape's random operands, NCHW / OIHW
+  // Share of the SGEMM's efficiency: a convolution's GFLOP/s over SGEMM 512^3 NN's at the same
+  // level (depthwise shapes are not products, so they get none).
+  const double sgemm_best = median(nn[ni - 1]);
+  std::printf("\nconv2d NCHW, best ISA (%s), ms per call (GFLOP/s), share of SGEMM NN's GFLOP/s\n",
+              isa_name(isas[ni - 1]));
+  std::printf("  %-24s %18s %18s %8s %8s\n", "shape", "blocked", "naive", "speedup", "%sgemm");
+  std::vector<std::vector<float>> refs;  // the naive outputs, for the NHWC table
   for (const Case& cs : cases) {
     const Conv2dParams& p = cs.p;
     int64_t oh = conv2d_out_h(p), ow = conv2d_out_w(p);
@@ -298,8 +370,41 @@ int main(int argc, char** argv) {
       return 1;
     }
     double b_s = median(tb), n_s = median(tn);
-    std::printf("  %-24s %8.3f (%6.1f) %8.3f (%6.1f) %7.1fx\n", cs.name, b_s * 1e3,
-                flops / b_s * 1e-9, n_s * 1e3, flops / n_s * 1e-9, n_s / b_s);
+    std::printf("  %-24s %8.3f (%6.1f) %8.3f (%6.1f) %7.1fx %s\n", cs.name, b_s * 1e3,
+                flops / b_s * 1e-9, n_s * 1e3, flops / n_s * 1e-9, n_s / b_s,
+                share_of(p, flops / b_s * 1e-9, sgemm_best).c_str());
+    refs.push_back(std::move(y_ref));
+    cs_inputs.push_back(CaseData{std::move(x), std::move(w), std::move(bias)});
+  }
+  // The same shapes through the NHWC routines (compute/conv_nhwc.h), which the portable
+  // convolution runs on channels-last tensors (the CNNs after the load-time layout pass) and
+  // the XNNPACK backend runs on its graphs; the filter packed once, as at load.
+  std::printf("\nconv2d NHWC, best ISA (%s), ms per call (GFLOP/s), share of SGEMM NN's GFLOP/s\n",
+              isa_name(isas[ni - 1]));
+  std::printf("  %-24s %18s %8s\n", "shape", "nhwc", "%sgemm");
+  for (size_t c = 0; c < cases.size(); ++c) {
+    const Conv2dParams& p = cases[c].p;
+    const NhwcCase q = nhwc_case(p, cs_inputs[c]);
+    std::vector<float> y(q.y_size);
+    std::vector<double> tb;
+    for (int r = 0; r < std::max(3, rounds / 2); ++r)
+      tb.push_back(time_best_of_reps([&] { q.run(y.data()); }, 0.05));
+    // Compare in NCHW order with the naive loop's output.
+    const int64_t oh = conv2d_out_h(p), ow = conv2d_out_w(p);
+    double err = 0;
+    for (int64_t oc = 0; oc < p.out_channels; ++oc)
+      for (int64_t i = 0; i < oh * ow; ++i)
+        err = std::max(err, static_cast<double>(
+                                std::fabs(y[i * p.out_channels + oc] - refs[c][oc * oh * ow + i])));
+    if (err > 1e-3) {
+      std::fprintf(stderr, "nhwc conv %s wrong: max abs err %g\n", cases[c].name, err);
+      return 1;
+    }
+    const double flops =
+        2.0 * p.out_channels * oh * ow * (p.in_channels / p.groups) * p.kernel_h * p.kernel_w;
+    const double b_s = median(tb);
+    std::printf("  %-24s %8.3f (%6.1f) %s\n", cases[c].name, b_s * 1e3, flops / b_s * 1e-9,
+                share_of(p, flops / b_s * 1e-9, sgemm_best).c_str());
   }
   // Short batches: the zoo's shapes take nanoseconds to microseconds per call.
   return shapes ? run_shape_file(shapes, std::max(3, rounds), rounds > 1 ? 0.01 : 0.002) : 0;

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "conv.h"
 #include "isa.h"
 
 #include <executorch/runtime/platform/compiler.h>
@@ -56,6 +57,32 @@ struct ConvNhwcParams {
   // After the clamp; only on outputs without a grid (out_scale 0).
   ConvActivation activation = ConvActivation::kNone;
 };
+
+// The NHWC parameters of a convolution described as PyTorch does (conv.h): its padding on the
+// top and left (PyTorch's is symmetric; any extra row or column of an output size computed
+// with it falls in trailing padding), the given output size, and its clamp.
+inline ConvNhwcParams nhwc_params_of(const Conv2dParams& p, int64_t out_h, int64_t out_w) {
+  ConvNhwcParams q;
+  q.batch = p.batch;
+  q.in_h = p.in_h;
+  q.in_w = p.in_w;
+  q.in_channels = p.in_channels;
+  q.out_h = out_h;
+  q.out_w = out_w;
+  q.out_channels = p.out_channels;
+  q.groups = p.groups;
+  q.kernel_h = p.kernel_h;
+  q.kernel_w = p.kernel_w;
+  q.stride_h = p.stride_h;
+  q.stride_w = p.stride_w;
+  q.dilation_h = p.dilation_h;
+  q.dilation_w = p.dilation_w;
+  q.pad_top = p.pad_h;
+  q.pad_left = p.pad_w;
+  q.clamp_min = p.clamp_min;
+  q.clamp_max = p.clamp_max;
+  return q;
+}
 
 // True if the sizes are positive (padding non-negative) and below 2^31, the tensors below 2^62
 // elements, the channels divide into the groups, the output grid (if any) is 8-bit, and an

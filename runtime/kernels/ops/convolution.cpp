@@ -289,31 +289,6 @@ bool convolution_nhwc(KernelRuntimeContext& ctx, compute::ConvNhwcParams q,
   return true;
 }
 
-// The NHWC routines' parameters for p (PyTorch's symmetric padding: top/left = pad, the output
-// size from the same formula as the NCHW path).
-compute::ConvNhwcParams nhwc_params(const compute::Conv2dParams& p, int64_t oh, int64_t ow) {
-  compute::ConvNhwcParams q;
-  q.batch = p.batch;
-  q.in_h = p.in_h;
-  q.in_w = p.in_w;
-  q.in_channels = p.in_channels;
-  q.out_h = oh;
-  q.out_w = ow;
-  q.out_channels = p.out_channels;
-  q.groups = p.groups;
-  q.kernel_h = p.kernel_h;
-  q.kernel_w = p.kernel_w;
-  q.stride_h = p.stride_h;
-  q.stride_w = p.stride_w;
-  q.dilation_h = p.dilation_h;
-  q.dilation_w = p.dilation_w;
-  q.pad_top = p.pad_h;
-  q.pad_left = p.pad_w;
-  q.clamp_min = p.clamp_min;
-  q.clamp_max = p.clamp_max;
-  return q;
-}
-
 // The convolution, its result clamped to [lo, hi] (NaN stays NaN) and then passed through `act`:
 // the defaults are the plain operator, others an activation fused into it at load (see the end
 // of this file).
@@ -442,7 +417,7 @@ Tensor& convolution_clamped(KernelRuntimeContext& ctx, const Tensor& input, cons
     return out;
   }
   // Shapes outside the NHWC routines' limits (conv_nhwc_params_valid) keep the NCHW path.
-  const compute::ConvNhwcParams q = nhwc_params(p, oh, ow);
+  const compute::ConvNhwcParams q = compute::nhwc_params_of(p, oh, ow);
   if (runs_in_nhwc(input, out, transposed) && p.batch > 0 && p.in_channels > 0 &&
       conv_nhwc_filter_blob_size(q) != 0) {
     const float* w = weight.const_data_ptr<float>();
@@ -640,7 +615,7 @@ void prepare_nhwc_filter(KernelRuntimeContext& ctx, Span<EValue*> args,
   } else if (!args[2]->isNone()) {
     return;  // a bias known only at execute: the call builds its blob
   }
-  const compute::ConvNhwcParams q = nhwc_params(p, oh, ow);
+  const compute::ConvNhwcParams q = compute::nhwc_params_of(p, oh, ow);
   const size_t bytes = conv_nhwc_filter_blob_size(q);
   if (oh <= 0 || ow <= 0 || bytes == 0) {
     return;
