@@ -223,11 +223,21 @@ def value_arg(d: Dict[str, Any]) -> str:
 # One item: a program's method, measured on every runtime, interleaved
 
 
+def base_runtime(rt: str) -> str:
+    """The worker kind of a runtime name: "upstream@xnnpack" is upstream's runtime on the spec of
+    spec["runtime_specs"]["upstream@xnnpack"] (another program, timed in the same rounds)."""
+    return rt.split("@", 1)[0]
+
+
 def measure(envr: Env, spec: Dict[str, Any], tag: str, runtimes: List[str], cfg: Dict[str, Any],
             skip: Optional[Dict[str, str]] = None) -> Dict[str, Any]:
     res: Dict[str, Any] = {}
+    specs = {rt: spec.get("runtime_specs", {}).get(rt, spec) for rt in runtimes}
     for rt in runtimes:
-        why = envr.available(rt) if rt != "eager" or spec.get("eager") else "n/a: no eager module"
+        why = (envr.available(base_runtime(rt)) if rt != "eager" or spec.get("eager")
+               else "n/a: no eager module")
+        if base_runtime(rt) != rt and rt not in spec.get("runtime_specs", {}):
+            why = why or "n/a: not measured in this row"
         why = why or (skip or {}).get(rt)
         res[rt] = {"status": "ok" if why is None else "skipped", "why": why, "load_ms": [], "load_cpu_ms": [],
                    "first_ms": [], "first_cpu_ms": [], "steady_ms": [], "steady_cpu_ms": [],
@@ -242,7 +252,7 @@ def measure(envr: Env, spec: Dict[str, Any], tag: str, runtimes: List[str], cfg:
                 if res[rt]["status"] != "ok":
                     continue
                 try:
-                    w = envr.start(rt, spec, tag)
+                    w = envr.start(base_runtime(rt), specs[rt], f"{tag}.{rt}" if rt != base_runtime(rt) else tag)
                     hello = w.read()
                 except WorkerError as e:
                     hello = {"ok": False, "error": str(e)}
@@ -952,7 +962,15 @@ def write_report(path: Path, data: Dict[str, Any], commands: List[str]) -> None:
         else:
             L += [f"- `{name}`: {v.get('status')}: {v.get('why')}"]
     L += ["", "## Commands", "", "```"] + commands + ["```", ""]
-    path.write_text("\n".join(L))
+    text = "\n".join(L)
+    # The real-size section is measured apart (make bench-realsize): a zoo run keeps the one the
+    # file has, which a real-size run of its own then replaces.
+    old = path.read_text() if path.exists() else ""
+    begin, end = realsize_section.BEGIN, realsize_section.END
+    if begin in old and end in old:
+        kept = begin + old.split(begin, 1)[1].split(end, 1)[0] + end
+        text = text.rstrip("\n") + "\n\n" + kept + "\n"
+    path.write_text(text)
 
 
 # ----------------------------------------------------------------------------------------------

@@ -39,10 +39,17 @@ def cpu_ms(data, model, variant, runtime):
     return None, "n/a (no int8 program)" if variant == "xnnpack_q8" else "n/a (not exported)"
 
 
+def reference_ms(data, model):
+    """Upstream XNNPACK fp32's time: from the portable row's rounds (where ours portable ran in
+    the same rounds), else from the XNNPACK row (a JSON from before that runtime existed)."""
+    ms, _ = cpu_ms(data, model, "portable", "upstream@xnnpack")
+    return ms if ms is not None else cpu_ms(data, model, *REFERENCE)[0]
+
+
 def main() -> int:
     data = json.load(open(sys.argv[1]))
     models = list(dict.fromkeys(x["model"] for x in data["results"] if x["threads"] == 1))
-    refs = {m: cpu_ms(data, m, *REFERENCE)[0] for m in models}
+    refs = {m: reference_ms(data, m) for m in models}
     fig, ax = plt.subplots(figsize=(10, 0.3 * len(models) * len(BARS) + 2))
     h = 0.8 / len(BARS)
     notes = []
@@ -51,10 +58,12 @@ def main() -> int:
         for i, m in enumerate(models):
             y = i + (j - (len(BARS) - 1) / 2) * h
             ms, why = cpu_ms(data, m, variant, runtime)
-            if ms is not None and refs[m]:
+            # Each bar over the upstream XNNPACK time of its own row's rounds where there is one.
+            ref = refs[m] if variant == "portable" else (cpu_ms(data, m, *REFERENCE)[0] or refs[m])
+            if ms is not None and ref:
                 ys.append(y)
-                xs.append(ms / refs[m])
-                notes.append((ms / refs[m], y, f" {ms / refs[m]:.2f}", "black"))
+                xs.append(ms / ref)
+                notes.append((ms / ref, y, f" {ms / ref:.2f}", "black"))
             else:
                 notes.append((0, y, " " + (why or "n/a (no upstream XNNPACK time)"), color))
         ax.barh(ys, xs, height=h, color=color, label=label)

@@ -34,7 +34,10 @@ EXPORTER = REPO / "bench" / "realsize" / "export.py"
 PLOTTER = HERE / "plot_realsize.py"
 CHART = "realsize.png"  # next to RESULTS.md
 BEGIN, END = "<!-- realsize:begin -->", "<!-- realsize:end -->"
-RUNTIMES = ["ours-cpp", "ours-py", "upstream", "eager"]
+# "upstream@xnnpack": upstream's runtime on the model's XNNPACK .pte, timed in the portable row's
+# own interleaved rounds, so that the headline ratio (ours portable over upstream XNNPACK) is
+# not a ratio of two rows measured a minute apart on a shared machine whose speed drifts.
+RUNTIMES = ["ours-cpp", "ours-py", "upstream", "eager", "upstream@xnnpack"]
 VARIANT_LABEL = {"portable": "portable", "xnnpack": "XNNPACK fp32", "xnnpack_q8": "XNNPACK int8"}
 # Few, long executions: an upstream portable ResNet-18 execution takes seconds, an XNNPACK one
 # milliseconds; the batch size adapts (bench.py's measure()) so each round lasts about batch_ms.
@@ -83,6 +86,11 @@ def items(envr, manifest: Dict[str, Any], models: Optional[List[str]],
                         "threads": threads}
                 if threads > 1:
                     spec["cpus"] = cores[-threads:]
+                x = m["variants"].get("xnnpack")
+                if variant == "portable" and x is not None:
+                    spec["runtime_specs"] = {"upstream@xnnpack": dict(
+                        spec, pte=str(out_dir / x["pte"]), eager=None, atol=x["atol"], rtol=x["rtol"],
+                        goldens=[{"kind": "tensor", "path": str(out_dir / f)} for f in x["goldens"]])}
                 res.append({"model": name, "variant": variant, "threads": threads, "spec": spec,
                             "tag": f"realsize.{name}.{variant}.t{threads}"})
     return res
@@ -181,7 +189,10 @@ def fmt_ms(ms: Optional[float]) -> str:
 def lookup(data, model, variant, threads, rt) -> Dict[str, Any]:
     for x in data["results"]:
         if (x["model"], x["variant"], x["threads"]) == (model, variant, threads):
-            return x["result"]["runtimes"].get(rt, {})
+            r = x["result"]["runtimes"].get(rt)
+            if r is None and rt == "upstream@xnnpack":
+                return lookup(data, model, "xnnpack", threads, "upstream")
+            return r or {}
     return {"status": "skipped", "why": "not exported"}
 
 
@@ -200,9 +211,13 @@ def ratio(a: Dict[str, Any], b: Dict[str, Any], key: str) -> str:
 
 
 # Table columns: (variant, runtime) is a time; a pair of them is the ratio of the two times.
-FP32_COLUMNS = [("portable", "ours-cpp"), ("portable", "ours-py"), ("portable", "upstream"), ("xnnpack", "upstream"),
+# Upstream XNNPACK's time and the headline ratio come from the portable row ("upstream@xnnpack",
+# measured in the same rounds as ours); a JSON from before that runtime existed falls back to the
+# XNNPACK row's upstream time (lookup()).
+UPSTREAM_XNNPACK = ("portable", "upstream@xnnpack")
+FP32_COLUMNS = [("portable", "ours-cpp"), ("portable", "ours-py"), ("portable", "upstream"), UPSTREAM_XNNPACK,
                 ("xnnpack", "ours-cpp"), ("portable", "eager"),
-                (("portable", "ours-cpp"), ("xnnpack", "upstream")), (("xnnpack", "ours-cpp"), ("xnnpack", "upstream")),
+                (("portable", "ours-cpp"), UPSTREAM_XNNPACK), (("xnnpack", "ours-cpp"), ("xnnpack", "upstream")),
                 (("portable", "ours-cpp"), ("portable", "eager"))]
 INT8_COLUMNS = [("xnnpack_q8", "upstream"), ("xnnpack_q8", "ours-cpp"), ("xnnpack_q8", "ours-py"),
                 (("xnnpack_q8", "ours-cpp"), ("xnnpack_q8", "upstream")),
@@ -258,7 +273,10 @@ def render(data: Dict[str, Any], a, chart: Optional[str] = None) -> List[str]:
                 "wall time per execution, median (CPU time adds up both threads, so only the wall clock "
                 "can show a second thread helping; noisy on this shared machine)")
         L += ["", f"### {threads} thread{'s' if threads > 1 else ''}: steady-state latency", "",
-              f"{what}. Ratios: time of ours over the other (below 1: ours faster).", "",
+              f"{what}. Ratios: time of ours over the other (below 1: ours faster). \"upstream XNNPACK\" is "
+              "upstream's runtime on the XNNPACK .pte timed in the same interleaved rounds as ours portable "
+              "(the headline ratio); \"ours XNNPACK / upstream XNNPACK\" compares the two runtimes on the "
+              "XNNPACK .pte in that program's own rounds.", "",
               "| model | ours C++ portable | ours Python portable | upstream portable | upstream XNNPACK | "
               "ours C++ XNNPACK | eager torch | ours portable / upstream XNNPACK | ours XNNPACK / upstream XNNPACK "
               "| ours portable / eager |", "|---|---|---|---|---|---|---|---|---|---|"]
@@ -278,8 +296,8 @@ def render(data: Dict[str, Any], a, chart: Optional[str] = None) -> List[str]:
         if x["threads"] != 1:
             continue
         for rt in RUNTIMES:
-            r = x["result"]["runtimes"][rt]
-            if r.get("status") == "skipped":
+            r = x["result"]["runtimes"].get(rt, {"status": "skipped"})
+            if r.get("status") == "skipped" or rt == "upstream@xnnpack":  # its own row has it
                 continue
             rss = f"{r['peak_rss_kb'] / 1024:.0f} MB" if r.get("status") == "ok" and r.get("peak_rss_kb") else "-"
             load = "(builds the module)" if rt == "eager" and r.get("status") == "ok" else tcell(r, "load_ms")
