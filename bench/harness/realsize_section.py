@@ -190,7 +190,7 @@ def lookup(data, model, variant, threads, rt) -> Dict[str, Any]:
     for x in data["results"]:
         if (x["model"], x["variant"], x["threads"]) == (model, variant, threads):
             r = x["result"]["runtimes"].get(rt)
-            if r is None and rt == "upstream@xnnpack":
+            if rt == "upstream@xnnpack" and (r is None or r.get("status") == "skipped"):
                 return lookup(data, model, "xnnpack", threads, "upstream")
             return r or {}
     return {"status": "skipped", "why": "not exported"}
@@ -212,8 +212,8 @@ def ratio(a: Dict[str, Any], b: Dict[str, Any], key: str) -> str:
 
 # Table columns: (variant, runtime) is a time; a pair of them is the ratio of the two times.
 # Upstream XNNPACK's time and the headline ratio come from the portable row ("upstream@xnnpack",
-# measured in the same rounds as ours); a JSON from before that runtime existed falls back to the
-# XNNPACK row's upstream time (lookup()).
+# measured in the same rounds as ours); where it was not run (a JSON from before that runtime
+# existed) the XNNPACK row's upstream time stands in (lookup()).
 UPSTREAM_XNNPACK = ("portable", "upstream@xnnpack")
 FP32_COLUMNS = [("portable", "ours-cpp"), ("portable", "ours-py"), ("portable", "upstream"), UPSTREAM_XNNPACK,
                 ("xnnpack", "ours-cpp"), ("portable", "eager"),

@@ -47,6 +47,16 @@ def test_one_thread_row_has_times_and_ratios_of_medians():
     assert cells[7:] == ["2.00", "-", "1.50"]  # ours portable / upstream XNNPACK, ours XNNPACK (n/a), / eager
 
 
+def test_upstream_xnnpack_of_the_portable_rounds_is_the_headline_reference():
+    d = data()
+    d["results"][0]["result"]["runtimes"]["upstream@xnnpack"] = ok(12.0)
+    text = "\n".join(rs.render(d, None))
+    row = next(line for line in text.splitlines() if line.startswith("| resnet18 | 30.0 ms"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[4] == "12.0 ms"  # not the XNNPACK row's 15.0 ms
+    assert cells[7] == "2.50"
+
+
 def test_splice_replaces_the_previous_section_only(tmp_path):
     out = tmp_path / "RESULTS.md"
     out.write_text("# head\n\nkept\n")

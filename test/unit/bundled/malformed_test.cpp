@@ -191,6 +191,18 @@ TEST(BundledMalformed, ElementCountOverflow) {
                   Error::InvalidProgram, "overflows");
 }
 
+// No elements (a 0-sized dim) but strides beyond int32: 256 * 2146435072 (found by the fuzzer,
+// test/fuzz/regressions/bundled_program/input-strides-overflow-int32).
+TEST(BundledMalformed, StridesBeyondInt32) {
+  expect_rejected(bptest::rewrite(mlp(),
+                                  [](fb::BundledProgramT& p) {
+                                    fb::TensorT& t = first_tensor(p);
+                                    t.sizes = {0, 256, 2146435072};
+                                    t.dim_order = {0, 1, 2};
+                                  }),
+                  Error::InvalidProgram, "strides overflow int32");
+}
+
 TEST(BundledMalformed, MissingMethodNameAndProgram) {
   expect_rejected(
       bptest::rewrite(mlp(),

@@ -83,6 +83,18 @@ Error check_tensor(const fb::Tensor& t, const ValueSite& site) {
       !::executorch::runtime::validate_dim_order(t.dim_order()->data(), rank)) {
     BP_REJECT_VALUE(site, "dim_order is not a permutation of 0..%zu", rank - 1);
   }
+  // A tensor made from this value has int32 strides: each the product of the
+  // sizes of the dims inside it in the dim order (a 0-sized dim counts as 1,
+  // so a tensor of no elements can still have huge strides).
+  int64_t stride = 1;
+  for (size_t i = rank; i-- > 1;) {
+    const int32_t size = t.sizes()->Get(
+        t.dim_order()->Get(static_cast<flatbuffers::uoffset_t>(i)));
+    stride *= size == 0 ? 1 : size;  // both below 2^31: no int64 overflow
+    if (stride > INT32_MAX) {
+      BP_REJECT_VALUE(site, "strides overflow int32 (sizes)");
+    }
+  }
   // Upstream's writer stores the tensor's whole storage, which may be longer.
   const size_t data_len = length_of(t.data());
   if (data_len < nbytes) {
