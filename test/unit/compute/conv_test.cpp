@@ -429,7 +429,7 @@ TEST_P(ConvTest, ActivationOutOfPlaceEqualsInPlace) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Isa, ConvTest, testing::ValuesIn(compute_test::supported_isas()),
+INSTANTIATE_TEST_SUITE_P(Isa, ConvTest, testing::ValuesIn(compute_test::float_isas()),
                          compute_test::isa_param_name);
 
 TEST(ConvParams, InvalidAreRejected) {

@@ -289,7 +289,7 @@ TEST_P(SgemmTest, RowMajorAReadInPlaceMatchesPackedBitForBit) {
         }
 }
 
-INSTANTIATE_TEST_SUITE_P(Isa, SgemmTest, testing::ValuesIn(compute_test::supported_isas()),
+INSTANTIATE_TEST_SUITE_P(Isa, SgemmTest, testing::ValuesIn(compute_test::float_isas()),
                          compute_test::isa_param_name);
 
 TEST(SgemmWorkspace, BoundedAndMonotone) {

@@ -508,7 +508,7 @@ TEST_P(ParallelTest, DepthwiseConvRunsOnTheWorkers) {
   EXPECT_EQ(tp::get_threadpool()->num_started_workers(), 1u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Isa, ParallelTest, ::testing::ValuesIn(compute_test::supported_isas()),
+INSTANTIATE_TEST_SUITE_P(Isa, ParallelTest, ::testing::ValuesIn(compute_test::float_isas()),
                          compute_test::isa_param_name);
 
 }  // namespace

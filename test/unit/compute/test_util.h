@@ -22,6 +22,21 @@ inline std::vector<Isa> supported_isas() {
   return v;
 }
 
+// The levels with float kernels of their own: on AArch64 the dot-product level runs the NEON
+// float kernels (gemm.cpp, conv.cpp and conv_nhwc.cpp map it there), so the float-only suites
+// would run the same code twice, which under emulation costs a minute.
+inline std::vector<Isa> float_isas() {
+  std::vector<Isa> v;
+  for (Isa isa : supported_isas()) {
+#if defined(__aarch64__)
+    if (isa == Isa::kNeonDot)
+      continue;
+#endif
+    v.push_back(isa);
+  }
+  return v;
+}
+
 inline std::string isa_param_name(const testing::TestParamInfo<Isa>& info) {
   return executorch::kernels::compute::isa_name(info.param);
 }
