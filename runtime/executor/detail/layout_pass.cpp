@@ -81,15 +81,16 @@ class LayoutClasses {
 };
 
 /// A value the pass may switch, as far as the value alone tells: a 4-D float
-/// tensor of static shape, contiguous now, with planned storage (not a
-/// constant of the program).
+/// (or int64: max pool's indices) tensor of static shape, contiguous now,
+/// with planned storage (not a constant of the program).
 bool may_switch(const fb::ExecutionPlan* plan, const EValue& value, size_t v) {
   if (!value.isTensor()) {
     return false;
   }
   const executorch::aten::Tensor& t = value.toTensor();
   return t.dim() == 4 &&
-         t.scalar_type() == executorch::aten::ScalarType::Float &&
+         (t.scalar_type() == executorch::aten::ScalarType::Float ||
+          t.scalar_type() == executorch::aten::ScalarType::Long) &&
          t.shape_dynamism() == TensorShapeDynamism::STATIC &&
          is_contiguous_dim_order(t.dim_order().data(), 4) &&
          !detail::is_constant_tensor(

@@ -77,7 +77,10 @@ void tie_full_size(Span<EValue*> args, ArgumentLayouts& layout, bool vector_args
       continue;
     }
     const Tensor& t = args[k]->toTensor();
-    if (t.sizes() == ref->sizes()) {
+    if (t.sizes() == ref->sizes() && t.scalar_type() != ScalarType::Float) {
+      all_contiguous(args, layout);  // the float kernels' channels-last paths only
+      return;
+    } else if (t.sizes() == ref->sizes()) {
       layout.group[k] = 0;
     } else if (is_per_channel(t) || broadcasts_over_pixels(t) ||
                (vector_args_free && t.dim() == 1)) {
@@ -99,7 +102,10 @@ void batch_norm_rule(Span<EValue*> args, ArgumentLayouts& layout) {
 
 // Pools and the mean over H and W: the float 4-D input (argument 0) and a float output that
 // keeps a spatial extent share one order; an output of one pixel per channel (or of lower rank)
-// may have either; integer outputs (max pool's indices) stay as they are.
+// may have either. Max pool's int64 indices are written in either order: they prefer
+// channels-last in a class of their own, because a channels-last pool stores one pixel's indices
+// for all channels at once, which in NCHW order is one store per channel a plane apart. Their
+// own class: a reader without a rule keeps them contiguous without pinning the whole chain.
 void pool_rule(Span<EValue*> args, ArgumentLayouts& layout) {
   if (args.size() < 2 || !args[0]->isTensor() || !is_4d(args[0]->toTensor()) ||
       args[0]->toTensor().scalar_type() != ScalarType::Float) {
@@ -111,7 +117,10 @@ void pool_rule(Span<EValue*> args, ArgumentLayouts& layout) {
       continue;
     }
     const Tensor& t = args[k]->toTensor();
-    if (t.scalar_type() != ScalarType::Float || t.dim() < 4 || is_per_channel(t)) {
+    if (t.scalar_type() == ScalarType::Long && is_4d(t) && !is_per_channel(t)) {
+      layout.group[k] = 1;
+      layout.prefers_channels_last |= uint64_t{1} << k;
+    } else if (t.scalar_type() != ScalarType::Float || t.dim() < 4 || is_per_channel(t)) {
       layout.group[k] = kLayoutFree;
     } else if (is_4d(t) && t.size(0) == args[0]->toTensor().size(0) &&
                t.size(1) == args[0]->toTensor().size(1)) {

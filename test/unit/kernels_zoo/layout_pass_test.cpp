@@ -218,6 +218,66 @@ TEST(LayoutPass, AViewedValueStaysContiguous) {
   expect_agreeing_outputs(bytes);
 }
 
+// The int64 in `slot` of `on` holds the C x 3 x 3 indices of `off` (contiguous), stored
+// channels-last (nhwc) or contiguous: exactly, they are positions.
+bool holds_indices(const test::PreparedRun& on, const test::PreparedRun& off, uint64_t slot,
+                   bool nhwc) {
+  constexpr size_t kPixels = 9;
+  const size_t base = static_cast<size_t>(slot * kBytes);
+  if (on.planned.empty() || off.planned.empty() ||
+      on.planned[0].size() < base + kC * kPixels * sizeof(int64_t) ||
+      off.planned[0].size() != on.planned[0].size()) {
+    return false;
+  }
+  for (size_t c = 0; c < kC; ++c) {
+    for (size_t hw = 0; hw < kPixels; ++hw) {
+      int64_t want, got;
+      std::memcpy(&want, off.planned[0].data() + base + (c * kPixels + hw) * sizeof want,
+                  sizeof want);
+      std::memcpy(
+          &got, on.planned[0].data() + base + (nhwc ? hw * kC + c : c * kPixels + hw) * sizeof got,
+          sizeof got);
+      if (got != want) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+// Max pool (3x3, stride 2, padding 1) of a convolution's output. Its int64 indices, read by
+// nobody, switch to channels-last in a class of their own (a channels-last pool then stores them
+// contiguously); as a method output they stay contiguous, while the pooled values still switch
+// with the chain. Either way they are the indices the pass-off run computes.
+TEST(LayoutPass, MaxPoolIndicesSwitchOnTheirOwn) {
+  for (const bool indices_are_output : {false, true}) {
+    ConvProgram p;
+    const int c1 = p.conv(p.x, p.b.tensor(planned(1)));
+    const int values = p.b.tensor(planned(2, {1, kC, 3, 3}));
+    test::TensorSpec index_spec = planned(3, {1, kC, 3, 3});
+    index_spec.dtype = 4;  // Long
+    const int indices = p.b.tensor(index_spec);
+    const int one = p.b.int_value(1), two = p.b.int_value(2), three = p.b.int_value(3);
+    p.b.kernel(p.b.op("aten::max_pool2d_with_indices", "out"),
+               {c1, p.b.int_list({three, three}), p.b.int_list({two, two}),
+                p.b.int_list({one, one}), p.b.int_list({one, one}), p.b.bool_value(false), values,
+                indices, p.b.tensor_list({values, indices})});
+    p.b.outputs.push_back(p.mean_hw(values, 4));
+    if (indices_are_output) {
+      p.b.outputs.push_back(indices);
+    }
+    const std::vector<uint8_t> bytes = p.b.finish();
+
+    const test::PreparedRun off = test::run_with_prepare(bytes, false, fill);
+    const test::PreparedRun on = test::run_with_prepare(bytes, true, fill);
+    EXPECT_EQ(on.channels_last, indices_are_output ? 2u : 3u);  // c1, values (and indices)
+    EXPECT_TRUE(holds(on, off, 1, /*nhwc=*/true));
+    EXPECT_TRUE(holds_indices(on, off, 3, /*nhwc=*/!indices_are_output))
+        << (indices_are_output ? "indices as an output" : "unread indices");
+    expect_agreeing_outputs(bytes);
+  }
+}
+
 // ResNet-18 of the zoo (convolutions, batch norms, relu, residual adds, max pool, mean): many
 // values switch, the input and output keep their contiguous order, and the result matches the
 // one without preparation within the zoo tolerance (the goldens test compares it with eager).
