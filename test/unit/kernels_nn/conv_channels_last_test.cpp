@@ -106,15 +106,18 @@ std::vector<float> logical_floats(const OwnedTensor& t) {
   return v;
 }
 
-// One convolution with the given layouts; the weight counts as a constant (prepared at load
-// through the registered preparer when `cache` is given). Returns the output in logical order.
+// One convolution with the given layouts (cl_act: the output's, and the input's unless
+// contiguous_input); the weight counts as a constant (prepared at load through the registered
+// preparer when `cache` is given). Returns the output in logical order.
 std::vector<float> run_conv(const ConvCase& k, const std::vector<float>& x,
                             const std::vector<float>& w, const std::vector<float>& b, bool cl_act,
-                            bool cl_weight, TestCache* cache, bool bias_constant = true) {
+                            bool cl_weight, TestCache* cache, bool bias_constant = true,
+                            bool contiguous_input = false) {
   const int32_t oh = static_cast<int32_t>(out_size(k.h, k.kh, k.sh, k.ph, k.dh));
   const int32_t ow = static_cast<int32_t>(out_size(k.w, k.kw, k.sw, k.pw, k.dw));
   const std::vector<uint8_t> act_order = cl_act ? kChannelsLast : std::vector<uint8_t>{};
-  OwnedTensor xt = filled({k.n, k.c, k.h, k.w}, x, act_order);
+  OwnedTensor xt =
+      filled({k.n, k.c, k.h, k.w}, x, contiguous_input ? std::vector<uint8_t>{} : act_order);
   OwnedTensor wt = filled({k.oc, static_cast<int32_t>(k.c / k.groups), k.kh, k.kw}, w,
                           cl_weight ? kChannelsLast : std::vector<uint8_t>{});
   OwnedTensor bt = filled({k.oc}, b);
@@ -221,6 +224,27 @@ TEST_F(ConvChannelsLast, MatchesContiguousPathBitIdenticalAcrossThreadsAndPrepar
         }
       }
     }
+  }
+}
+
+// A network's first convolution: a contiguous image of a few channels (1 to 4; three take the
+// shuffled interleave, the others the scalar loop; 13 x 17 pixels leave a tail) into a
+// channels-last output. The image is interleaved into a channels-last copy first, which must be
+// exact: the result is the all-NHWC convolution's, bit for bit.
+TEST_F(ConvChannelsLast, ContiguousImageIntoChannelsLastOutput) {
+  const float inf = std::numeric_limits<float>::infinity();
+  std::mt19937 rng(99);
+  for (int32_t c = 1; c <= 4; ++c) {
+    SCOPED_TRACE(testing::Message() << "channels=" << c);
+    const ConvCase k{2, c, 13, 17, 8, 3, 3, 1, 2, 2, 1, 1, 1, 1, true, -inf, inf};
+    const std::vector<float> x = random_values(static_cast<size_t>(k.n * k.c * k.h * k.w), rng);
+    const std::vector<float> w = random_values(static_cast<size_t>(k.oc * k.c * 9), rng);
+    const std::vector<float> b = random_values(static_cast<size_t>(k.oc), rng);
+    ASSERT_TRUE(executorch::extension::threadpool::set_num_threads(1));
+    const std::vector<float> nhwc = run_conv(k, x, w, b, true, false, nullptr);
+    const std::vector<float> mixed = run_conv(k, x, w, b, true, false, nullptr, true, true);
+    ASSERT_EQ(mixed.size(), nhwc.size());
+    EXPECT_EQ(std::memcmp(mixed.data(), nhwc.data(), nhwc.size() * sizeof(float)), 0);
   }
 }
 
