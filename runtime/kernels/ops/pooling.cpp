@@ -308,7 +308,7 @@ void max_pool_impl(const Tensor& in, const Tensor& out, const Tensor& idx, const
   T* y = out.mutable_data_ptr<T>();
   int64_t* ix = idx.mutable_data_ptr<int64_t>();
   const bool vector_rows = std::is_same<T, float>::value && rows_are_contiguous(gi, go) &&
-                           gx.sw == 1 && gi.h * gi.w <= std::numeric_limits<int32_t>::max();
+                           gi.h * gi.w <= std::numeric_limits<int32_t>::max();
   const OutRange inner = interior_outputs(gi.w, p.kw, p.pw, p.sw, p.dw, go.w);
   const compute::PoolKernels& kernels = compute::pool();
   const double work = static_cast<double>(go.w * p.kh * p.kw);
@@ -352,10 +352,27 @@ void max_pool_impl(const Tensor& in, const Tensor& out, const Tensor& idx, const
     };
     row_edges_and_run(inner, vector_rows && rr.lo < rr.hi, go.w, one_output, [&](OutRange run) {
       if constexpr (std::is_same<T, float>::value) {
-        const compute::PoolRow row{
-            xp,   gi.w, h0,   p.dh,           rr.lo, rr.hi, run.lo * p.sw - p.pw,
-            p.sw, p.kw, p.dw, run.hi - run.lo};
-        kernels.max_row(row, yp + run.lo, ip + run.lo);
+        auto max_row = [&](int64_t lo, int64_t hi, int64_t* indices) {
+          const compute::PoolRow row{xp,   gi.w, h0,   p.dh,   rr.lo, rr.hi, lo * p.sw - p.pw,
+                                     p.sw, p.kw, p.dw, hi - lo};
+          kernels.max_row(row, yp + lo, indices);
+        };
+        if (gx.sw == 1) {
+          max_row(run.lo, run.hi, ip + run.lo);
+          return;
+        }
+        // Channels-last indices beside contiguous values (the layout pass switches the indices
+        // alone when the values must stay contiguous): the row kernel writes its indices
+        // contiguously, so a chunk at a time goes through a buffer into the strided row.
+        constexpr int64_t kChunk = 64;
+        int64_t buffer[kChunk];
+        for (int64_t lo = run.lo; lo < run.hi; lo += kChunk) {
+          const int64_t hi = std::min(run.hi, lo + kChunk);
+          max_row(lo, hi, buffer);
+          for (int64_t o = lo; o < hi; ++o) {
+            ip[o * gx.sw] = buffer[o - lo];
+          }
+        }
       }
     });
   });

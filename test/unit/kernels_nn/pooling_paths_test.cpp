@@ -179,6 +179,27 @@ class PoolingPaths : public ::testing::Test {
   std::mt19937 rng_{2024};
 };
 
+const std::vector<uint8_t> kChannelsLast = {0, 2, 3, 1};
+
+// max_pool2d_with_indices of `in` (p's geometry, oh x ow outputs) into values of dim order
+// `values_order` and indices contiguous or channels-last: the reference's values and indices.
+void expect_max_pool_matches(const PoolCase& p, const OwnedTensor& in, int64_t oh, int64_t ow,
+                             const std::vector<uint8_t>& values_order, bool idx_channels_last,
+                             const std::vector<float>& want, const std::vector<int64_t>& want_i) {
+  SCOPED_TRACE(testing::Message() << "indices channels-last " << idx_channels_last);
+  const std::vector<int32_t> os = {p.n, p.c, static_cast<int32_t>(oh), static_cast<int32_t>(ow)};
+  OwnedTensor out(ScalarType::Float, os, values_order);
+  OwnedTensor idx(ScalarType::Long, os, idx_channels_last ? kChannelsLast : std::vector<uint8_t>{});
+  EValue ex(in.tensor()), eo(out.tensor()), ei(idx.tensor()), ceil(p.ceil_mode);
+  IntList k({p.kh, p.kw}), s({p.sh, p.sw}), pad({p.ph, p.pw}), d({p.dh, p.dw});
+  TList ret({out.tensor(), idx.tensor()});
+  ASSERT_EQ(call_op("aten::max_pool2d_with_indices.out",
+                    {&ex, &k.ev, &s.ev, &pad.ev, &d.ev, &ceil, &eo, &ei, &ret.ev}),
+            Error::Ok);
+  EXPECT_TRUE(same_bits(values_of<float>(out), want));
+  EXPECT_EQ(values_of<int64_t>(idx), want_i);
+}
+
 TEST_F(PoolingPaths, MaxPoolMatchesTheReferenceAtEveryThreadCount) {
   for (const PoolCase& p : kCases) {
     SCOPED_TRACE(describe(p));
@@ -193,17 +214,12 @@ TEST_F(PoolingPaths, MaxPoolMatchesTheReferenceAtEveryThreadCount) {
     in.set_logical(reinterpret_cast<const uint8_t*>(x.data()));
     for (size_t threads : kThreadCounts) {
       ASSERT_TRUE(executorch::extension::threadpool::set_num_threads(threads));
-      const std::vector<int32_t> os = {p.n, p.c, static_cast<int32_t>(oh),
-                                       static_cast<int32_t>(ow)};
-      OwnedTensor out(ScalarType::Float, os), idx(ScalarType::Long, os);
-      EValue ex(in.tensor()), eo(out.tensor()), ei(idx.tensor()), ceil(p.ceil_mode);
-      IntList k({p.kh, p.kw}), s({p.sh, p.sw}), pad({p.ph, p.pw}), d({p.dh, p.dw});
-      TList ret({out.tensor(), idx.tensor()});
-      ASSERT_EQ(call_op("aten::max_pool2d_with_indices.out",
-                        {&ex, &k.ev, &s.ev, &pad.ev, &d.ev, &ceil, &eo, &ei, &ret.ev}),
-                Error::Ok);
-      EXPECT_TRUE(same_bits(values_of<float>(out), want)) << threads << " threads";
-      EXPECT_EQ(values_of<int64_t>(idx), want_i) << threads << " threads";
+      SCOPED_TRACE(testing::Message() << threads << " threads");
+      // Contiguous indices, and channels-last ones beside the contiguous values (what the
+      // layout pass makes when only the indices may switch).
+      for (const bool idx_channels_last : {false, true}) {
+        expect_max_pool_matches(p, in, oh, ow, {}, idx_channels_last, want, want_i);
+      }
     }
   }
 }
@@ -293,7 +309,6 @@ TEST_F(PoolingPaths, AdaptiveAvgPoolMatchesTheReferenceAtEveryThreadCount) {
 // per-plane reference gives (the same taps in the same order), with channel counts that are
 // not multiples of any vector width and chunks of more than one channel block.
 
-const std::vector<uint8_t> kChannelsLast = {0, 2, 3, 1};
 constexpr int32_t kChannelCounts[] = {1, 3, 17, 35, 80};
 
 TEST_F(PoolingPaths, MaxPoolChannelsLastMatchesTheReference) {
@@ -311,24 +326,11 @@ TEST_F(PoolingPaths, MaxPoolChannelsLastMatchesTheReference) {
       reference_max(p, oh, ow, x, &want, &want_i);
       OwnedTensor in(ScalarType::Float, {p.n, p.c, p.h, p.w}, kChannelsLast);
       in.set_logical(reinterpret_cast<const uint8_t*>(x.data()));
-      const std::vector<int32_t> os = {p.n, p.c, static_cast<int32_t>(oh),
-                                       static_cast<int32_t>(ow)};
       for (size_t threads : kThreadCounts) {
+        ASSERT_TRUE(executorch::extension::threadpool::set_num_threads(threads));
+        SCOPED_TRACE(testing::Message() << threads << " threads");
         for (bool idx_channels_last : {true, false}) {
-          ASSERT_TRUE(executorch::extension::threadpool::set_num_threads(threads));
-          OwnedTensor out(ScalarType::Float, os, kChannelsLast);
-          OwnedTensor idx(ScalarType::Long, os,
-                          idx_channels_last ? kChannelsLast : std::vector<uint8_t>{});
-          EValue ex(in.tensor()), eo(out.tensor()), ei(idx.tensor()), ceil(p.ceil_mode);
-          IntList k({p.kh, p.kw}), s({p.sh, p.sw}), pad({p.ph, p.pw}), d({p.dh, p.dw});
-          TList ret({out.tensor(), idx.tensor()});
-          ASSERT_EQ(call_op("aten::max_pool2d_with_indices.out",
-                            {&ex, &k.ev, &s.ev, &pad.ev, &d.ev, &ceil, &eo, &ei, &ret.ev}),
-                    Error::Ok);
-          EXPECT_TRUE(same_bits(values_of<float>(out), want))
-              << threads << " threads, indices channels-last " << idx_channels_last;
-          EXPECT_EQ(values_of<int64_t>(idx), want_i)
-              << threads << " threads, indices channels-last " << idx_channels_last;
+          expect_max_pool_matches(p, in, oh, ow, kChannelsLast, idx_channels_last, want, want_i);
         }
       }
     }
