@@ -77,10 +77,11 @@ void tie_full_size(Span<EValue*> args, ArgumentLayouts& layout, bool vector_args
       continue;
     }
     const Tensor& t = args[k]->toTensor();
-    if (t.sizes() == ref->sizes() && t.scalar_type() != ScalarType::Float) {
-      all_contiguous(args, layout);  // the float kernels' channels-last paths only
-      return;
-    } else if (t.sizes() == ref->sizes()) {
+    if (t.sizes() == ref->sizes()) {
+      if (t.scalar_type() != ScalarType::Float) {
+        all_contiguous(args, layout);  // the float kernels' channels-last paths only
+        return;
+      }
       layout.group[k] = 0;
     } else if (is_per_channel(t) || broadcasts_over_pixels(t) ||
                (vector_args_free && t.dim() == 1)) {
