@@ -43,12 +43,14 @@ install: $(INST_SHARED_LIBS) $(INST_STATIC_LIBS) $(INST_PROGRAMS)
 uninstall:
 	$(Q)$(INST_ENV) sh pkg/install.sh uninstall
 
-# The install check: a sub-make in its own tree installs into a staging directory; consumers
-# are built and run through pkg-config and find_package; the CMake version rule and components
-# are checked; uninstall. It needs nothing of this tree's build.
+# The install check: a sub-make installs this tree's libraries into a staging directory;
+# consumers are built and run through pkg-config and find_package; the CMake version rule and
+# components are checked; uninstall. The check waits for what `install` copies, so the sub-make
+# (same tree, same flags) finds it built and only copies: no object is written while other
+# checks run, and no tree of its own is compiled.
 CHECKS += install
 .PHONY: check-install
-check-install:
+check-install: $(INST_SHARED_LIBS) $(INST_STATIC_LIBS) $(INST_PROGRAMS)
 	@$(RUN_CHECK) install env ET_MAKE='$(MAKE)' ET_SRC='$(CURDIR)' ET_O='$(O)' \
 	  ET_SHARED='$(SHARED)' ET_VERSION='$(VERSION)' ET_VERSION_MAJOR='$(VERSION_MAJOR)' \
 	  ET_CXX='$(CXX)' sh test/sdk/check-install.sh

@@ -2,10 +2,9 @@
 # check-install.sh: the install check of `make check` (mk/install.mk runs it through run-check.sh).
 #
 # Environment (set by mk/install.mk): ET_MAKE ET_SRC ET_O ET_SHARED ET_VERSION ET_VERSION_MAJOR ET_CXX.
-# Runs in $ET_SRC (make's directory). The install sub-make builds in its own tree
-# $ET_O/check-install-tree (never the main build's objects, which other checks may be writing
-# while this runs; it is kept between runs, so only the first one compiles). Everything else is
-# written under $ET_O/check-install, which only this check uses.
+# Runs in $ET_SRC (make's directory). The install sub-make installs from the tree $ET_O, whose
+# libraries make has built before it runs this check (mk/install.mk), so the sub-make only
+# copies. Everything else is written under $ET_O/check-install, which only this check uses.
 #
 #  A. DESTDIR-staged install (PREFIX=/opt/executorch, a path that does not exist here, so every
 #     lookup that works proves the installed files are relocatable): layout, modes, links, no
@@ -51,11 +50,10 @@ t_fail() {
 }
 
 # The make that installs; the parent's MAKEFLAGS (jobserver, -j, command-line variables) pass
-# through, and every destination variable is given here so none of the parent's leak in.
-# The tree is unoptimized and without debug info (CXXFLAGS last wins): this check is about what
-# is installed where, and a third of the compile time buys nothing here.
+# through, so its flags are the parent's and nothing is rebuilt, and every destination variable
+# is given here so none of the parent's leak in.
 mk() {
-  "$ET_MAKE" --no-print-directory -C "$ET_SRC" O="$ET_O/check-install-tree" CXXFLAGS="-O0 -g0" "$@"
+  "$ET_MAKE" --no-print-directory -C "$ET_SRC" O="$ET_O" "$@"
 }
 # CMake and the consumer builds must not see the parent make's MAKEFLAGS.
 clean_env() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL "$@"; }
