@@ -28,9 +28,21 @@ $(ALL_OBJS): $(FLAGS_STAMP) | $(INCLUDE_STAMP) $(DEPS_STAMP) $(GENERATED_HEADERS
 $(ALL_LINKED): $(LINK_STAMP)
 $(addprefix check-,$(CHECKS)): | $(DEPS_STAMP)
 
+# ET_OBJS_FROM=<tree>: take every object from that tree, which has built it already with the
+# same flags, instead of compiling it again (never building into that tree: it has no rule
+# here). The static wheel check (test/wheel/wheelcheck.py) archives the main tree's objects
+# this way: no compile flag depends on SHARED. Copies, not links, so their times are this
+# tree's.
+ifneq ($(ET_OBJS_FROM),)
+$(O)/%.o: $(ET_OBJS_FROM)/%.o
+	$(quiet) CP $@
+	@mkdir -p $(@D)
+	$(Q)cp -f $< $@
+else
 $(O)/%.o: %.cpp
 	$(quiet) CXX $@
 	@mkdir -p $(@D)
 	$(Q)$(CXX) $(ET_CPPFLAGS) $(CPPFLAGS) $(ET_CXXFLAGS) $(ET_TREE_CXXFLAGS) $(CXXFLAGS) $(ET_DEPFLAGS) -c $< -o $@
+endif
 
 -include $(ALL_OBJS:.o=.d)

@@ -1278,12 +1278,12 @@ def static_tree():
 
 def static_build():
     sd = os.path.join(E["ET_O"], "static")
-    # Its own tree: a static build never shares objects with the shared one being checked.
-    # -O1 and no debug info (CXXFLAGS come last and win, also over the kernels' -O3): this
-    # checks how the static wheel is packaged and that it runs, and the full optimization of a
-    # seventh tree only lengthens make check.
+    # Its own tree, whose archives hold copies of the shared tree's objects (ET_OBJS_FROM,
+    # mk/rules.mk): no compile flag depends on SHARED, and the shared wheel this check runs
+    # after has built every one of them, so `make SHARED=0` compiles nothing: it archives and
+    # links.
     r = sh([E.get("ET_MAKE", "make"), "--no-print-directory", "-C", SRC, f"O={static_tree()}", "SHARED=0",
-            "CXXFLAGS=-O1 -g0", f"WHL_DIST={sd}/dist", "wheel"],
+            f"ET_OBJS_FROM={E['ET_O_ABS']}", f"WHL_DIST={sd}/dist", "wheel"],
            env=clean_env({k: E[k] for k in ("MAKEFLAGS", "MFLAGS") if k in E}),
            what="make SHARED=0 wheel", timeout=3600)
     print("     " + "\n     ".join(r.stdout.strip().splitlines()[-4:]))
