@@ -54,13 +54,16 @@ FUZZ_CHECK_RUNS_python_call ?= 100000
 FUZZ_CHECK_RUNS_xnnpack ?= 100000
 FUZZ_CHECK_RUNS_bundled_program ?= 20000
 FUZZ_CXX ?= clang++-14
-# -O0 with line tables: symbolized stacks for every report. clang's instrumented -O1 took four
-# times as long as -O0 to compile the largest kernel source here (ops/elementwise_binary_more.cpp:
-# 147 s against 35 s), and make check, which builds this tree on every fresh machine, runs each
-# fuzzer for a fixed number of inputs, so the slower code only lengthens those short runs. For
-# long sessions, FUZZ_CXXFLAGS='-O1 -gline-tables-only' (a separate O=, or the tree rebuilds)
-# runs more inputs per second.
-FUZZ_CXXFLAGS ?= -O0 -gline-tables-only
+# -O1 with line tables: what libFuzzer's documentation suggests for sanitized fuzzers, and
+# symbolized stacks for every report. The kernel library alone is built at -O0
+# (FUZZ_KERNELS_OPT): it is most of this tree's compile time, which every fresh machine's
+# make check pays, and clang's instrumented -O1 took four times as long as -O0 on its largest
+# source (ops/elementwise_binary_more.cpp: 147 s against 35 s). The loader and verifier, where
+# the load-only fuzzers spend their time, stay at -O1: with them at -O0 too, make check's
+# fixed-length run of program_load took 323 s (beside a busy core) instead of about 10.
+# FUZZ_KERNELS_OPT= (empty) gives long sessions of method_execute or xnnpack the faster kernels.
+FUZZ_CXXFLAGS ?= -O1 -gline-tables-only
+FUZZ_KERNELS_OPT ?= -O0
 FUZZ_SAN := address,undefined
 # Per-input limits: a program that loops or allocates without bound is reported by libFuzzer
 # as a timeout or an out-of-memory input.
@@ -90,6 +93,10 @@ $(FUZZ_OWN_OBJS): ET_CPPFLAGS += -DET_FUZZ_ZOO_DIR='"$(CURDIR)/test/fixtures/zoo
                                  -DET_FUZZ_SOURCE_DIR='"$(CURDIR)"'
 $(FUZZ_OWN_OBJS): mk/fuzz.mk
 $(O)/$(FUZZ_SRC)/python_call_fuzzer.o: ET_CPPFLAGS += -isystem $(PY_INCLUDES)
+# After CXXFLAGS (the command line's, which a plain target-specific value cannot follow), so
+# its -O wins; a change to this file rebuilds them.
+$(KERNELS_OBJS): override CXXFLAGS += $(FUZZ_KERNELS_OPT)
+$(KERNELS_OBJS): mk/fuzz.mk
 
 FUZZ_STATIC_LINK := -Wl,--whole-archive $(KERNELS_STATIC) $(RT_STATIC) -Wl,--no-whole-archive -ldl
 FUZZ_OBJS_program_load := $(FUZZ_COMMON_OBJS) $(FUZZ_MUTATOR_OBJS)
@@ -131,7 +138,8 @@ FUZZ_SEED_FILES_bundled_program := $(wildcard test/fixtures/bundled/*.bpte)
 # The jobserver is shared (+, $(MAKE)); -k so one target failing to build leaves the others.
 fuzz-build: | $(DEPS_STAMP)
 	+$(Q)$(MAKE) --no-print-directory O=$(FUZZ_O) SHARED=0 CXX='$(FUZZ_CXX)' CXXFLAGS='$(FUZZ_CXXFLAGS)' \
-	  SAN=$(FUZZ_SAN),fuzzer-no-link FUZZ_INNER=1 FUZZ_TARGETS='$(FUZZ_TARGETS)' fuzz-binaries
+	  SAN=$(FUZZ_SAN),fuzzer-no-link FUZZ_INNER=1 FUZZ_TARGETS='$(FUZZ_TARGETS)' \
+	  FUZZ_KERNELS_OPT='$(FUZZ_KERNELS_OPT)' fuzz-binaries
 
 # The seed directory of target $(1): copies, so libFuzzer never writes into the fixtures.
 define fuzz_seeds
