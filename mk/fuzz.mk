@@ -37,12 +37,11 @@
 # make check: two suites per target. check-fuzz-replay-<t> runs the fuzzer binary once over
 # every committed regression input in test/fuzz/regressions/<t>/ (libFuzzer runs the given
 # files and exits; one PASS/FAIL per input). check-fuzz-run-<t> fuzzes from the seeds for a
-# fixed number of executions, FUZZ_CHECK_RUNS_<t>, with a
-# fixed seed and a fresh corpus: the same inputs on every machine, so make check cannot pass
-# here and fail in CI by chance; the long runs are `make fuzz`'s. Both use the fuzzer binaries,
-# so the replay
-# costs no build of its own: the one cost is the clang tree, built once (ccache keeps rebuilds
-# cheap: FUZZ_CXX="ccache clang++-14").
+# fixed number of executions, FUZZ_CHECK_RUNS_<t>, with a fixed seed and a fresh corpus: the
+# same inputs on every machine, so make check cannot pass here and fail in CI by chance; the
+# long runs are `make fuzz`'s. Both use the fuzzer binaries, so the replay costs no build of its
+# own: the one cost is the clang tree, built once (ccache keeps rebuilds cheap:
+# FUZZ_CXX="ccache clang++-14").
 
 FUZZ_ALL_TARGETS := program_load method_execute flat_tensor python_call xnnpack bundled_program
 FUZZ_TARGETS ?= $(FUZZ_ALL_TARGETS)
