@@ -49,7 +49,8 @@ struct Quant {
   size_t row_dims = 0;
   // kDynamicPerRow: the integers of the last run, as XNNPACK quantizes them (q + 128 per
   // element, each row's zero point + 128 and scale: compute/qd8_qb4w.h), for the fully
-  // connected that takes them as integers. Allocated at init for up to max_rows rows.
+  // connected that takes them as integers. Allocated at init, once the whole payload has
+  // been read (allocate_dynamic_quant_buffers), for up to max_rows rows.
   uint8_t* codes = nullptr;
   int32_t* row_zero_point = nullptr;
   float* row_scale = nullptr;

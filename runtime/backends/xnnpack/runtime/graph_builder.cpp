@@ -637,6 +637,10 @@ Result<std::unique_ptr<Graph>> build_graph(
           id);
     }
   }
+  err = allocate_dynamic_quant_buffers(*graph);
+  if (err != Error::Ok) {
+    return err;
+  }
   // A 4-bit weight that only integer fully connecteds use needs no decoded floats.
   for (Value& v : graph->values) {
     if (v.int4_blockwise != nullptr && v.float_readers == 0 &&

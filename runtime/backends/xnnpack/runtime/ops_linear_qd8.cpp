@@ -20,9 +20,9 @@ std::unique_ptr<Qd8Qb4wLinear> Qd8Qb4wLinear::make(
   *out_of_memory = false;
   const Quant& q = g.value(in).quant;
   const Value& w = g.value(filter);
-  if (q.kind != Quant::Kind::kDynamicPerRow || q.codes == nullptr ||
-      q.row_dims != 1 || q.row_size != static_cast<size_t>(k) ||
-      w.int4_blockwise == nullptr || filter_is_kn) {
+  if (q.kind != Quant::Kind::kDynamicPerRow || q.row_dims != 1 ||
+      q.row_size != static_cast<size_t>(k) || w.int4_blockwise == nullptr ||
+      filter_is_kn) {
     return nullptr;
   }
   const Int4Blockwise& blocks = *w.int4_blockwise;

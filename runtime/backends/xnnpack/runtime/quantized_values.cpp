@@ -470,18 +470,10 @@ Error read_quantized(
       v.quant.row_dims = static_cast<size_t>(nonbatch);
       v.quant.qmin = qmin;
       v.quant.qmax = qmax;
-      // The integers and row parameters, for the exported (largest) shape: a reshape checks
-      // that its rows fit.
+      // The integers and row parameters are sized for the exported (largest) shape (a
+      // reshape checks that its rows fit) and allocated once the whole graph has been read
+      // (allocate_dynamic_quant_buffers).
       v.quant.max_rows = row == 0 ? 0 : v.numel / row;
-      const size_t words = (v.numel + 3) / 4 + 2 * v.quant.max_rows + 1;
-      float* block = graph.allocate_floats(words);
-      if (block == nullptr) {
-        return Error::MemoryAllocationFailed;
-      }
-      v.quant.row_scale = block;
-      v.quant.row_zero_point =
-          reinterpret_cast<int32_t*>(block + v.quant.max_rows);
-      v.quant.codes = reinterpret_cast<uint8_t*>(block + 2 * v.quant.max_rows);
       return Error::Ok;
     }
     default:
@@ -541,17 +533,19 @@ class DynamicQuantizeStep final : public Step {
   }
   void run(Graph& g) override {
     float* x = g.data(id_);
+    // The side buffers are the value's (allocated after this step was made).
+    const Quant& buffers = g.value(id_).quant;
     const size_t n = g.value(id_).numel, row = q_.row_size;
     for (size_t start = 0, r = 0; row > 0 && start < n; start += row, ++r) {
-      uint8_t* codes = q_.codes + start;
+      uint8_t* codes = buffers.codes + start;
       kernels::compute::qd8_quantize_row(
           static_cast<int64_t>(row),
           x + start,
           codes,
-          &q_.row_zero_point[r],
-          &q_.row_scale[r]);
-      const int32_t zp = q_.row_zero_point[r];
-      const float scale = q_.row_scale[r];
+          &buffers.row_zero_point[r],
+          &buffers.row_scale[r]);
+      const int32_t zp = buffers.row_zero_point[r];
+      const float scale = buffers.row_scale[r];
       for (size_t i = 0; i < row; ++i)
         x[start + i] = static_cast<float>(codes[i] - zp) * scale;
     }
@@ -563,6 +557,30 @@ class DynamicQuantizeStep final : public Step {
 };
 
 }  // namespace
+
+Error allocate_dynamic_quant_buffers(Graph& graph) {
+  for (uint32_t id = 0; id < graph.values.size(); ++id) {
+    Quant& q = graph.values[id].quant;
+    if (q.kind != Quant::Kind::kDynamicPerRow) {
+      continue;
+    }
+    const size_t words = (graph.values[id].numel + 3) / 4 + 2 * q.max_rows + 1;
+    float* block = graph.allocate_floats(words);
+    if (block == nullptr) {
+      ET_LOG(
+          Error,
+          "XnnpackBackend: no memory for the dynamic quantization of value %u "
+          "(%zu bytes)",
+          id,
+          words * sizeof(float));
+      return Error::MemoryAllocationFailed;
+    }
+    q.row_scale = block;
+    q.row_zero_point = reinterpret_cast<int32_t*>(block + q.max_rows);
+    q.codes = reinterpret_cast<uint8_t*>(block + 2 * q.max_rows);
+  }
+  return Error::Ok;
+}
 
 std::unique_ptr<Step> make_quantize_step(const Value& value, uint32_t id) {
   switch (value.quant.kind) {

@@ -44,6 +44,11 @@ runtime::Error read_quantized(
     uint32_t id,
     const ::xnnpack_schema::XNNQuantizedTensorValue* qv);
 
+// Allocates the side buffers (integers, row scales and zero points) of every dynamically
+// quantized value. Run once every node has been read, so that a payload rejected on the way
+// allocates nothing for dims it merely claims. MemoryAllocationFailed, naming the value.
+runtime::Error allocate_dynamic_quant_buffers(Graph& graph);
+
 // The step that rounds value `id` onto its grid after it is written (nullptr if the value is
 // not quantized).
 std::unique_ptr<Step> make_quantize_step(const Value& value, uint32_t id);
