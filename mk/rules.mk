@@ -33,6 +33,16 @@ $(addprefix check-,$(CHECKS)): | $(DEPS_STAMP)
 # here). The static wheel check (test/wheel/wheelcheck.py) archives the main tree's objects
 # this way: no compile flag depends on SHARED. Copies, not links, so their times are this
 # tree's.
+#
+# ET_TEST_OBJS_FROM=<tree>: the same for the tests' own objects only ($(O)/test/...; the shorter
+# stem makes this rule win over the compile rule below). The ASan+UBSan tree links the main
+# tree's test objects with its own instrumented libraries (mk/test-sanitize.mk).
+ifneq ($(ET_TEST_OBJS_FROM),)
+$(O)/test/%.o: $(ET_TEST_OBJS_FROM)/test/%.o
+	$(quiet) CP $@
+	@mkdir -p $(@D)
+	$(Q)cp -f $< $@
+endif
 ifneq ($(ET_OBJS_FROM),)
 $(O)/%.o: $(ET_OBJS_FROM)/%.o
 	$(quiet) CP $@
