@@ -14,6 +14,11 @@ ifneq ($(strip $(SAN)),)
   ET_LDFLAGS += -fsanitize=$(SAN)
 endif
 
+# How a shared object is linked: every symbol resolved at link time. Empty in the clang
+# ASan+UBSan tree (mk/fuzz.mk): clang links its sanitizer runtime into executables only, so its
+# instrumented shared objects find __asan_* and __ubsan_* in the program when it loads them.
+SHLIB_DEFS ?= -Wl,-z,defs
+
 # A tree's own optimization and debug level, after the project's per-object flags (which add
 # -O3 to the kernels) and before the user's CXXFLAGS. Empty for the main tree; `make check`'s
 # sanitizer and cross trees set it (mk/test-sanitize.mk, mk/test-tsan.mk, mk/check-cross.mk):

@@ -24,9 +24,14 @@
 #                    test case through load_bundled_input, execute and verify_method_outputs
 #
 # Build: a sub-make builds a separate tree $(O)/fuzz with clang (FUZZ_CXX) and
-# SAN=address,undefined,fuzzer-no-link, SHARED=0 (the static archives go whole into each
-# fuzzer; a shared libexecutorch under ASan would need the sanitizer runtime at -z defs link
-# time), and links each fuzzer with -fsanitize=fuzzer. The main build stays g++.
+# SAN=address,undefined,fuzzer-no-link, SHARED=1, and links each fuzzer with -fsanitize=fuzzer
+# against the tree's shared libraries (through its RUNPATH). The libraries are linked without
+# -z defs (SHLIB_DEFS, mk/flags.mk): clang puts its sanitizer runtime into executables only,
+# which export it to the libraries they load, and libFuzzer collects the coverage counters of
+# every instrumented module. The same tree runs check-sanitize's ASan+UBSan test groups
+# (mk/test-sanitize.mk), so the libraries are instrumented and compiled once for both. Test
+# objects that the main tree compiles too (the .pte writer) are copied from it
+# (ET_TEST_OBJS_FROM). The main build stays g++.
 #
 # Corpora: seeds are every zoo fixture (test/fixtures/zoo/*.pte for the .pte targets, *.ptd
 # for flat_tensor, test/fuzz/seeds/python_call for python_call, test/fixtures/bundled/*.bpte
@@ -97,23 +102,25 @@ $(O)/$(FUZZ_SRC)/python_call_fuzzer.o: ET_CPPFLAGS += -isystem $(PY_INCLUDES)
 $(KERNELS_OBJS): override CXXFLAGS += $(FUZZ_KERNELS_OPT)
 $(KERNELS_OBJS): mk/fuzz.mk
 
-FUZZ_STATIC_LINK := -Wl,--whole-archive $(KERNELS_STATIC) $(RT_STATIC) -Wl,--no-whole-archive -ldl
+# Recursive (=) and expanded in the recipe: it holds $$ORIGIN for the shell.
+FUZZ_SHARED_LINK = $(KERNELS_LINK) $(RT_LINK) -Wl,--enable-new-dtags -Wl,-rpath,'$$ORIGIN/../lib' -ldl
 FUZZ_OBJS_program_load := $(FUZZ_COMMON_OBJS) $(FUZZ_MUTATOR_OBJS)
 FUZZ_OBJS_method_execute := $(FUZZ_COMMON_OBJS) $(FUZZ_MUTATOR_OBJS)
 FUZZ_OBJS_flat_tensor := $(FUZZ_COMMON_OBJS)
 FUZZ_OBJS_bundled_program := $(FUZZ_COMMON_OBJS)
 FUZZ_OBJS_python_call := $(PY_OBJS)
 FUZZ_LIBS_python_call := $(FUZZ_EMBED)
-FUZZ_OBJS_xnnpack := $(FUZZ_COMMON_OBJS)
-FUZZ_LIBS_xnnpack := -Wl,--whole-archive $(XNNPACK_STATIC) -Wl,--no-whole-archive
-$(FUZZ_BIN)/xnnpack_fuzzer: $(XNNPACK_STATIC)
+# The backend's objects themselves: the target calls its hidden graph builder directly. The
+# program holds the only copy, so the backend registers once.
+FUZZ_OBJS_xnnpack := $(FUZZ_COMMON_OBJS) $(XNNPACK_OBJS)
 
 define fuzz_binary
-$(FUZZ_BIN)/$(1)_fuzzer: $(O)/$(FUZZ_SRC)/$(1)_fuzzer.o $$(FUZZ_OBJS_$(1)) $(RT_STATIC) $(KERNELS_STATIC)
+$(FUZZ_BIN)/$(1)_fuzzer: $(O)/$(FUZZ_SRC)/$(1)_fuzzer.o $$(FUZZ_OBJS_$(1)) $(RT_LIBS) $(KERNELS_LIBS) \
+                         $(LINK_STAMP)
 	$$(quiet) LD $$@
 	@mkdir -p $$(@D)
 	$$(Q)$$(CXX) -fsanitize=fuzzer,$(FUZZ_SAN) $$(ET_LDFLAGS) $$(LDFLAGS) -o $$@ $$(filter %.o,$$^) \
-	  $(FUZZ_STATIC_LINK) $$(FUZZ_LIBS_$(1)) $$(LDLIBS)
+	  $$(FUZZ_LIBS_$(1)) $$(FUZZ_SHARED_LINK) $$(LDLIBS)
 endef
 $(foreach t,$(FUZZ_ALL_TARGETS),$(eval $(call fuzz_binary,$(t))))
 
@@ -133,12 +140,18 @@ FUZZ_SEED_FILES_python_call := $(wildcard $(FUZZ_SRC)/seeds/python_call/*)
 FUZZ_SEED_FILES_xnnpack := $(wildcard $(FUZZ_SRC)/seeds/xnnpack/*)
 FUZZ_SEED_FILES_bundled_program := $(wildcard test/fixtures/bundled/*.bpte)
 
+# The clang tree's make, for fuzz-build and check-sanitize alike: the same variables, so the
+# second finds the first's objects up to date (the flags stamp, mk/rules.mk).
+FUZZ_TREE_MAKE = $(MAKE) --no-print-directory O=$(FUZZ_O) SHARED=1 CXX='$(FUZZ_CXX)' \
+  CXXFLAGS='$(FUZZ_CXXFLAGS)' SAN=$(FUZZ_SAN),fuzzer-no-link SHLIB_DEFS= FUZZ_INNER=1 \
+  FUZZ_KERNELS_OPT='$(FUZZ_KERNELS_OPT)' ET_TEST_OBJS_FROM=$(O)
+# The main tree's objects the fuzzers link (copied, ET_TEST_OBJS_FROM).
+FUZZ_MAIN_TEST_OBJS := $(O)/test/unit/program/pte_writer.o
+
 .PHONY: fuzz fuzz-build
 # The jobserver is shared (+, $(MAKE)); -k so one target failing to build leaves the others.
-fuzz-build: | $(DEPS_STAMP)
-	+$(Q)$(MAKE) --no-print-directory O=$(FUZZ_O) SHARED=0 CXX='$(FUZZ_CXX)' CXXFLAGS='$(FUZZ_CXXFLAGS)' \
-	  SAN=$(FUZZ_SAN),fuzzer-no-link FUZZ_INNER=1 FUZZ_TARGETS='$(FUZZ_TARGETS)' \
-	  FUZZ_KERNELS_OPT='$(FUZZ_KERNELS_OPT)' fuzz-binaries
+fuzz-build: $(FUZZ_MAIN_TEST_OBJS) | $(DEPS_STAMP)
+	+$(Q)$(FUZZ_TREE_MAKE) -k FUZZ_TARGETS='$(FUZZ_TARGETS)' fuzz-binaries
 
 # The seed directory of target $(1): copies, so libFuzzer never writes into the fixtures.
 define fuzz_seeds

@@ -12,7 +12,7 @@ $(INCLUDE_STAMP): mk/rules.mk
 # The stamps are rewritten while the makefiles are read, and only when the flags differ, so
 # `make -q` right after a build has nothing to do.
 FLAGS_LINE := $(CXX) $(ET_CPPFLAGS) $(CPPFLAGS) $(ET_CXXFLAGS) $(ET_TREE_CXXFLAGS) $(CXXFLAGS)
-LINK_LINE := $(CXX) $(ET_LDFLAGS) $(LDFLAGS) $(LDLIBS)
+LINK_LINE := $(CXX) $(ET_LDFLAGS) $(LDFLAGS) $(LDLIBS) $(SHLIB_DEFS)
 ifneq ($(FLAGS_LINE),$(file <$(FLAGS_STAMP)))
   $(shell mkdir -p $(O))
   $(file >$(FLAGS_STAMP),$(FLAGS_LINE))

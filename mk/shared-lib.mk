@@ -37,7 +37,7 @@ $$($(1)_REAL): $$($(1)_OBJS) $(3) $$($(1)_LINK_DEPS) $$(LINK_STAMP)
 	$$(quiet) LD $$@
 	@mkdir -p $$(@D)
 	$$(Q)$$(CXX) -shared -Wl,-soname,$$($(1)_SONAME) -Wl,--version-script=$(3) \
-	  -Wl,-z,defs -Wl,--no-undefined-version -Wl,--enable-new-dtags \
+	  $(SHLIB_DEFS) -Wl,--no-undefined-version -Wl,--enable-new-dtags \
 	  $$(ET_LDFLAGS) $$(LDFLAGS) -o $$@ $$($(1)_OBJS) $$($(1)_LINK_ARGS) $$(LDLIBS)
 
 $$($(1)_SONAME_LINK): $$($(1)_REAL)

@@ -16,7 +16,7 @@ $(PYT_PLUGIN_OBJS): mk/test-python.mk
 $(PYT_PLUGIN): $(PYT_PLUGIN_OBJS) $(RT_LIBS)
 	$(quiet) LD $@
 	@mkdir -p $(@D)
-	$(Q)$(CXX) -shared -Wl,-z,defs $(ET_LDFLAGS) $(LDFLAGS) -o $@ $(PYT_PLUGIN_OBJS) \
+	$(Q)$(CXX) -shared $(SHLIB_DEFS) $(ET_LDFLAGS) $(LDFLAGS) -o $@ $(PYT_PLUGIN_OBJS) \
 	  $(RT_LINK) -Wl,--enable-new-dtags -Wl,-rpath,'$$ORIGIN/../../lib' $(LDLIBS)
 
 CHECKS += python

@@ -24,7 +24,7 @@ UNIT_registry_EXTRA_DEPS := $(REG_PLUGIN) $(REG_LINKED)
 $(REG_PLUGIN): $(REG_PLUGIN_OBJS) $(RT_LIBS)
 	$(quiet) LD $@
 	@mkdir -p $(@D)
-	$(Q)$(CXX) -shared -Wl,-z,defs $(ET_LDFLAGS) $(LDFLAGS) -o $@ $(REG_PLUGIN_OBJS) \
+	$(Q)$(CXX) -shared $(SHLIB_DEFS) $(ET_LDFLAGS) $(LDFLAGS) -o $@ $(REG_PLUGIN_OBJS) \
 	  $(RT_LINK) -Wl,--enable-new-dtags -Wl,-rpath,'$$ORIGIN/../../../lib' $(LDLIBS)
 
 # References no plugin symbol: only the scoped --no-as-needed keeps the plugin in DT_NEEDED.
