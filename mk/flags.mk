@@ -21,7 +21,7 @@ SHLIB_DEFS ?= -Wl,-z,defs
 
 # A tree's own optimization and debug level, after the project's per-object flags (which add
 # -O3 to the kernels) and before the user's CXXFLAGS. Empty for the main tree; `make check`'s
-# sanitizer and cross trees set it (mk/test-sanitize.mk, mk/test-tsan.mk, mk/check-cross.mk):
+# TSan and cross trees set it (mk/test-tsan.mk, mk/check-cross.mk):
 # most of a fresh `make check` is compiling, and those trees need neither full debug info nor
 # -O3 code generation to find what they look for.
 ET_TREE_CXXFLAGS ?=

@@ -26,7 +26,8 @@
 # which also keeps the sub-make from recursing.
 
 ifeq ($(strip $(SAN)),)
-SANCHECK_DIR := $(O)/fuzz/check
+# Recursive: FUZZ_O (the clang tree) is set by mk/fuzz.mk, read after this file.
+SANCHECK_DIR = $(FUZZ_O)/check
 SANCHECK_GROUPS := program method module registry core backend_xnnpack
 SANCHECK_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
                 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
@@ -42,6 +43,6 @@ check-sanitize: fuzz-build $(SANCHECK_MAIN_TEST_OBJS)
 	+@start=$$(date +%s); \
 	$(SANCHECK_ENV) $(FUZZ_TREE_MAKE) -k CHECK_DIR=$(SANCHECK_DIR) \
 	  $(addprefix check-unit-,$(SANCHECK_GROUPS)) >$(CHECK_DIR)/sanitize.log 2>&1; \
-	sh test/tools/sum-subcheck.sh $(CHECK_DIR) sanitize "under ASan+UBSan in $(O)/fuzz" \
+	sh test/tools/sum-subcheck.sh $(CHECK_DIR) sanitize "under ASan+UBSan in $(FUZZ_O)" \
 	  $$start $(SANCHECK_DIR) $(addprefix unit-,$(SANCHECK_GROUPS))
 endif
