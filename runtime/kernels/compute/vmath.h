@@ -9,9 +9,12 @@
 // range (test/unit/compute/vmath_test.cpp checks these bounds on every level the CPU has):
 //   exp                       <= 1 ulp (normal results); 0, inf, NaN and subnormal results as
 //                             IEEE expf (subnormals within 1 ulp of the subnormal grid)
-//   sigmoid                   <= 3 ulp over the whole range (no cancellation for x < 0)
+//   sigmoid                   <= 3 ulp wherever sigmoid(x) is a normal float (no cancellation
+//                             for x < 0); 0 below x = -87.33654, where it would be subnormal
 //   tanh                      <= 3 ulp
-//   silu   x * sigmoid(x)     <= 4 ulp
+//   silu   x * sigmoid(x)     <= 4 ulp for x >= -87.33654; -0 below (the sigmoid's 0)
+// Nothing computes a subnormal on the way to a sigmoid (vmath_activation_impl.inc says why);
+// exp and the gelus keep their subnormal results.
 //   gelu   x * Phi(x)         <= 8 ulp for x >= 0, <= 8 + 2.5 x^2 ulp for x < 0 (the float
 //                             rounding of x / sqrt 2, inherent to any float evaluation, grows
 //                             like x^2 in erfc's tail); relative error, so the tail is far

@@ -188,6 +188,44 @@ TEST_P(VmathTest, SpecialValues) {
   }
 }
 
+// sigmoid, silu and sigmoid_mul never return a subnormal (nor compute one on the way): 0 (with
+// x's sign for the products) below -87.33654f, the smallest float whose e^x is normal, and the
+// accurate normal value from it on. tanh, which uses the same flushing exp, stays +-1 there.
+TEST_P(VmathTest, SigmoidFamilyFlushesWhereSigmoidIsSubnormal) {
+  const float cutoff = -87.33654f;
+  const float below = std::nextafter(cutoff, -kInf);
+  std::vector<float> xs = {cutoff, below, -88.0f, -100.0f, -103.9f, -104.0f, -1e6f, -kInf};
+  for (float x = -200.0f; x < -80.0f; x += 0.0137f) {
+    xs.push_back(x);
+  }
+  const int64_t n = static_cast<int64_t>(xs.size());
+  std::vector<float> s(xs.size()), si(xs.size()), sm(xs.size()), th(xs.size());
+  k().sigmoid(xs.data(), s.data(), n);
+  k().silu(xs.data(), si.data(), n);
+  k().sigmoid_mul(xs.data(), sm.data(), n);
+  k().tanh(xs.data(), th.data(), n);
+  for (size_t i = 0; i < xs.size(); ++i) {
+    const float x = xs[i];
+    for (float y : {s[i], si[i], sm[i]}) {
+      EXPECT_NE(std::fpclassify(y), FP_SUBNORMAL) << "at x = " << x;
+    }
+    EXPECT_EQ(th[i], -1.0f) << "tanh at x = " << x;
+    if (x == -kInf) {  // -inf * 0, as the decomposed sigmoid and mul compute it in eager torch
+      EXPECT_EQ(s[i], 0.0f);
+      EXPECT_TRUE(std::isnan(si[i]));
+      EXPECT_TRUE(std::isnan(sm[i]));
+    } else if (x < cutoff) {
+      EXPECT_EQ(s[i], 0.0f) << "sigmoid at x = " << x;
+      EXPECT_TRUE(si[i] == 0.0f && std::signbit(si[i])) << "silu at x = " << x;
+      EXPECT_TRUE(sm[i] == 0.0f && std::signbit(sm[i])) << "sigmoid_mul at x = " << x;
+    } else {
+      const double want = ref_sigmoid(x);
+      EXPECT_GE(s[i], std::numeric_limits<float>::min()) << "sigmoid at x = " << x;
+      EXPECT_LE(ulp_error(s[i], want), 3.0) << "sigmoid at x = " << x;
+    }
+  }
+}
+
 TEST_P(VmathTest, ResultDoesNotDependOnPosition) {
   std::mt19937 rng(7);
   const std::vector<float> x = compute_test::random_floats(37, rng, -12.0f, 12.0f);
