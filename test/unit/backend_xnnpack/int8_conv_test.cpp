@@ -2,8 +2,8 @@
 // DepthwiseConv2d (qcint8 weights, qcint32 bias) -> 8-bit [-> Clamp onto the same grid] ->
 // Convert -> fp32, against a plain integer loop with XNNPACK's fp32 requantization (bit for
 // bit) and the float formulas (within one output quantum): 1x1 read in place, K x K with padding,
-// stride and dilation, groups, depthwise multipliers, quint8 with zero points, a node clamp and a
-// fused Clamp node.
+// stride and dilation, groups, depthwise multipliers, quint8 with zero points, a node clamp, a
+// fused Clamp node and a Convert to an fp32 intermediate run inside the convolution.
 #include <cmath>
 #include <cstdint>
 #include <initializer_list>
@@ -13,12 +13,14 @@
 
 #include <executorch/runtime/core/exec_aten/exec_aten.h>
 
+#include "../../../runtime/backends/xnnpack/runtime/graph.h"
 #include "../common/log_capture.h"
 #include "xnn_test_util.h"
 
 using executorch::aten::ScalarType;
 using executorch::aten::Tensor;
 using executorch::aten::TensorImpl;
+using executorch::backends::xnnpack::Graph;
 using executorch::runtime::Error;
 using executorch::runtime::EValue;
 using xnn_test::Delegate;
@@ -35,6 +37,11 @@ struct Case {
   bool quint8 = false;
   float node_lo = -INFINITY, node_hi = INFINITY;  // the convolution's own clamp
   bool clamp_node = false;                        // a Clamp node after it, [0, 6]
+  // The Convert to fp32 into an intermediate that an Abs node reads (the output is |y|): the
+  // convolution writes the intermediate itself (fuse_converts); with `keep_intermediate` a
+  // second Convert reads the convolution's output too (into an external output), which keeps
+  // the first one a step of its own.
+  bool internal_convert = false, keep_intermediate = false;
   // Powers-of-two scales, the input at 127 everywhere and each filter +127 over the first half of
   // the channels and -127 over the second, but for a last weight that leaves an odd sum of a few
   // accumulator units: half-way between two output steps. A float sum over the channels passes
@@ -74,6 +81,7 @@ struct Run {
   std::vector<float> got, exact;
   std::vector<double> real;  // the float formulas, in double
   float quantum;
+  size_t steps = 0;  // in the graph the backend built
 };
 
 Run run_case(const Case& c) {
@@ -151,6 +159,12 @@ Run run_case(const Case& c) {
     g.per_tensor(zq, act, gr.sy, gr.zy);
     GraphWriter::clamp(g.unary(T::XNNClamp, yq, zq), 0.0f, 6.0f * gr.sy);
     g.unary(T::XNNConvert, zq, out);
+  } else if (c.internal_convert) {
+    const uint32_t f = g.value(dims({c.n, oh, ow, c.oc}));
+    g.unary(T::XNNConvert, yq, f);
+    g.unary(T::XNNAbs, f, out);
+    if (c.keep_intermediate)
+      g.unary(T::XNNConvert, yq, g.value(dims({c.n, oh, ow, c.oc}), 2, true));
   } else {
     g.unary(T::XNNConvert, yq, out);
   }
@@ -161,11 +175,19 @@ Run run_case(const Case& c) {
   EXPECT_EQ(d.init_error, Error::Ok) << test::captured_logs();
   if (d.init_error != Error::Ok)
     return r;
-  r.got.assign(static_cast<size_t>(c.n * oh * ow * c.oc), NAN);
+  r.steps = static_cast<const Graph*>(d.handle)->steps.size();
+  const size_t ny = static_cast<size_t>(c.n * oh * ow * c.oc);
+  r.got.assign(ny, NAN);
+  std::vector<float> intermediate(ny, NAN);
   int32_t xs[4] = {c.n, c.h, c.w, c.ic}, ys[4] = {c.n, oh, ow, c.oc};
   TensorImpl xi(ScalarType::Float, 4, xs, x.data()), yi(ScalarType::Float, 4, ys, r.got.data());
-  EValue ex{Tensor(&xi)}, ey{Tensor(&yi)};
-  EXPECT_EQ(d.execute({&ex, &ey}), Error::Ok);
+  TensorImpl fi(ScalarType::Float, 4, ys, intermediate.data());
+  EValue ex{Tensor(&xi)}, ey{Tensor(&yi)}, ef{Tensor(&fi)};
+  if (c.keep_intermediate) {
+    EXPECT_EQ(d.execute({&ex, &ey, &ef}), Error::Ok);
+  } else {
+    EXPECT_EQ(d.execute({&ex, &ey}), Error::Ok);
+  }
 
   // The clamp bounds quantized as XNNPACK does: lrint(bound / scale) + zero point, on the grid.
   float lo = c.node_lo, hi = c.node_hi;
@@ -205,10 +227,12 @@ Run run_case(const Case& c) {
           const float scale = gr.sx * sw[o] / gr.sy;
           float v = static_cast<float>(acc) * scale;
           v = std::min(std::max(v, qlo), qhi);
-          r.exact.push_back(std::nearbyint(v) * gr.sy);
+          const float exact = std::nearbyint(v) * gr.sy;
           const double clamped = std::min<double>(std::max<double>(real, lo), hi);
-          r.real.push_back((quantize(clamped, gr.sy, gr.zy, gr.qmin, gr.qmax) - gr.zy) *
-                           double{gr.sy});
+          const double on_grid =
+              (quantize(clamped, gr.sy, gr.zy, gr.qmin, gr.qmax) - gr.zy) * double{gr.sy};
+          r.exact.push_back(c.internal_convert ? std::fabs(exact) : exact);
+          r.real.push_back(c.internal_convert ? std::fabs(on_grid) : on_grid);
         }
   return r;
 }
@@ -281,6 +305,27 @@ TEST(XnnpackInt8Conv, ClampNodeAfterTheConvolution) {
   d.clamp_node = true;
   d.node_lo = 0.1f;  // narrower than the Clamp's lower bound
   check(d);
+}
+
+// A Convert from the convolution's grid to an fp32 intermediate runs in the convolution, which
+// writes the intermediate itself: one step fewer, the same answers (bit for bit the integer loop,
+// and those of the graph that keeps the Convert apart).
+TEST(XnnpackInt8Conv, ConvertToAnIntermediateRunsInTheConvolution) {
+  for (bool depthwise : {false, true}) {
+    SCOPED_TRACE(depthwise ? "depthwise" : "dense");
+    Case c = depthwise ? Case{1, 6, 5, 16, 16, 3, 3, 1, 1, 1, 1}
+                       : Case{1, 6, 5, 8, 20, 1, 1, 1, 0, 1, 1};
+    c.depthwise = depthwise;
+    c.internal_convert = true;
+    check(c);
+    const auto folded = run_case(c);
+    c.keep_intermediate = true;
+    const auto apart = run_case(c);
+    // The input's Convert and its rounding, the convolution, Abs; apart, the two Converts.
+    EXPECT_EQ(folded.steps, 4u);
+    EXPECT_EQ(apart.steps, 6u);
+    EXPECT_TRUE(xnn_test::bit_equal(folded.got, apart.got));
+  }
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // A Sigmoid whose only reader is a Multiply with the Sigmoid's own input (swish) runs as one
 // x * sigmoid(x) step (fuse_sigmoid_multiply): the answers are bit for bit those of the two
 // nodes run apart, and any other pattern is left as two steps.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -158,6 +159,52 @@ TEST(XnnpackSwish, OtherPatternsStayTwoSteps) {
     const auto out = run(d, {inputs(1)}, 2);
     ASSERT_EQ(out.size(), 2u);
     EXPECT_TRUE(bit_equal(out[0], out[1]));
+  }
+}
+
+// swish -> Convert to qint8 -> Convert -> fp32 out (the int8 programs' SiLU between two
+// quantized convolutions): the swish step writes the quantized value itself (fuse_converts), the
+// rounding onto its grid stays a step of its own; with `keep_swish` the swish's output is also an
+// external output, which keeps the first Convert apart.
+std::vector<float> swish_then_quantized(bool keep_swish, size_t* steps) {
+  GraphWriter g;
+  const uint32_t x = g.value({kRows, kCols}, 0);
+  const uint32_t s = keep_swish ? g.value({kRows, kCols}, 2, true) : g.value({kRows, kCols});
+  const uint32_t q = g.value({kRows, kCols});
+  g.per_tensor(q, fb::XNNDatatype::xnn_datatype_qint8, 0.05f, -7);
+  const uint32_t y = g.value({kRows, kCols}, 1, true);
+  const uint32_t gate = g.value({kRows, kCols});
+  g.unary(T::XNNSigmoid, x, gate);
+  g.binary(T::XNNMultiply, x, gate, s);
+  g.unary(T::XNNConvert, s, q);
+  g.unary(T::XNNConvert, q, y);
+  Delegate d(g.payload());
+  EXPECT_EQ(d.init_error, Error::Ok);
+  if (d.init_error != Error::Ok)
+    return {};
+  *steps = graph_of(d).steps.size();
+  const auto outs = run(d, {inputs(3)}, keep_swish ? 2 : 1);
+  return outs.empty() ? std::vector<float>() : outs[0];
+}
+
+TEST(XnnpackSwish, ConvertToAQuantizedValueRunsInTheSwishStep) {
+  size_t folded_steps = 0, apart_steps = 0;
+  const auto folded = swish_then_quantized(false, &folded_steps);
+  const auto apart = swish_then_quantized(true, &apart_steps);
+  ASSERT_EQ(folded.size(), kN);
+  // swish, the rounding onto the grid, the Convert back; the kept Convert is one more.
+  EXPECT_EQ(folded_steps, 3u);
+  EXPECT_EQ(apart_steps, 4u);
+  EXPECT_TRUE(bit_equal(folded, apart));
+  // On the grid: within half a step of swish(x), clamped to [-128, 127] + 7 steps.
+  const auto x = inputs(3);
+  for (uint32_t i = 0; i < kN; ++i) {
+    const double want = x[i] / (1.0 + std::exp(-static_cast<double>(x[i])));
+    const double lo = (-128 + 7) * 0.05, hi = (127 + 7) * 0.05;
+    const double clamped = std::min(std::max(want, lo), hi);
+    ASSERT_NEAR(folded[i], clamped, 0.025 + 1e-6) << i;
+    const double steps_from_zero = folded[i] / 0.05;
+    ASSERT_NEAR(steps_from_zero, std::nearbyint(steps_from_zero), 1e-3) << i;
   }
 }
 

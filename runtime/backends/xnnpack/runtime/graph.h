@@ -165,6 +165,13 @@ class Step {
     return false;
   }
 
+  // For fuse_converts(): a step that can write what it writes into its only output into
+  // another value of the same shape, `out`, instead (its values, rounding included, unchanged)
+  // does so from now on and returns true. The default cannot.
+  virtual bool retarget_output(uint32_t /*out*/) {
+    return false;
+  }
+
   // Logs "XnnpackBackend: node N (Type): <message>" and returns `error`.
   runtime::Error fail(runtime::Error error, const char* format, ...) const
       __attribute__((format(printf, 3, 4)));
@@ -231,6 +238,15 @@ void fuse_activations(Graph& graph);
 // (Step::absorb_clamp), as part of that step: the Clamp's step goes and its input is left
 // without a buffer. Run by build_graph() before the buffers are planned.
 void fuse_clamps(Graph& graph);
+
+// Runs each Convert or Copy whose input is read by it alone, as the step that writes that input
+// (Step::retarget_output): a Convert between a float and a quantized value is a copy (every
+// value is held as float32), so the producer writes the Convert's output itself and the copy
+// pass goes; the rounding onto the output's grid, a step of its own after the Convert, stays.
+// Only where no rounding step follows the producer for the input: a quantized input must be
+// rounded by its producer itself (the integer convolutions). Run by build_graph() after
+// fuse_clamps(), before the buffers are planned.
+void fuse_converts(Graph& graph);
 
 // The reshape pass: runs every step's reshape() in order, after the external inputs' dims were
 // set to the call's shapes. InvalidArgument when the shapes do not propagate (a value would

@@ -657,6 +657,7 @@ Result<std::unique_ptr<Graph>> build_graph(
   fuse_sigmoid_multiply(*graph);
   fuse_activations(*graph);
   fuse_clamps(*graph);
+  fuse_converts(*graph);
   err = plan_intermediate_buffers(*graph);
   if (err != Error::Ok) {
     return err;

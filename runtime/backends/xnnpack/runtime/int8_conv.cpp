@@ -109,6 +109,12 @@ class Int8ConvStep final : public Step {
     return true;
   }
 
+  // The requantization's grid is in conv.params, taken from the output at build time.
+  bool retarget_output(uint32_t new_out) override {
+    out = new_out;
+    return true;
+  }
+
   void run(Graph& g) override {
     conv.run(g.data(in), g.data(out));
   }

@@ -161,6 +161,11 @@ class ConvStep final : public Step {
   bool absorb_activation(FusableActivation a, uint32_t new_out) override {
     return fuse_into(params, a, new_out, &out);
   }
+  // The grid it rounds onto, if any, is in params, taken from the output at build time.
+  bool retarget_output(uint32_t new_out) override {
+    out = new_out;
+    return true;
+  }
 };
 
 class DepthwiseStep final : public Step {
@@ -175,6 +180,11 @@ class DepthwiseStep final : public Step {
   }
   bool absorb_activation(FusableActivation a, uint32_t new_out) override {
     return fuse_into(params, a, new_out, &out);
+  }
+  // The grid it rounds onto, if any, is in params, taken from the output at build time.
+  bool retarget_output(uint32_t new_out) override {
+    out = new_out;
+    return true;
   }
 };
 

@@ -690,6 +690,10 @@ class SigmoidMultiplyStep final : public Step {
   FusableActivation fusable_activation() const override {
     return FusableActivation::kSigmoidMul;
   }
+  bool retarget_output(uint32_t out) override {
+    out_ = out;
+    return true;
+  }
   void run(Graph& g) override {
     kernels::compute::span_sigmoid_mul(
         g.data(in_), g.data(out_), static_cast<int64_t>(g.value(out_).numel));
@@ -846,6 +850,30 @@ void fuse_clamps(Graph& graph) {
                clamp->rounds_quantized_outputs &&
                producer.absorb_clamp(clamp->outputs[0], clamp->a(), clamp->b());
       });
+}
+
+void fuse_converts(Graph& graph) {
+  // Not a constant or an external (their buffers are the caller's), and not one rounded onto a
+  // half-precision or dynamic grid by a step after its producer.
+  const auto foldable_input = [](const Value& v) {
+    return !v.is_constant && v.format == FloatFormat::kFp32 &&
+           v.quant.kind != Quant::Kind::kDynamicPerRow &&
+           (v.flags & (kFlagExternalInput | kFlagExternalOutput)) == 0;
+  };
+  fold_into_producers(graph, foldable_input, [&](Step& step, Step& producer) {
+    const auto* copy = dynamic_cast<const UnaryStep*>(&step);
+    if (copy == nullptr || copy->op() != UnaryOp::kCopy) {
+      return false;
+    }
+    // A per-tensor grid the producer does not round onto itself is rounded by a step after it,
+    // on the input value, which would be left without a buffer.
+    const Value& in = graph.values[step.inputs[0]];
+    if (in.quant.kind == Quant::Kind::kPerTensor &&
+        !producer.rounds_quantized_outputs) {
+      return false;
+    }
+    return producer.retarget_output(step.outputs[0]);
+  });
 }
 
 }  // namespace xnnpack
