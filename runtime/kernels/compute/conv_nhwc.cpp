@@ -481,15 +481,15 @@ bool conv2d_nhwc(const ConvNhwcParams& p, const void* packed, const float* input
   }
   // Units of work: one block of output pixels of one group, times a run of `span` of its
   // panels. A block's rows stay in cache while the panels pass over them. Each unit gathers
-  // its own copy of the block (a 1x1 convolution reads the input in place, so its units are
-  // single panels); cutting a block's panels into parts only when there are too few blocks
-  // to keep every thread busy keeps the duplicated gathers rare. Every output is computed by
+  // its own copy of the block; cutting a block's panels into parts only when there are too few
+  // blocks to keep every thread busy keeps the duplicated gathers rare. It also keeps two
+  // threads from writing the same output rows: where a row is not 64-byte aligned (planned
+  // memory often is not), two panels of it share a cache line, and a 1x1 convolution whose
+  // panels went to different threads ran slower on two threads than on one. Every output is computed by
   // the same strip over the same block rows whichever unit or thread runs it: the results do
   // not depend on the thread count.
   int64_t parts = 1;
-  if (direct) {
-    parts = h.panels;
-  } else if (threads > 1) {
+  if (threads > 1) {
     // Two units per thread let the threads even out blocks of unequal size; a single block
     // (a 7x7 image) is as even as it gets with one unit per thread, each gathering it once.
     const int64_t want = static_cast<int64_t>(blocks * p.groups == 1 ? threads : 2 * threads);
