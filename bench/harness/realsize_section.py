@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 import re
 import statistics
 import time
@@ -120,6 +121,7 @@ def run(envr, a, out: Path, measure: Callable, log: Callable[[str], None]) -> Li
         splice(out, section)
         return problems
     manifest = export(envr, a.realsize_models, log)
+    stat0 = cpu_jiffies()
     results = []
     for it in items(envr, manifest, a.realsize_models, a.realsize_threads):
         t0 = time.time()
@@ -138,12 +140,46 @@ def run(envr, a, out: Path, measure: Callable, log: Callable[[str], None]) -> Li
                 problems.append(f"realsize {it['tag']} / {rt}: {x['status']}: {reason(x)}")
     data = {"cfg": CFG, "manifest": manifest, "results": results,
             "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-            "loadavg": Path("/proc/loadavg").read_text().split()[:3]}
+            "loadavg": Path("/proc/loadavg").read_text().split()[:3],
+            "machine": machine(), "steal": steal_share(stat0, cpu_jiffies())}
     jpath = json_path(envr)
     jpath.write_text(json.dumps(data, indent=1, default=str))
     splice(out, render(data, a, chart(envr, jpath, out, log)))
     log(f"  real-size section written into {os.path.relpath(out, REPO)}; {os.path.relpath(jpath, REPO)}")
     return problems
+
+
+def machine() -> str:
+    """'AMD EPYC (family 25 model 1), 2 CPUs, AVX2': what the figures were measured on."""
+    info: Dict[str, str] = {}
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            k, _, v = line.partition(":")
+            info.setdefault(k.strip(), v.strip())
+    except OSError:
+        return platform.machine()
+    flags = info.get("flags", "").split()
+    isa = "AVX-512" if "avx512f" in flags else "AVX2" if "avx2" in flags else platform.machine()
+    where = (f" (family {info['cpu family']} model {info['model']})"
+             if "cpu family" in info and "model" in info else "")
+    return f"{info.get('model name', platform.machine())}{where}, {os.cpu_count()} CPUs, {isa}"
+
+
+def cpu_jiffies() -> Optional[List[int]]:
+    """/proc/stat's whole-machine CPU counters (user nice system idle iowait irq softirq steal)."""
+    try:
+        return [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+    except (OSError, ValueError):
+        return None
+
+
+def steal_share(before: Optional[List[int]], after: Optional[List[int]]) -> Optional[float]:
+    """The share of CPU time the hypervisor gave to other guests during the run (0 on bare
+    metal): the figure that says how noisy a virtual machine's timings are."""
+    if before is None or after is None or len(before) < 8 or len(after) < 8:
+        return None
+    total = sum(after) - sum(before)
+    return (after[7] - before[7]) / total if total > 0 else None
 
 
 def json_path(envr) -> Path:
@@ -241,13 +277,22 @@ def rel_tol(manifest: Dict[str, Any], int8: bool) -> str:
     return " / ".join(f"{r:g}" for r in sorted(rels)) or "-"
 
 
+def run_conditions(data: Dict[str, Any]) -> str:
+    """' on <machine> (load average ...; steal ...)' from what the run recorded (older runs
+    recorded only the load average)."""
+    where = f" on {data['machine']}" if data.get("machine") else ""
+    notes = [f"load average at the end {' '.join(data['loadavg'])}"]
+    if data.get("steal") is not None:
+        notes.append(f"hypervisor steal time {100 * data['steal']:.1f}% of the CPU time during the run")
+    return (f"{where} ({'; '.join(notes)}; wall times vary from run to run on a shared or virtual "
+            "machine, CPU-time medians less so)")
+
+
 def render(data: Dict[str, Any], a, chart: Optional[str] = None) -> List[str]:
     man = data["manifest"]
     cfg = data.get("cfg", CFG)  # the run's own settings, so a re-render describes that run
     L = [BEGIN, "## Real-size models", "",
-         f"Run {data['date']} (load average at the end {' '.join(data['loadavg'])}; the machine's two cores "
-         "were shared with other builds during the run, so wall times are noisy; CPU-time medians are the "
-         "steadier figure). Models: `bench/realsize/models.py` (torchvision's published structures, written "
+         f"Run {data['date']}{run_conditions(data)}. Models: `bench/realsize/models.py` (torchvision's published structures, written "
          "out; random weights with BatchNorm statistics measured on random images), exported at bench time "
          "by `bench/realsize/export.py` (torch " + man["versions"]["torch"] + ", executorch "
          + man["versions"]["executorch"] + ") into `build/bench/realsize/`, never committed. Each row: one "
