@@ -268,7 +268,8 @@ def measure(envr: Env, spec: Dict[str, Any], tag: str, runtimes: List[str], cfg:
                 for k in ("load_ms", "load_cpu_ms", "first_ms", "first_cpu_ms", "rss_before_load_kb"):
                     r[k].append(hello.get(k))
                 r["correct"] = hello.get("correct") if r["correct"] in (None, True) else r["correct"]
-                for k in ("note", "max_abs_err", "inputs_match_manifest", "upstream_threadpool", "torch_threads"):
+                for k in ("note", "max_abs_err", "inputs_match_manifest", "upstream_threadpool", "torch_threads",
+                          "prepared_bytes"):
                     if hello.get(k) not in (None, ""):
                         r[k] = hello[k]
             # warm-up, and a batch size per runtime from its warm-up speed

@@ -335,8 +335,15 @@ def render(data: Dict[str, Any], a, chart: Optional[str] = None) -> List[str]:
                   "ours / upstream | upstream int8 / upstream fp32 |", "|---|---|---|---|---|---|"]
             for mname in q8:
                 L.append(row(data, mname, threads, key, INT8_COLUMNS))
-    L += ["", "### Load (file to method ready, wall) and peak RSS, 1 thread", "",
-          "| model | program | runtime | load | first execution | peak RSS |", "|---|---|---|---|---|---|"]
+    L += ["", "### Load (file to method ready, wall), memory the load-time preparation added, and peak RSS, "
+          "1 thread", "",
+          "\"prepared at load\": the bytes our runtime's preparation pass holds besides the file's own "
+          "constants (constant-only instructions folded, weights packed for the micro-kernels; "
+          "`Method::prepared_constant_bytes()`, Python `Method.prepared_bytes`), for the portable programs; in "
+          "an XNNPACK program the delegate packs its own weights when it initializes, outside that pass. The "
+          "other runtimes have no such pass.", "",
+          "| model | program | runtime | load | first execution | prepared at load | peak RSS |",
+          "|---|---|---|---|---|---|---|"]
     for x in data["results"]:
         if x["threads"] != 1:
             continue
@@ -346,8 +353,10 @@ def render(data: Dict[str, Any], a, chart: Optional[str] = None) -> List[str]:
                 continue
             rss = f"{r['peak_rss_kb'] / 1024:.0f} MB" if r.get("status") == "ok" and r.get("peak_rss_kb") else "-"
             load = "(builds the module)" if rt == "eager" and r.get("status") == "ok" else tcell(r, "load_ms")
+            prep = (f"{r['prepared_bytes'] / 2**20:.1f} MiB" if r.get("status") == "ok" and x["variant"] ==
+                    "portable" and r.get("prepared_bytes") is not None else "-")
             L.append(f"| {x['model']} | {VARIANT_LABEL[x['variant']]} | {rt} | {load} | "
-                     f"{tcell(r, 'first_ms') if r.get('status') == 'ok' else '-'} | {rss} |")
+                     f"{tcell(r, 'first_ms') if r.get('status') == 'ok' else '-'} | {prep} | {rss} |")
     L += ["", "Commands: `make bench-realsize` (this section only; `make bench` runs it too, `make bench-quick` "
           "never), `build/zoo-venv/bin/python bench/realsize/export.py --out build/bench/realsize` (export "
           "only). Per-row figures, IQRs and wall times: `build/bench/realsize-results.json`.", END]

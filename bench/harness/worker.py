@@ -147,6 +147,7 @@ def main() -> int:
             program = et.load(spec["pte"], data_path=spec.get("data"))
             method = program.load_method(spec["method"])
             load_s, load_c = time.perf_counter() - t0, time.process_time() - c0
+            extra["prepared_bytes"] = method.prepared_bytes
 
             def call():
                 return method(*inputs)
