@@ -292,8 +292,8 @@ def render(data: Dict[str, Any], a, chart: Optional[str] = None) -> List[str]:
     man = data["manifest"]
     cfg = data.get("cfg", CFG)  # the run's own settings, so a re-render describes that run
     L = [BEGIN, "## Real-size models", "",
-         f"Run {data['date']}{run_conditions(data)}. Models: `bench/realsize/models.py` (torchvision's published structures, written "
-         "out; random weights with BatchNorm statistics measured on random images), exported at bench time "
+         f"Run {data['date']}{run_conditions(data)}. Models: `bench/realsize/models.py` (torchvision's "
+         "published structures, written out; random weights with BatchNorm statistics measured on random images), exported at bench time "
          "by `bench/realsize/export.py` (torch " + man["versions"]["torch"] + ", executorch "
          + man["versions"]["executorch"] + ") into `build/bench/realsize/`, never committed. Each row: one "
          f"set, {cfg['rounds']} interleaved rounds after a warm-up, per-process workers (bench.py's `measure()`); "
