@@ -101,12 +101,37 @@ class BackendInitContext final {
     return Error::NotFound;
   }
 
+  /**
+   * Not part of upstream's API. A backend that knows from its payload which
+   * arguments of the delegate call it writes (its graph outputs) reports
+   * each one here from init(), by position in the call's arguments. Method
+   * load then refuses a program that passes a constant or a view in one of
+   * those places and checks a caller-bound input there against its
+   * capacity. A backend that reports nothing is taken to write only the
+   * call's last argument, the place the exporter puts a delegate's last
+   * output.
+   */
+  void internal_report_written_arg(size_t arg_index) {
+    if (written_arg_sink_ != nullptr) {
+      written_arg_sink_(written_arg_sink_state_, arg_index);
+    }
+  }
+
+  /// Where internal_report_written_arg() goes (set by Method load).
+  void internal_set_written_arg_sink(
+      void (*sink)(void* state, size_t arg_index), void* state) {
+    written_arg_sink_ = sink;
+    written_arg_sink_state_ = state;
+  }
+
  private:
   MemoryAllocator* runtime_allocator_ = nullptr;
   EventTracer* event_tracer_ = nullptr;
   const char* method_name_ = nullptr;
   const NamedDataMap* named_data_map_ = nullptr;
   Span<const BackendOption> runtime_specs_;
+  void (*written_arg_sink_)(void* state, size_t arg_index) = nullptr;
+  void* written_arg_sink_state_ = nullptr;
 };
 
 }  // namespace runtime

@@ -19,6 +19,7 @@
 #include <executorch/runtime/executor/detail/method_internal.h>
 #include <executorch/runtime/executor/detail/tensor_parser.h>
 #include <executorch/runtime/executor/detail/value_parser.h>
+#include <executorch/runtime/executor/detail/write_validation.h>
 #include <executorch/runtime/executor/program.h>
 #include <executorch/runtime/platform/assert.h>
 #include <executorch/runtime/platform/log.h>
@@ -76,12 +77,15 @@ Error allocate_values(
     const fb::ExecutionPlan* s_plan,
     MemoryAllocator* method_allocator,
     EValue** values,
-    bool** input_set) {
+    bool** input_set,
+    internal::InputWrite** input_writes) {
   const size_t n_values = s_plan->values()->size();
   const size_t n_inputs = s_plan->inputs()->size();
   EValue* v = internal::allocate_array<EValue>(method_allocator, n_values);
   bool* set = internal::allocate_array<bool>(method_allocator, n_inputs);
-  if (v == nullptr || set == nullptr) {
+  auto* writes = internal::allocate_array<internal::InputWrite>(
+      method_allocator, n_inputs);
+  if (v == nullptr || set == nullptr || writes == nullptr) {
     return Error::MemoryAllocationFailed;
   }
   for (size_t i = 0; i < n_values; ++i) {
@@ -89,9 +93,11 @@ Error allocate_values(
   }
   for (size_t i = 0; i < n_inputs; ++i) {
     set[i] = false;
+    writes[i] = internal::InputWrite{false, nullptr};
   }
   *values = v;
   *input_set = set;
+  *input_writes = writes;
   return Error::Ok;
 }
 
@@ -272,7 +278,11 @@ Error Method::init(
       &delegate_data_map));
 
   ET_CHECK_OK_OR_RETURN_ERROR(allocate_values(
-      s_plan, method_allocator, &owned_.values, &owned_.input_set));
+      s_plan,
+      method_allocator,
+      &owned_.values,
+      &owned_.input_set,
+      &owned_.input_writes));
   owned_.n_value = s_plan->values()->size();
 
   const internal::LoadContext ctx{
@@ -314,6 +324,16 @@ Error Method::init(
       /*with_op_names=*/env_.event_tracer != nullptr,
       &owned_.chains,
       &owned_.n_chains));
+
+  // What each kernel and delegate writes is known only now.
+  ET_CHECK_OK_OR_RETURN_ERROR(internal::validate_write_sets(
+      internal::ProgramAccess::flatbuffer(*env_.program),
+      s_plan,
+      owned_.chains,
+      owned_.n_chains,
+      owned_.delegates,
+      owned_.n_delegate,
+      owned_.input_writes));
 
   if (config.prepare_constants) {
     owned_.prepared = new (std::nothrow) internal::PreparedState();

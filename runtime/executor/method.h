@@ -63,6 +63,7 @@ struct Chain;
 struct ExternalConstant;
 class MergedDataMap;
 class PreparedState;
+struct InputWrite;
 }  // namespace internal
 
 /// The argument list of one instruction: pointers into the value table.
@@ -188,6 +189,16 @@ class ET_API Method final {
   /// The event tracer given at load, or null.
   EventTracer* get_event_tracer();
 
+  /**
+   * Not part of upstream's API: whether the method writes input
+   * `input_idx` in place, in the buffer the caller binds (an input that is
+   * not memory-planned and that a kernel or delegate of the method writes).
+   * Such an input must be bound to writable memory that holds its whole
+   * capacity (set_input checks the size). False for an index out of range
+   * or before the method is loaded.
+   */
+  bool input_is_written(size_t input_idx) const;
+
   /// EXPERIMENTAL: bytes the Method allocated at load for constants it
   /// prepared (MethodLoadConfig::prepare_constants); 0 when off.
   size_t prepared_constant_bytes() const;
@@ -289,6 +300,8 @@ class ET_API Method final {
     size_t n_value = 0;
     EValue* values = nullptr;
     bool* input_set = nullptr;
+    /// Per input: whether the method writes the caller's bound buffer.
+    internal::InputWrite* input_writes = nullptr;
     size_t n_delegate = 0;
     internal::BackendDelegate* delegates = nullptr;
     size_t n_chains = 0;

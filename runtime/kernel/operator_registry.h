@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 
 #include <executorch/runtime/core/array_ref.h>
@@ -184,6 +185,36 @@ constexpr size_t kKernelKeyBufSize = 659;
  */
 ET_API Error
 make_kernel_key_string(Span<const TensorMeta> key, char* buf, size_t buf_size);
+
+/**
+ * Which arguments of its boxed call a kernel may write, when its
+ * registration knows it. make_boxed_kernel() records one for every kernel it
+ * wraps, from the C++ signature; the prim ops record theirs by hand. Method
+ * load checks these places against constants, views and caller-bound inputs
+ * (a kernel without a record is assumed to write its last argument, and its
+ * first too when the operator name ends in '_').
+ */
+struct KernelWriteSet {
+  /// Boxed arguments the kernel takes: schema arguments plus the return slot.
+  uint32_t num_args;
+  /// Bit i set: argument i (i < 64) may be written. Arguments from 64 on
+  /// are never recorded: such a kernel gets no record.
+  uint64_t written;
+};
+
+/**
+ * Records the write set of the boxed function `fn` (a process-wide table
+ * beside the kernel registry, same concurrency rules). Recording the same
+ * set again is a no-op.
+ *
+ * @retval Error::InvalidArgument fn is null, num_args is above 64, or a
+ *     different set is already recorded for fn.
+ * @retval Error::RegistrationExceedingMaxKernels the table is full.
+ */
+ET_API Error record_kernel_write_set(OpFunction fn, KernelWriteSet set);
+
+/// The write set recorded for `fn`, or null if none was.
+ET_API const KernelWriteSet* find_kernel_write_set(OpFunction fn);
 
 }  // namespace internal
 

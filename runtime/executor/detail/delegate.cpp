@@ -7,7 +7,9 @@
  */
 #include <executorch/runtime/executor/detail/delegate.h>
 
+#include <algorithm>
 #include <new>
+#include <vector>
 
 #include <executorch/runtime/core/data_loader.h>
 #include <executorch/runtime/executor/detail/flatbuffer_vectors.h>
@@ -125,8 +127,15 @@ Error BackendDelegate::Init(
   }
 
   new (out) BackendDelegate(id, backend, std::move(processed.get()));
+  std::vector<size_t> written;
+  context.internal_set_written_arg_sink(
+      [](void* state, size_t arg_index) {
+        static_cast<std::vector<size_t>*>(state)->push_back(arg_index);
+      },
+      &written);
   Result<DelegateHandle*> handle = backend->init(
       context, &out->processed_, ArrayRef<CompileSpec>(specs, n_specs));
+  context.internal_set_written_arg_sink(nullptr, nullptr);
   if (!handle.ok()) {
     ET_LOG(
         Error,
@@ -139,6 +148,17 @@ Error BackendDelegate::Init(
     return handle.error();
   }
   out->handle_ = handle.get();
+  if (!written.empty()) {
+    size_t* copy =
+        allocate_array<size_t>(context.get_runtime_allocator(), written.size());
+    if (copy == nullptr) {
+      out->~BackendDelegate();  // destroys the handle: *out was not counted
+      return Error::MemoryAllocationFailed;
+    }
+    std::copy(written.begin(), written.end(), copy);
+    out->written_args_ = copy;
+    out->n_written_args_ = written.size();
+  }
   return Error::Ok;
 }
 

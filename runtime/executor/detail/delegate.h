@@ -47,6 +47,17 @@ class BackendDelegate final {
     return id_;
   }
 
+  /// Whether the backend reported which call arguments it writes
+  /// (BackendInitContext::internal_report_written_arg).
+  bool reported_written_args() const {
+    return n_written_args_ > 0;
+  }
+
+  /// The argument positions the backend reported, in report order.
+  Span<const size_t> written_args() const {
+    return Span<const size_t>(written_args_, n_written_args_);
+  }
+
  private:
   BackendDelegate(
       const char* id,
@@ -64,6 +75,8 @@ class BackendDelegate final {
   const BackendInterface* backend_;
   DelegateHandle* handle_;
   FreeableBuffer processed_;
+  const size_t* written_args_ = nullptr;  // in method memory
+  size_t n_written_args_ = 0;
 };
 
 }  // namespace internal

@@ -86,10 +86,30 @@ Error read_condition(const EValue& cond, size_t value_index, bool* out) {
 /// tensor with a null data pointer, so execution refuses to start until
 /// each one is bound (an input only if it holds data; an output if it can).
 /// Looking for an et_view that binds an output happens only for an unbound
-/// one, so a bound method pays one pointer test per input and output.
+/// one, so a bound method pays one pointer test per input and output. An
+/// input the method writes in place must still be the buffer set_input
+/// checked.
 Error check_caller_bindings(
-    const executorch_flatbuffer::ExecutionPlan* plan, const EValue* values) {
+    const executorch_flatbuffer::ExecutionPlan* plan,
+    const EValue* values,
+    const internal::InputWrite* input_writes) {
   const auto* vals = plan->values();
+  for (flatbuffers::uoffset_t i = 0; i < plan->inputs()->size(); ++i) {
+    // set_input checked the size of the buffer it bound; a tensor rebound
+    // another way (mutable_input) may be smaller than what the method writes.
+    const size_t vi = static_cast<size_t>(plan->inputs()->Get(i));
+    if (input_writes[i].written &&
+        values[vi].toTensor().const_data_ptr() != input_writes[i].bound_data) {
+      ET_LOG(
+          Error,
+          "execute: input %u (value %zu) of method '%s' is written in place "
+          "and was not bound with set_input",
+          static_cast<unsigned>(i),
+          vi,
+          plan_name(plan));
+      return Error::InvalidState;
+    }
+  }
   for (int pass = 0; pass < 2; ++pass) {
     const bool inputs = pass == 0;
     const auto* indices = inputs ? plan->inputs() : plan->outputs();
@@ -249,7 +269,8 @@ Error Method::execute() {
       return Error::InvalidArgument;
     }
   }
-  Error bound = check_caller_bindings(env_.serialization_plan, owned_.values);
+  Error bound = check_caller_bindings(
+      env_.serialization_plan, owned_.values, owned_.input_writes);
   if (bound != Error::Ok) {
     return bound;
   }
@@ -305,7 +326,8 @@ Error Method::step() {
     return Error::EndOfMethod;
   }
   if (step_state_.chain_idx == 0 && step_state_.instr_idx == 0) {
-    Error bound = check_caller_bindings(env_.serialization_plan, owned_.values);
+    Error bound = check_caller_bindings(
+        env_.serialization_plan, owned_.values, owned_.input_writes);
     if (bound != Error::Ok) {
       return bound;
     }

@@ -69,6 +69,14 @@ struct Chain {
   Instruction* instructions;
 };
 
+/// A plan input the method writes in place (write_validation.h): the buffer
+/// the caller bound must hold the input's capacity, which set_input checks
+/// when it records the binding; execute refuses any other binding.
+struct InputWrite {
+  bool written;
+  const void* bound_data;  // what set_input bound, after checking its size
+};
+
 /// One constant tensor blob fetched by name from the external data map.
 struct ExternalConstant {
   const char* key;  // NUL-terminated, points into the flatbuffer

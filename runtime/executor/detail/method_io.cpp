@@ -54,7 +54,11 @@ const fb::Tensor* serialized_tensor(
  * pointer otherwise.
  */
 Error set_tensor_input(
-    Tensor dst, const Tensor& src, bool planned, size_t input_idx) {
+    Tensor dst,
+    const Tensor& src,
+    bool planned,
+    size_t min_bound_bytes,
+    size_t input_idx) {
   if (dst.scalar_type() != src.scalar_type()) {
     ET_LOG(
         Error,
@@ -90,6 +94,16 @@ Error set_tensor_input(
         "set_input: input %zu holds %zu bytes, got %zu",
         input_idx,
         dst.nbytes(),
+        src_nbytes);
+    return Error::InvalidArgument;
+  }
+  if (!planned && src_nbytes < min_bound_bytes) {
+    ET_LOG(
+        Error,
+        "set_input: input %zu is written in place by the method and may grow "
+        "to %zu bytes (its capacity), but the given tensor holds %zu bytes",
+        input_idx,
+        min_bound_bytes,
         src_nbytes);
     return Error::InvalidArgument;
   }
@@ -243,19 +257,38 @@ Error Method::set_input(const EValue& input_evalue, size_t input_idx) {
     return Error::InvalidArgument;
   }
 
-  const Error err = slot.isTensor()
-                        ? set_tensor_input(
-                              slot.toTensor(),
-                              input_evalue.toTensor(),
-                              internal::tensor_is_planned(serialized_tensor(
-                                  env_.serialization_plan, vi)),
-                              input_idx)
-                        : check_traced_input(slot, input_evalue, input_idx);
+  internal::InputWrite& write = owned_.input_writes[input_idx];
+  Error err = Error::Ok;
+  if (slot.isTensor()) {
+    const fb::Tensor* s_tensor = serialized_tensor(env_.serialization_plan, vi);
+    size_t min_bound_bytes = 0;
+    if (write.written &&
+        !detail::tensor_capacity_bytes(s_tensor, &min_bound_bytes)) {
+      ET_LOG(Error, "set_input: input %zu has no finite capacity", input_idx);
+      return Error::InvalidArgument;
+    }
+    err = set_tensor_input(
+        slot.toTensor(),
+        input_evalue.toTensor(),
+        internal::tensor_is_planned(s_tensor),
+        min_bound_bytes,
+        input_idx);
+  } else {
+    err = check_traced_input(slot, input_evalue, input_idx);
+  }
   if (err != Error::Ok) {
     return err;
   }
+  if (write.written) {
+    write.bound_data = slot.toTensor().const_data_ptr();
+  }
   owned_.input_set[input_idx] = true;
   return Error::Ok;
+}
+
+bool Method::input_is_written(size_t input_idx) const {
+  return initialized() && input_idx < inputs_size() &&
+         owned_.input_writes[input_idx].written;
 }
 
 Error Method::set_inputs(

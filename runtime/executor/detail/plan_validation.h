@@ -23,6 +23,42 @@ namespace detail {
 /// (storage_validation.cpp, which decides every tensor's storage).
 bool is_constant_tensor(const executorch_flatbuffer::EValue* v);
 
+inline bool is_tensor_or_list(executorch_flatbuffer::KernelTypes k) {
+  using executorch_flatbuffer::KernelTypes;
+  return k == KernelTypes::Tensor || k == KernelTypes::TensorList ||
+         k == KernelTypes::OptionalTensorList;
+}
+
+/// Calls f(value index) for each tensor an argument of a validated plan
+/// names: the value itself, or a list's Tensor items (absent items of an
+/// optional list, -1, are skipped).
+template <typename F>
+void for_each_tensor(
+    const executorch_flatbuffer::ExecutionPlan* plan, int32_t arg, F&& f) {
+  namespace fb = executorch_flatbuffer;
+  const auto* values = plan->values();
+  const fb::EValue* v = values->Get(static_cast<flatbuffers::uoffset_t>(arg));
+  if (v->val_type() == fb::KernelTypes::Tensor) {
+    f(static_cast<size_t>(arg));
+    return;
+  }
+  const flatbuffers::Vector<int32_t>* items = nullptr;
+  if (const auto* l = v->val_as_TensorList()) {
+    items = l->items();
+  } else if (const auto* o = v->val_as_OptionalTensorList()) {
+    items = o->items();
+  }
+  for (flatbuffers::uoffset_t i = 0; items != nullptr && i < items->size();
+       ++i) {
+    const int32_t item = items->Get(i);
+    if (item >= 0 &&
+        values->Get(static_cast<flatbuffers::uoffset_t>(item))->val_type() ==
+            fb::KernelTypes::Tensor) {
+      f(static_cast<size_t>(item));
+    }
+  }
+}
+
 /// Largest tensor rank a program may declare.
 constexpr size_t kMaxTensorRank = 16;
 

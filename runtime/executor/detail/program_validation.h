@@ -18,6 +18,7 @@
 
 namespace executorch_flatbuffer {
 struct ExecutionPlan;
+struct Instruction;
 struct Program;
 struct Tensor;
 }  // namespace executorch_flatbuffer
@@ -58,14 +59,21 @@ Error validate_execution_plan(
 /**
  * The storage and aliasing rules of one plan (storage_validation.cpp), run
  * last by validate_execution_plan: every tensor an instruction reads or
- * writes has storage (planned, constant, or bound by the caller or an
- * et_view); constants are never written, moved or plan inputs; MoveCall
+ * names has storage (planned, constant, or bound by the caller or an
+ * et_view); constants are never moved or plan inputs (what kernels and
+ * delegates write is checked at load_method, write_validation.h); MoveCall
  * keeps each slot's kind; FreeCall frees only planned intermediates; an
- * et_view result fits in the viewed tensor and is never written. Expects a
+ * et_view result fits in the viewed tensor. Expects a
  * plan that passed the other checks of validate_execution_plan.
  */
 Error validate_storage_rules(
     const executorch_flatbuffer::ExecutionPlan* plan, size_t plan_index);
+
+/// Whether `ins` (of a validated plan) is an executorch_prim::et_view call
+/// with its three arguments.
+bool is_view_call(
+    const executorch_flatbuffer::ExecutionPlan* plan,
+    const executorch_flatbuffer::Instruction* ins);
 
 /// Whether an executorch_prim::et_view call of a validated plan binds
 /// `value_index` (so the caller does not).

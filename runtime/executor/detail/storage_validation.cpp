@@ -14,14 +14,12 @@
  *             or executorch_prim::et_view (which points its result at the
  *             viewed tensor's data).
  *
- * Which arguments a kernel writes: the exporter passes every call's return
- * value as its last argument (the out tensor again, or a TensorList of the
- * out tensors, or `self` for an in-place op), so the last argument's tensors
- * are the written ones; when it is a list, the run of tensor arguments just
- * before it (the out arguments themselves) is counted as written too, and an
- * in-place op (name ending in '_') also writes its first argument. A
- * delegate call passes its inputs then its outputs; its last argument is
- * written.
+ * Which arguments a kernel or a delegate writes is not decided here: it is
+ * a property of the kernel (its signature) and of the delegate's payload,
+ * known once Method load has resolved the one and initialized the other
+ * (write_validation.h checks it there). A program that names an operator no
+ * kernel implements therefore loads, and fails at load_method for the
+ * missing operator, as upstream's runtime does.
  */
 #include <executorch/runtime/executor/detail/program_validation.h>
 
@@ -31,6 +29,7 @@
 
 #include <executorch/runtime/executor/detail/checked.h>
 #include <executorch/runtime/executor/detail/field_path.h>
+#include <executorch/runtime/executor/detail/plan_validation.h>
 #include <executorch/runtime/platform/log.h>
 #include <executorch_schema/program_generated.h>
 
@@ -103,78 +102,11 @@ const char* storage_name(Storage s) {
   }
 }
 
-bool is_tensor_or_list(fb::KernelTypes k) {
-  return k == fb::KernelTypes::Tensor || k == fb::KernelTypes::TensorList ||
-         k == fb::KernelTypes::OptionalTensorList;
-}
-
-// The tensor value indices an argument refers to: itself, or a list's items
-// (Null items of an optional list are skipped).
-template <typename F>
-void for_each_tensor(const Plan& pl, int32_t arg, F&& f) {
-  const size_t a = static_cast<size_t>(arg);
-  const fb::EValue* v = pl.value(a);
-  const flatbuffers::Vector<int32_t>* items = nullptr;
-  if (v->val_type() == fb::KernelTypes::Tensor) {
-    f(a);
-    return;
-  }
-  if (const auto* l = v->val_as_TensorList()) {
-    items = l->items();
-  } else if (const auto* o = v->val_as_OptionalTensorList()) {
-    items = o->items();
-  }
-  for (flatbuffers::uoffset_t i = 0; items != nullptr && i < items->size();
-       ++i) {
-    const int32_t item = items->Get(i);  // -1: an absent optional tensor
-    if (item >= 0 &&
-        pl.kind(static_cast<size_t>(item)) == fb::KernelTypes::Tensor) {
-      f(static_cast<size_t>(item));
-    }
-  }
-}
-
 const char* op_name(const fb::ExecutionPlan* plan, const fb::KernelCall* k) {
   return plan->operators()
       ->Get(static_cast<flatbuffers::uoffset_t>(k->op_index()))
       ->name()
       ->c_str();
-}
-
-bool is_view_call(const fb::ExecutionPlan* plan, const fb::Instruction* ins) {
-  const auto* k = ins->instr_args_as_KernelCall();
-  return k != nullptr && std::strcmp(op_name(plan, k), kViewOp) == 0 &&
-         k->args()->size() == 3;
-}
-
-// Marks the arguments an instruction writes (see the file comment).
-void mark_written(
-    const Plan& pl,
-    const flatbuffers::Vector<int32_t>* args,
-    bool in_place,
-    std::vector<bool>* written) {
-  const size_t n = args->size();
-  written->assign(n, false);
-  if (n == 0) {
-    return;
-  }
-  const size_t last = n - 1;
-  (*written)[last] = true;
-  if (in_place) {
-    (*written)[0] = true;
-  }
-  const fb::KernelTypes ret = pl.kind(static_cast<size_t>(
-      args->Get(static_cast<flatbuffers::uoffset_t>(last))));
-  if (ret == fb::KernelTypes::TensorList ||
-      ret == fb::KernelTypes::OptionalTensorList) {
-    for (size_t i = last; i-- > 0;) {
-      if (!is_tensor_or_list(pl.kind(static_cast<size_t>(
-              args->Get(static_cast<flatbuffers::uoffset_t>(i)))))) {
-        break;
-      }
-      (*written)[i] = true;
-    }
-  }
 }
 
 // Whether a tensor has data when instructions run: its own storage, or a
@@ -183,73 +115,27 @@ bool has_storage(const ValueRole& r) {
   return r.storage != Storage::Unbacked || r.input || r.output || r.view_result;
 }
 
-// Why an instruction may not write this tensor, or null if it may.
-const char* write_refusal(const ValueRole& r) {
-  if (r.storage == Storage::Constant) {
-    return "a constant tensor";
-  }
-  // A view and a caller's input buffer may be smaller than the tensor's
-  // capacity: a write that resizes them could run past their storage.
-  if (r.view_result) {
-    return "an et_view result (a view of another tensor)";
-  }
-  if (r.input && r.storage == Storage::Unbacked) {
-    return "a plan input bound to the caller's buffer";
-  }
-  return nullptr;
-}
-
-// One tensor a Kernel/Delegate call reads or writes.
-Error check_call_tensor(
-    const Plan& pl,
-    size_t ci,
-    size_t ii,
-    const char* what,
-    size_t a,
-    size_t vi,
-    bool written) {
-  const ValueRole& r = pl.roles[vi];
-  ET_CHECK_OR_RETURN_ERROR(
-      has_storage(r),
-      InvalidProgram,
-      "%s.%s.args[%zu]: "
-      "value %zu is a tensor without storage (not planned, not constant, not "
-      "a plan input or output, not an et_view result)",
-      pl.instruction_path(ci, ii).c_str(),
-      what,
-      a,
-      vi);
-  const char* refusal = written ? write_refusal(r) : nullptr;
-  ET_CHECK_OR_RETURN_ERROR(
-      refusal == nullptr,
-      InvalidProgram,
-      "%s.%s.args[%zu]: "
-      "writes value %zu, %s",
-      pl.instruction_path(ci, ii).c_str(),
-      what,
-      a,
-      vi,
-      refusal);
-  return Error::Ok;
-}
-
+// Every tensor a Kernel/Delegate call names must have storage when it runs.
 Error check_call(
     const Plan& pl,
     size_t ci,
     size_t ii,
     const char* what,
-    const flatbuffers::Vector<int32_t>* args,
-    bool in_place,
-    bool view) {
-  std::vector<bool> written;
-  mark_written(pl, args, in_place, &written);
+    const flatbuffers::Vector<int32_t>* args) {
   for (flatbuffers::uoffset_t a = 0; a < args->size(); ++a) {
-    // The et_view result is bound by the view itself, not written.
-    const bool w = written[a] && !(view && a == 2);
     Error err = Error::Ok;
-    for_each_tensor(pl, args->Get(a), [&](size_t vi) {
-      if (err == Error::Ok) {
-        err = check_call_tensor(pl, ci, ii, what, a, vi, w);
+    for_each_tensor(pl.plan, args->Get(a), [&](size_t vi) {
+      if (err == Error::Ok && !has_storage(pl.roles[vi])) {
+        ET_LOG(
+            Error,
+            "%s.%s.args[%u]: value %zu is a tensor without storage (not "
+            "planned, not constant, not a plan input or output, not an et_view "
+            "result)",
+            pl.instruction_path(ci, ii).c_str(),
+            what,
+            static_cast<unsigned>(a),
+            vi);
+        err = Error::InvalidProgram;
       }
     });
     if (err != Error::Ok) {
@@ -355,7 +241,7 @@ Error check_move(const Plan& pl, size_t ci, size_t ii, const fb::MoveCall* m) {
         to);
   } else if (is_tensor_or_list(kf)) {
     Error err = Error::Ok;
-    for_each_tensor(pl, static_cast<int32_t>(from), [&](size_t vi) {
+    for_each_tensor(pl.plan, static_cast<int32_t>(from), [&](size_t vi) {
       if (err == Error::Ok && !movable(pl.roles[vi])) {
         ET_LOG(
             Error,
@@ -380,23 +266,10 @@ Error check_instruction(
   switch (ins->instr_args_type()) {
     case fb::InstructionArguments::KernelCall: {
       const auto* k = ins->instr_args_as_KernelCall();
-      const char* name = op_name(pl.plan, k);
-      const size_t len = std::strlen(name);
-      const bool view = is_view_call(pl.plan, ins);
-      if (view) {
-        Error err = check_view(pl, ci, ii, k);
-        if (err != Error::Ok) {
-          return err;
-        }
+      if (is_view_call(pl.plan, ins)) {
+        ET_CHECK_OK_OR_RETURN_ERROR(check_view(pl, ci, ii, k));
       }
-      return check_call(
-          pl,
-          ci,
-          ii,
-          "KernelCall",
-          k->args(),
-          /*in_place=*/len > 0 && name[len - 1] == '_',
-          view);
+      return check_call(pl, ci, ii, "KernelCall", k->args());
     }
     case fb::InstructionArguments::DelegateCall:
       return check_call(
@@ -404,9 +277,7 @@ Error check_instruction(
           ci,
           ii,
           "DelegateCall",
-          ins->instr_args_as_DelegateCall()->args(),
-          /*in_place=*/false,
-          /*view=*/false);
+          ins->instr_args_as_DelegateCall()->args());
     case fb::InstructionArguments::MoveCall:
       return check_move(pl, ci, ii, ins->instr_args_as_MoveCall());
     case fb::InstructionArguments::JumpFalseCall: {
@@ -446,6 +317,12 @@ Error check_instruction(
 }
 
 }  // namespace
+
+bool is_view_call(const fb::ExecutionPlan* plan, const fb::Instruction* ins) {
+  const auto* k = ins->instr_args_as_KernelCall();
+  return k != nullptr && std::strcmp(op_name(plan, k), kViewOp) == 0 &&
+         k->args()->size() == 3;
+}
 
 bool is_view_result(const fb::ExecutionPlan* plan, size_t value_index) {
   const auto* chains = plan->chains();

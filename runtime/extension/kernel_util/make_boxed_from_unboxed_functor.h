@@ -172,11 +172,39 @@ const void* output_read_as_input(
   return nullptr;
 }
 
+/* The list parameters a kernel writes. In upstream's schemas an out variant
+ * whose outputs are a list (split_copy.Tensor_out, unbind_copy.int_out, ...)
+ * returns nothing, while the ops that read a list (cat, stack, index, ...)
+ * return their out tensor: a void kernel's TensorList parameters are its
+ * outputs. */
+template <class ReturnType, class... Params, size_t... I>
+constexpr uint64_t written_list_args(std::index_sequence<I...>) {
+  return std::is_void<ReturnType>::value
+             ? (uint64_t{0} | ... |
+                (std::is_same<
+                     remove_cvref_t<Params>,
+                     ::executorch::aten::ArrayRef<::executorch::aten::Tensor>>::
+                         value
+                     ? arg_bit(I)
+                     : 0))
+             : 0;
+}
+
 template <class Fn, class ReturnType, class... Params>
 struct boxed_caller<Fn, ReturnType, typelist<Params...>> {
   static constexpr size_t kNumArgs = sizeof...(Params);
   static constexpr uint64_t kWritable =
       writable_args<Params...>(std::index_sequence_for<Params...>{});
+  /* Every argument of the boxed call the kernel may write, for load-time
+   * checks (KernelWriteSet): the Tensor& parameters, the written lists and
+   * the return slot, which the wrapper overwrites with the result. Only
+   * meaningful when the call fits in 64 bits (kRecordable). */
+  static constexpr bool kRecordable = kNumArgs < 64;
+  static constexpr uint64_t kWrittenArgs =
+      kWritable |
+      written_list_args<ReturnType, Params...>(
+          std::index_sequence_for<Params...>{}) |
+      arg_bit(kNumArgs);
   static constexpr uint64_t kReadTensors =
       read_tensor_args<Params...>(std::index_sequence_for<Params...>{});
 
@@ -301,12 +329,21 @@ struct WrapUnboxedIntoFunctor<
   }
 };
 
-/* A Kernel named `name` whose function is the boxed form of FuncType. */
+/* A Kernel named `name` whose function is the boxed form of FuncType; the
+ * arguments it writes are recorded for load-time checks (KernelWriteSet). */
 template <class FuncType>
 static ::executorch::runtime::Kernel make_boxed_kernel(
     const char* name, FuncType) {
-  return ::executorch::runtime::Kernel(
-      name, WrapUnboxedIntoFunctor<FuncType>::call);
+  using wrapper = WrapUnboxedIntoFunctor<FuncType>;
+  using caller = typename wrapper::caller;
+  if constexpr (caller::kRecordable) {
+    // A failure is logged; the kernel then falls back to the position rule.
+    (void)::executorch::runtime::internal::record_kernel_write_set(
+        wrapper::call,
+        ::executorch::runtime::internal::KernelWriteSet{
+            static_cast<uint32_t>(caller::kNumArgs + 1), caller::kWrittenArgs});
+  }
+  return ::executorch::runtime::Kernel(name, wrapper::call);
 }
 
 }  // namespace extension

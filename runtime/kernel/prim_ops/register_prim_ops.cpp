@@ -581,9 +581,26 @@ const Kernel kPrimOps[] = {
     Kernel("executorch_prim::et_view.default", et_view),
 };
 
+// The two tensor prim ops do not follow the position rule Method load
+// assumes for kernels without a record (the last argument is written):
+// et_copy_index writes (and grows) its first argument, et_view writes
+// nothing (it points its result at the viewed data).
+Error record_tensor_prim_op_write_sets() {
+  Error err = internal::record_kernel_write_set(
+      et_copy_index, internal::KernelWriteSet{3, uint64_t{1} << 0});
+  if (err == Error::Ok) {
+    err = internal::record_kernel_write_set(
+        et_view, internal::KernelWriteSet{3, 0});
+  }
+  return err;
+}
+
 const bool kPrimOpsRegistered = [] {
   Error err = register_kernels(
       Span<const Kernel>(kPrimOps, sizeof(kPrimOps) / sizeof(kPrimOps[0])));
+  if (err == Error::Ok) {
+    err = record_tensor_prim_op_write_sets();
+  }
   if (err != Error::Ok) {
     ET_LOG(
         Error,

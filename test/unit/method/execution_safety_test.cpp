@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <executorch/runtime/backend/interface.h>
 #include <executorch/runtime/core/named_data_map.h>
 #include <executorch/runtime/core/tensor_layout.h>
 
@@ -146,9 +147,9 @@ TEST_F(ExecutionSafety, InputMarkedSetWithoutDataStopsExecute) {
 // ------------------------------------------------- capacity vs storage
 
 // The caller's buffer for an unplanned input only needs to hold the shape it
-// is given; a kernel that wrote the input could resize it to its capacity and
-// run past that buffer, so writing such an input is refused.
-TEST_F(ExecutionSafety, KernelWritingAnUnplannedInputIsRefusedAtLoad) {
+// is given; a kernel that writes the input may resize it up to its capacity,
+// so such an input must be bound to a buffer of that capacity.
+TEST_F(ExecutionSafety, KernelWritingAnUnplannedInputNeedsABufferOfItsCapacity) {
   ProgramBuilder b;
   const int x = b.tensor(dynamic(f32({100})));
   const int y = b.tensor(f32({100}, 1, 0)), alpha = b.int_value(1);
@@ -156,7 +157,46 @@ TEST_F(ExecutionSafety, KernelWritingAnUnplannedInputIsRefusedAtLoad) {
   b.inputs = {x};
   b.outputs = {y};
   b.buffer_sizes = {0, 400};
-  expect_refused_at_load(b, "writes value 0, a plan input bound to the caller's buffer");
+  auto l = test::load(b.finish());
+  ASSERT_EQ(l->method_error, Error::Ok) << test::logs();
+  EXPECT_TRUE(l->method->input_is_written(0));
+
+  Float3Input small;  // add.out would resize x to 100 floats
+  EXPECT_EQ(small.bind(*l->method), Error::InvalidArgument);
+  EXPECT_TRUE(logged("input 0 is written in place by the method and may grow to 400 bytes"))
+      << test::logs();
+
+  std::vector<float> full(100, 1.0f);
+  int32_t sizes[1] = {100};
+  TensorImpl impl(ScalarType::Float, 1, sizes, full.data());
+  ASSERT_EQ(l->method->set_input(EValue(Tensor(&impl)), 0), Error::Ok);
+  ASSERT_EQ(l->method->execute(), Error::Ok);
+  EXPECT_EQ(full[0], 0.0f);  // y (zero-filled) + y, written into the caller's buffer
+  EXPECT_EQ(full[99], 0.0f);
+
+  // A buffer bound around set_input's check is refused when the method runs.
+  float other[3] = {};
+  l->method->mutable_input(0).toTensor().unsafeGetTensorImpl()->set_data(other);
+  EXPECT_EQ(l->method->execute(), Error::InvalidState);
+  EXPECT_TRUE(logged("is written in place and was not bound with set_input")) << test::logs();
+}
+
+TEST_F(ExecutionSafety, AnInputTheMethodOnlyReadsIsNotWritten) {
+  ProgramBuilder b;
+  const int x = b.tensor(dynamic(f32({100})));
+  const int y = b.tensor(dynamic(f32({100}, 1, 0))), alpha = b.int_value(1);
+  b.kernel(b.op("aten::add", "out"), {x, x, alpha, y, y});
+  b.inputs = {x};
+  b.outputs = {y};
+  b.buffer_sizes = {0, 400};
+  auto l = test::load(b.finish());
+  ASSERT_EQ(l->method_error, Error::Ok) << test::logs();
+  EXPECT_FALSE(l->method->input_is_written(0));
+  EXPECT_FALSE(l->method->input_is_written(1));  // out of range
+  Float3Input small;
+  ASSERT_EQ(small.bind(*l->method), Error::Ok);
+  ASSERT_EQ(l->method->execute(), Error::Ok);
+  EXPECT_FLOAT_EQ(l->method->get_output(0).toTensor().const_data_ptr<float>()[2], 6.0f);
 }
 
 // et_view points its result at the viewed tensor's data: a result that could
@@ -230,21 +270,161 @@ TEST_F(ExecutionSafety, ConstantAsKernelOutputIsRefusedAtLoad) {
   expect_refused_at_load(b, "writes value 0, a constant tensor");
 }
 
+// A hand-written boxed kernel: nothing records what it writes, so the
+// position rule applies (a list in the return slot is written item by item).
+void unrecorded_list_out(executorch::runtime::KernelRuntimeContext& ctx,
+                         executorch::runtime::Span<EValue*> args) {
+  (void)args;
+  ctx.fail(Error::NotSupported);  // never reached: the program is refused
+}
+const Error unrecorded_registered = executorch::runtime::register_kernel(
+    executorch::runtime::Kernel("safety_test::list_out.out", unrecorded_list_out));
+
+TEST_F(ExecutionSafety, ConstantInAWrittenListIsRefusedAtLoad) {
+  ProgramBuilder b;
+  const int c = constant_f32x3(b);
+  const int x = b.tensor(f32({3}, 1, 0)), y = b.tensor(f32({3}, 1, 16));
+  const int outs = b.tensor_list({y, c});
+  b.kernel(b.op("safety_test::list_out", "out"), {x, outs, outs});
+  b.inputs = {x};
+  b.outputs = {y};
+  b.buffer_sizes = {0, 32};
+  expect_refused_at_load(b,
+                         "KernelCall (safety_test::list_out) args[1]: writes value 0, a constant "
+                         "tensor (written arguments from the position rule)");
+}
+
+// No kernel is registered for an operator: the program loads, and
+// load_method fails naming the operator.
+TEST_F(ExecutionSafety, OperatorWithoutAKernelLoadsAndFailsAtLoadMethod) {
+  ProgramBuilder b;
+  const int c = constant_f32x3(b);
+  const int x = b.tensor(f32({3}, 1, 0)), y = b.tensor(f32({3}, 1, 16));
+  const int outs = b.tensor_list({y, c});
+  b.kernel(b.op("test_only::no_kernel", "out"), {x, y, c, outs});
+  b.inputs = {x};
+  b.outputs = {y};
+  b.buffer_sizes = {0, 32};
+  auto l = test::load(b.finish(), "forward", nullptr,
+                      executorch::runtime::Program::Verification::InternalConsistency);
+  EXPECT_EQ(l->program_error, Error::Ok) << test::logs();
+  EXPECT_EQ(l->method_error, Error::OperatorMissing);
+  EXPECT_TRUE(logged("'test_only::no_kernel.out'")) << test::logs();
+}
+
+TEST_F(ExecutionSafety, ConstantAsInPlaceSelfIsRefusedAtLoad) {
+  ProgramBuilder b;
+  const int c = constant_f32x3(b);
+  const int x = b.tensor(f32({3}, 1, 0)), no = b.bool_value(false);
+  b.kernel(b.op("aten::copy_", ""), {c, x, no, c});
+  b.inputs = {x};
+  b.outputs = {x};
+  b.buffer_sizes = {0, 16};
+  expect_refused_at_load(b, "KernelCall (aten::copy_) args[0]: writes value 0, a constant tensor");
+}
+
+// A backend that writes nothing and reports nothing (as a third-party backend
+// built against upstream's interface does), and one that reports argument 0 as
+// the one it writes.
+class SilentBackend final : public executorch::runtime::BackendInterface {
+ public:
+  explicit SilentBackend(bool report_first) : report_first_(report_first) {}
+  bool is_available() const override {
+    return true;
+  }
+  Result<executorch::runtime::DelegateHandle*> init(
+      executorch::runtime::BackendInitContext& context, FreeableBuffer*,
+      executorch::runtime::ArrayRef<executorch::runtime::CompileSpec>) const override {
+    if (report_first_) {
+      context.internal_report_written_arg(0);
+    }
+    return static_cast<executorch::runtime::DelegateHandle*>(nullptr);
+  }
+  Error execute(executorch::runtime::BackendExecutionContext&, executorch::runtime::DelegateHandle*,
+                executorch::runtime::Span<EValue*>) const override {
+    return Error::Ok;
+  }
+
+ private:
+  bool report_first_;
+};
+SilentBackend silent_backend(false);
+SilentBackend reporting_backend(true);
+const Error silent_registered =
+    executorch::runtime::register_backend({"SafetyTestSilentBackend", &silent_backend});
+const Error reporting_registered =
+    executorch::runtime::register_backend({"SafetyTestReportingBackend", &reporting_backend});
+
 TEST_F(ExecutionSafety, ConstantAsDelegateOutputIsRefusedAtLoad) {
   ProgramBuilder b;
   const int c = constant_f32x3(b);
   const int x = b.tensor(f32({3}, 1, 0));
-  b.delegate_call(b.delegate("AnyBackend", {1, 2, 3, 4}), {x, c});
+  b.delegate_call(b.delegate("SafetyTestSilentBackend", {1, 2, 3, 4}), {x, c});
   b.inputs = {x};
   b.outputs = {x};
   b.buffer_sizes = {0, 16};
-  expect_refused_at_load(b, "DelegateCall.args[1]: writes value 0, a constant tensor");
+  expect_refused_at_load(b,
+                         "DelegateCall (SafetyTestSilentBackend) args[1]: writes value 0, a "
+                         "constant tensor (written arguments from the position rule)");
+}
+
+// Without a report, only the last argument counts as written: a program that
+// passes a constant elsewhere to such a backend loads, as upstream's does.
+TEST_F(ExecutionSafety, BackendReportingNothingKeepsThePositionRule) {
+  ProgramBuilder b;
+  const int c = constant_f32x3(b);
+  const int x = b.tensor(f32({3}, 1, 0));
+  b.delegate_call(b.delegate("SafetyTestSilentBackend", {1, 2, 3, 4}), {c, x});
+  b.inputs = {x};
+  b.outputs = {x};
+  b.buffer_sizes = {0, 16};
+  auto l = test::load(b.finish());
+  EXPECT_EQ(l->method_error, Error::Ok) << test::logs();
+}
+
+TEST_F(ExecutionSafety, DelegateWritesAreTheOnesItsBackendReports) {
+  {
+    ProgramBuilder b;  // the reported argument 0 is a constant: refused
+    const int c = constant_f32x3(b);
+    const int x = b.tensor(f32({3}, 1, 0));
+    b.delegate_call(b.delegate("SafetyTestReportingBackend", {1}), {c, x});
+    b.inputs = {x};
+    b.outputs = {x};
+    b.buffer_sizes = {0, 16};
+    expect_refused_at_load(b,
+                           "DelegateCall (SafetyTestReportingBackend) args[0]: writes value 0, a "
+                           "constant tensor (written arguments from the backend's report)");
+  }
+  {
+    ProgramBuilder b;  // a constant in the unreported last place: loads
+    const int c = constant_f32x3(b);
+    const int x = b.tensor(f32({3}, 1, 0));
+    b.delegate_call(b.delegate("SafetyTestReportingBackend", {1}), {x, c});
+    b.inputs = {x};
+    b.outputs = {x};
+    b.buffer_sizes = {0, 16};
+    auto l = test::load(b.finish());
+    EXPECT_EQ(l->method_error, Error::Ok) << test::logs();
+  }
+  {
+    ProgramBuilder b;  // a caller-bound input in the reported place: recorded as written
+    const int x = b.tensor(dynamic(f32({100})));
+    const int y = b.tensor(f32({3}, 1, 0));
+    b.delegate_call(b.delegate("SafetyTestReportingBackend", {1}), {x, y});
+    b.inputs = {x};
+    b.outputs = {y};
+    b.buffer_sizes = {0, 16};
+    auto l = test::load(b.finish());
+    ASSERT_EQ(l->method_error, Error::Ok) << test::logs();
+    EXPECT_TRUE(l->method->input_is_written(0));
+    Float3Input small;
+    EXPECT_EQ(small.bind(*l->method), Error::InvalidArgument);
+  }
 }
 
 // A kernel with two outputs, registered through the boxed wrapper: it writes
-// 42 into both. An exported call passes `second` again as the return slot, so
-// load-time validation sees `second` written; only the kernel's signature says
-// that `first` is written too.
+// 42 into both. Its signature says which arguments it writes, wherever the
+// program puts them and whatever the return slot holds.
 Tensor& fill_two_out(executorch::runtime::KernelRuntimeContext& ctx, const Tensor& self,
                      Tensor& first, Tensor& second) {
   (void)ctx;
@@ -259,7 +439,7 @@ Tensor& fill_two_out(executorch::runtime::KernelRuntimeContext& ctx, const Tenso
 }
 EXECUTORCH_LIBRARY(safety_test, "fill_two.out", fill_two_out);
 
-TEST_F(ExecutionSafety, ConstantBoundToAWrittenParameterStopsTheKernel) {
+TEST_F(ExecutionSafety, ConstantBoundToAWrittenParameterIsRefusedAtLoad) {
   ProgramBuilder b;
   const int c = constant_f32x3(b);
   const int x = b.tensor(f32({3}, 1, 0)), y = b.tensor(f32({3}, 1, 16));
@@ -267,17 +447,70 @@ TEST_F(ExecutionSafety, ConstantBoundToAWrittenParameterStopsTheKernel) {
   b.inputs = {x};
   b.outputs = {y};
   b.buffer_sizes = {0, 32};
+  expect_refused_at_load(b,
+                         "KernelCall (safety_test::fill_two) args[1]: writes value 0, a constant "
+                         "tensor (written arguments from the kernel's signature)");
+}
+
+// The exporter passes a multi-output call's outputs again in the return slot;
+// a crafted call passes None there. The written outputs still come from the
+// signature: a caller-bound input in one of them needs a buffer of its capacity.
+TEST_F(ExecutionSafety, MultiOutputKernelWithANoneReturnSlotStillWritesItsOutputs) {
+  ProgramBuilder b;
+  const int x = b.tensor(f32({3}, 1, 0));
+  const int in = b.tensor(dynamic(f32({100})));
+  const int y = b.tensor(f32({3}, 1, 16)), none = b.null_value();
+  b.kernel(b.op("safety_test::fill_two", "out"), {x, in, y, none});
+  b.inputs = {in, x};
+  b.outputs = {y};
+  b.buffer_sizes = {0, 32};
   auto l = test::load(b.finish());
   ASSERT_EQ(l->method_error, Error::Ok) << test::logs();
-  Float3Input in;
-  ASSERT_EQ(in.bind(*l->method), Error::Ok);
-  EXPECT_EQ(l->method->execute(), Error::InvalidProgram);
-  EXPECT_TRUE(logged("argument 1 is a constant tensor, which this kernel would write"))
+  EXPECT_TRUE(l->method->input_is_written(0));
+  EXPECT_FALSE(l->method->input_is_written(1));  // planned: set_input copies
+  Float3Input small;
+  EXPECT_EQ(small.bind(*l->method), Error::InvalidArgument);
+  EXPECT_TRUE(logged("input 0 is written in place by the method and may grow to 400 bytes"))
       << test::logs();
-  const float* constant =
-      static_cast<const float*>(l->program->get_constant_buffer_data(1, 12).get());
-  EXPECT_EQ(constant[0], 1.0f);
-  EXPECT_EQ(constant[2], 3.0f);
+}
+
+// et_copy_index(copy_to, copy_from, index) writes and grows its first
+// argument, not its last (an int).
+TEST_F(ExecutionSafety, EtCopyIndexIntoAConstantIsRefusedAtLoad) {
+  ProgramBuilder b;
+  TensorSpec cs = f32({1, 3});
+  static const float kData[3] = {1, 2, 3};
+  cs.data_buffer_idx = b.constant(kData, sizeof(kData));
+  const int c = b.tensor(cs);
+  const int x = b.tensor(f32({3}, 1, 0)), zero = b.int_value(0);
+  b.kernel(b.op("executorch_prim::et_copy_index", "tensor"), {c, x, zero});
+  b.inputs = {x};
+  b.outputs = {x};
+  b.buffer_sizes = {0, 16};
+  expect_refused_at_load(b,
+                         "KernelCall (executorch_prim::et_copy_index) args[0]: writes value 0, a "
+                         "constant tensor");
+}
+
+// A program naming an operator no kernel implements (a third party's custom
+// op) loads; load_method fails for the missing operator, as upstream's runtime
+// does, whatever the operator would write.
+TEST_F(ExecutionSafety, CustomOperatorWithoutAKernelFailsAtLoadMethodNamingIt) {
+  ProgramBuilder b;
+  const int c = constant_f32x3(b);
+  const int x = b.tensor(f32({3}, 1, 0));
+  b.kernel(b.op("etnp::lstm", "out"), {x, c});
+  b.inputs = {x};
+  b.outputs = {x};
+  b.buffer_sizes = {0, 16};
+  for (auto v : {executorch::runtime::Program::Verification::Minimal,
+                 executorch::runtime::Program::Verification::InternalConsistency}) {
+    test::clear_logs();
+    auto l = test::load(b.finish(), "forward", nullptr, v);
+    EXPECT_EQ(l->program_error, Error::Ok) << test::logs();
+    EXPECT_EQ(l->method_error, Error::OperatorMissing);
+    EXPECT_TRUE(logged("missing operator: 'etnp::lstm.out'")) << test::logs();
+  }
 }
 
 // A bool may hold only 0 or 1; kernels (and JumpFalse) read Bool tensors as

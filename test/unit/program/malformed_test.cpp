@@ -681,29 +681,6 @@ const std::vector<Case>& cases() {
          });
        },
        Error::InvalidProgram, "FreeCall: value 5 (unbacked)"},
-      {"constant_as_kernel_output",
-       [] { return with([](AddProgram& a) {
-              kcall(a).args = {0, 1, 3, 4, 4};
-            }); },
-       Error::InvalidProgram, "KernelCall.args[4]: writes value 4, a constant tensor"},
-      {"constant_in_output_list",
-       [] {
-         return with([](AddProgram& a) {
-           fb::TensorListT l;
-           l.items = {2, 4};
-           add_value(a, value(std::move(l)));
-           kcall(a).args = {0, 1, 3, 2, 5};
-         });
-       },
-       Error::InvalidProgram, "writes value 4, a constant tensor"},
-      {"constant_as_in_place_self",
-       [] {
-         return with([](AddProgram& a) {
-           plan(a).operators[0]->name = "aten::add_";
-           kcall(a).args = {4, 1, 3, 2};
-         });
-       },
-       Error::InvalidProgram, "KernelCall.args[0]: writes value 4, a constant tensor"},
       {"constant_as_plan_input",
        [] { return with([](AddProgram& a) {
               plan(a).inputs = {0, 4};

@@ -216,6 +216,12 @@ class XnnpackBackend final : public BackendInterface {
     if (!graph.ok()) {
       return graph.error();
     }
+    // The graph's outputs are the only arguments execute() writes: the Method
+    // checks what the program passes there (a constant or a caller's input
+    // must not be written).
+    for (uint32_t id : (*graph)->output_values) {
+      context.internal_report_written_arg((*graph)->values[id].external_id);
+    }
     // The plan holds no pointer into the payload: release it now.
     processed->Free();
     return graph->release();
