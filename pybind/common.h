@@ -113,6 +113,9 @@ struct SlotInfo {
   std::vector<uint8_t> dim_order;
   size_t nbytes = 0;
   bool memory_planned = false;
+  // Input only: the loaded method writes the bound buffer in place
+  // (Method::input_is_written), so it must be writable.
+  bool written_in_place = false;
 };
 
 struct MethodState {
@@ -172,11 +175,13 @@ class DLPackImport {
   ScalarType dtype = ScalarType::Undefined;
   std::vector<int64_t> shape;
   const void* data = nullptr;  // C-contiguous data of `shape`
+  bool read_only = false;      // `data` is the producer's read-only memory
 
  private:
   void release();
   void* managed_ = nullptr;
   bool versioned_ = false;
+  bool producer_read_only_ = false;
   std::vector<uint8_t> copy_;
 };
 

@@ -280,6 +280,16 @@ void make_tensor(Prepared& p, const SlotInfo& slot, size_t idx, ScalarType given
   p.value = rt::EValue(::executorch::aten::Tensor(p.impl.get()));
 }
 
+// Read-only memory is bound without a copy when the method only reads it; one the method
+// writes in place is refused before anything runs (a copy would hide the write).
+void refuse_read_only(const SlotInfo& slot, size_t idx) {
+  if (slot.written_in_place) {
+    throw py::value_error("input " + std::to_string(idx) +
+                          ": the method writes this input in place, and the given array is "
+                          "read-only; pass a writable array (for example a copy)");
+  }
+}
+
 void from_array(Prepared& p, const SlotInfo& slot, size_t idx, py::array arr) {
   py::dtype dt = arr.dtype();
   ScalarType given;
@@ -310,6 +320,9 @@ void from_array(Prepared& p, const SlotInfo& slot, size_t idx, py::array arr) {
   }
   for (ssize_t d = 0; d < ndim; ++d)
     shape[d] = arr.shape(d);
+  if (!arr.writeable()) {
+    refuse_read_only(slot, idx);
+  }
   make_tensor(p, slot, idx, given, shape.data(), static_cast<size_t>(ndim), arr.data());
   p.keep = std::move(arr);
 }
@@ -321,6 +334,9 @@ void prepare_tensor(Prepared& p, const SlotInfo& slot, size_t idx, const py::han
   }
   if (PyObject_HasAttrString(obj.ptr(), "__dlpack__")) {
     p.dl.import(obj, "input " + std::to_string(idx));
+    if (p.dl.read_only) {
+      refuse_read_only(slot, idx);
+    }
     make_tensor(p, slot, idx, p.dl.dtype, p.dl.shape.data(), p.dl.shape.size(), p.dl.data);
     return;
   }

@@ -46,6 +46,9 @@ struct DLManagedTensorVersioned {
   DLTensor dl_tensor;
 };
 
+// DLManagedTensorVersioned::flags bit: the producer's memory must not be written.
+constexpr uint64_t kDLFlagReadOnly = uint64_t{1} << 0;
+
 constexpr int32_t kDLCPU = 1;
 constexpr int32_t kDLCUDAHost = 3;
 constexpr int32_t kDLCUDAManaged = 13;
@@ -246,6 +249,7 @@ void DLPackImport::import(const py::handle& obj, const std::string& where) {
     }
     managed_ = m;
     versioned_ = true;
+    producer_read_only_ = (m->flags & kDLFlagReadOnly) != 0;
     t = &m->dl_tensor;
   } else if (name != nullptr && std::strcmp(name, "dltensor") == 0) {
     auto* m = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(capsule.ptr(), "dltensor"));
@@ -256,6 +260,7 @@ void DLPackImport::import(const py::handle& obj, const std::string& where) {
     }
     managed_ = m;
     versioned_ = false;
+    producer_read_only_ = false;  // DLPack before 1.0 has no such flag
     t = &m->dl_tensor;
   } else {
     throw py::type_error(where + ": __dlpack__() returned a capsule named '" +
@@ -321,6 +326,8 @@ void DLPackImport::import(const py::handle& obj, const std::string& where) {
     }
     data = copy_.data();
   }
+  // A copy is ours to write; the producer's memory is read-only if it says so.
+  read_only = producer_read_only_ && data != copy_.data();
 }
 
 }  // namespace etpy

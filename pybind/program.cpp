@@ -313,6 +313,7 @@ std::shared_ptr<MethodState> load_method(const std::shared_ptr<ProgramState>& p,
     st->method = std::make_unique<rt::Method>(std::move(method.get()));
     for (size_t i = 0; i < meta.num_inputs(); ++i) {
       st->inputs.push_back(describe_slot(meta, Io::Input, i).slot);
+      st->inputs.back().written_in_place = st->method->input_is_written(i);
     }
     for (size_t i = 0; i < meta.num_outputs(); ++i) {
       SlotInfo s = describe_slot(meta, Io::Output, i).slot;

@@ -12,11 +12,15 @@ import struct
 PROGRAM_EXECUTION_PLAN = 1
 PLAN_VALUES = 2
 PLAN_INPUTS = 3
+PLAN_CHAINS = 5
 PLAN_DELEGATES = 7
 PLAN_NON_CONST_BUFFER_SIZES = 8
 EVALUE_VAL = 1  # 0 is the union's type byte
 TENSOR_SCALAR_TYPE = 0
 DELEGATE_ID = 0
+CHAIN_INSTRUCTIONS = 2
+INSTRUCTION_ARGS = 1  # 0 is the union's type byte
+KERNEL_CALL_ARGS = 1
 
 
 class Pte:
@@ -66,6 +70,20 @@ class Pte:
         value = struct.unpack_from("<i", self.data, first + 4 * index)[0]
         return self.ref(self.table_at(plan, PLAN_VALUES, value), EVALUE_VAL)
 
+    def input_values(self, plan):
+        """The value indices of the plan's inputs."""
+        first, n = self.vector(plan, PLAN_INPUTS)
+        return [struct.unpack_from("<i", self.data, first + 4 * i)[0] for i in range(n)]
+
+    def kernel_call_args(self, plan, chain=0, index=-1):
+        """(position of args[0], length) of the KernelCall at instructions[index] of a chain
+        (negative indices count from the end)."""
+        c = self.table_at(plan, PLAN_CHAINS, chain)
+        if index < 0:
+            index += self.vector(c, CHAIN_INSTRUCTIONS)[1]
+        instruction = self.table_at(c, CHAIN_INSTRUCTIONS, index)
+        return self.vector(self.ref(instruction, INSTRUCTION_ARGS), KERNEL_CALL_ARGS)
+
     # ---- edits ----
     def set_planned_buffer_size(self, plan, index, size):
         """Entry `index + 1` of non_const_buffer_sizes (entry 0 is reserved)."""
@@ -81,6 +99,12 @@ class Pte:
         the same layout; the callers check that only the delegate changed."""
         delegate = self.table_at(plan, PLAN_DELEGATES, index)
         struct.pack_into("<H", self.data, self._vtable_slot(delegate, DELEGATE_ID), 0)
+
+    def set_kernel_call_arg(self, plan, arg, value, chain=0, index=-1):
+        """Points argument `arg` of a KernelCall (see kernel_call_args) at value `value`."""
+        first, n = self.kernel_call_args(plan, chain, index)
+        assert 0 <= arg < n, f"the call has {n} arguments"
+        struct.pack_into("<i", self.data, first + 4 * arg, value)
 
     def bytes(self):
         return bytes(self.data)
