@@ -1,8 +1,10 @@
 // Hostile shapes and positions for the quantized_decomposed and llama::
 // kernels that the goldens (test/fixtures/kernels_quantized, kernels_llama)
 // cannot express: sizes whose product overflows int64 in an empty tensor,
-// and caches untouched by a call that fails.
+// packed weights whose unpacked row does not fit a dim, and caches
+// untouched by a call that fails.
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -25,6 +27,53 @@ TEST(KernelSafetyQuantized, PerChannelInnerSizeOfAnEmptyTensorThatOverflowsFails
   EXPECT_EQ(call("quantized_decomposed::dequantize_per_channel.out",
                  {&ei, &es, &none, &axis, &qmin, &qmax, &dtype, &none, &eo, &eo}),
             Error::InvalidArgument);
+}
+
+// embedding_<n>bit unpacks a row of b bytes into b * 8 / n values. That
+// count used to be cut to the int32 dim size: a 2-bit weight [1, 2^30 + 1]
+// unpacks to 2^32 + 4 values, which became an out of [1, 4] that the kernel
+// then filled with 2^32 + 4 values per index. The weight's data (it claims
+// a gigabyte) must never be read and out and the bytes after it never
+// written.
+void expect_embedding_rejected(const char* op, bool dtype_overload, int32_t row_bytes) {
+  SCOPED_TRACE(op);
+  uint8_t fake[16] = {};
+  ExactTensor weight(ScalarType::Byte, {1, row_bytes}, fake);
+  ExactTensor scales(ScalarType::Float, {1}), indices(ScalarType::Long, {1});
+  GuardedTensor out(ScalarType::Float, {1, 4});
+  EValue ew(weight.tensor()), es(scales.tensor()), none, qmin(int64_t{-2}), qmax(int64_t{1});
+  EValue ei(indices.tensor()), eo(out.tensor());
+  std::vector<EValue*> args = {&ew, &es, &none, &qmin, &qmax, &ei};
+  if (dtype_overload) {
+    args.push_back(&none);
+  }
+  args.push_back(&eo);
+  args.push_back(&eo);
+  LogCapture log;
+  EXPECT_EQ(call(op, args), Error::InvalidArgument);
+  EXPECT_TRUE(out.untouched());
+  EXPECT_TRUE(out.guard_intact());
+  // The log names the operator (without its namespace) and the weight.
+  EXPECT_TRUE(log.has_line_with({std::strchr(op, ':') + 2, "'weight'"})) << log.text();
+}
+
+TEST(KernelSafetyQuantized, Embedding2BitRowThatUnpacksBeyondADimFails) {
+  // 4 * (2^30 + 1) = 2^32 + 4 values, which became 4.
+  for (const bool dtype_overload : {false, true}) {
+    expect_embedding_rejected(dtype_overload ? "quantized_decomposed::embedding_2bit.dtype_out"
+                                             : "quantized_decomposed::embedding_2bit.out",
+                              dtype_overload, (int32_t{1} << 30) + 1);
+  }
+}
+
+TEST(KernelSafetyQuantized, Embedding4BitRowThatUnpacksBeyondADimFails) {
+  // 2 * (2^31 - 1) = 2^32 - 2 values, which became -2: refused, but as a
+  // resize error of 'out'.
+  for (const bool dtype_overload : {false, true}) {
+    expect_embedding_rejected(dtype_overload ? "quantized_decomposed::embedding_4bit.dtype_out"
+                                             : "quantized_decomposed::embedding_4bit.out",
+                              dtype_overload, kBig);
+  }
 }
 
 TEST(KernelSafetyLlama, FailedCacheWriteLeavesTheCacheUntouched) {
