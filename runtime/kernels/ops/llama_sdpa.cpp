@@ -63,10 +63,16 @@ bool check_sdpa_args(KernelRuntimeContext& ctx, const char* op, const Tensor& q,
                       "%s: key and value must have the same shape", op);
   ET_KERNEL_CHECK_MSG(ctx, q.size(0) == k.size(0) && q.size(3) == k.size(3), InvalidArgument, false,
                       "%s: query and key/value differ in batch or head_dim", op);
+  // Query head h reads kv head h / (heads / kv_heads), so kv_heads is a
+  // divisor and must be positive even when q has no heads (0 of 0 passes a
+  // plain multiple check and divides by zero).
   const int64_t heads = q.size(head_dim), kv_heads = k.size(head_dim);
-  ET_KERNEL_CHECK_MSG(ctx, kv_heads > 0 ? heads % kv_heads == 0 : heads == 0, InvalidArgument,
-                      false, "%s: %lld query heads are not a multiple of %lld kv heads", op,
-                      static_cast<long long>(heads), static_cast<long long>(kv_heads));
+  ET_KERNEL_CHECK_MSG(ctx, kv_heads > 0, InvalidArgument, false,
+                      "%s: argument 'key' has no heads (dim %d is 0)", op, head_dim);
+  ET_KERNEL_CHECK_MSG(ctx, heads % kv_heads == 0, InvalidArgument, false,
+                      "%s: argument 'query' has %lld heads, not a multiple of the %lld heads of "
+                      "'key'",
+                      op, static_cast<long long>(heads), static_cast<long long>(kv_heads));
   ET_KERNEL_CHECK_MSG(ctx, start_pos >= 0, InvalidArgument, false, "%s: start_pos %lld is negative",
                       op, static_cast<long long>(start_pos));
   const int64_t q_len = q.size(seq_dim), kv_len = k.size(seq_dim);
@@ -130,6 +136,8 @@ template <class T>
 void attention(const Attention& a, const T* qd, const T* kd, const T* vd, T* od) {
   using Acc = float;
   const Layout ql = a.q_layout(), kl = a.kv_layout();
+  // kv_heads > 0 and divides heads (check_sdpa_args); group is 0 only when
+  // there are no query heads, and then h / group below never runs.
   const int64_t group = a.heads / a.kv_heads;
   constexpr Acc kNegInf = -std::numeric_limits<Acc>::infinity();
   std::vector<Acc> score(static_cast<size_t>(a.keys));

@@ -85,7 +85,15 @@ bool check_embedding_args(KernelRuntimeContext& ctx, const EmbeddingArgs& a, con
   ET_KERNEL_CHECK_MSG(ctx, scales.size(0) == weight.size(0), InvalidArgument, false,
                       "%s: weight_scales has %zd rows for %zd weight rows", op,
                       static_cast<ssize_t>(scales.size(0)), static_cast<ssize_t>(weight.size(0)));
-  *dim = static_cast<int64_t>(weight.size(1)) * (8 / a.bits);
+  // A row of b bytes unpacks to b * 8 / bits values: up to 4 * (2^31 - 1),
+  // more than a dim holds. The loops below run to this count, so it is
+  // refused here rather than cut to fit out's dim.
+  ET_KERNEL_CHECK_MSG(ctx, checked_mul(weight.size(1), 8 / a.bits, dim) && is_dim_size(*dim),
+                      InvalidArgument, false,
+                      "%s: argument 'weight' has rows of %zd bytes, %lld %d-bit values: more "
+                      "than a dim of out can hold",
+                      op, static_cast<ssize_t>(weight.size(1)), static_cast<long long>(*dim),
+                      a.bits);
   const int64_t groups = scales.dim() == 2 ? scales.size(1) : 1;
   ET_KERNEL_CHECK_MSG(ctx, groups > 0 && *dim % groups == 0, InvalidArgument, false,
                       "%s: %lld groups do not divide the embedding dim %lld", op,
@@ -115,12 +123,12 @@ bool check_embedding_args(KernelRuntimeContext& ctx, const EmbeddingArgs& a, con
                         static_cast<long long>(v), static_cast<ssize_t>(i),
                         static_cast<ssize_t>(weight.size(0)));
   }
-  SizesType sizes[kMaxDim];
+  int64_t sizes[kMaxDim];
   for (ssize_t d = 0; d < indices.dim(); ++d) {
-    sizes[d] = static_cast<SizesType>(indices.size(d));
+    sizes[d] = indices.size(d);
   }
-  sizes[indices.dim()] = static_cast<SizesType>(*dim);
-  return resize_out(ctx, op, out, ArrayRef<SizesType>(sizes, indices.dim() + 1));
+  sizes[indices.dim()] = *dim;
+  return resize_out(ctx, op, out, ArrayRef<int64_t>(sizes, static_cast<size_t>(indices.dim()) + 1));
 }
 
 Tensor& embedding_common(KernelRuntimeContext& ctx, const EmbeddingArgs& a, const Tensor& weight,
