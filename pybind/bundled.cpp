@@ -107,16 +107,12 @@ py::tuple verify(const BundledFile& f, MethodState& st, size_t test_case, double
   rt::Error verdict = rt::Error::Ok;
   bp::ErrorStats stats{};
   {
-    // As run_method: the GIL is released before the method's lock is taken.
-    py::gil_scoped_release nogil;
-    std::lock_guard<std::mutex> lock(st.mu);
+    // Nothing here touches Python: the GIL stays released until the lock is let go.
+    MethodLock lock(st.mu);
     LogCapture log;
     const std::string where =
         "method '" + st.name + "', bundled test case " + std::to_string(test_case);
-    auto raise = [&](rt::Error err, const char* step) {
-      py::gil_scoped_acquire gil;
-      fail(err, where + ": " + step, &log);
-    };
+    auto raise = [&](rt::Error err, const char* step) { fail(err, where + ": " + step, &log); };
     rt::Error err = bp::load_bundled_input(*st.method, f.bytes.get(), test_case);
     if (err != rt::Error::Ok) {
       raise(err, "loading its inputs");
