@@ -19,7 +19,7 @@ namespace bp = ::executorch::bundled_program;
 
 struct BundledFile {
   // A private aligned copy: the embedded program keeps its alignment, and the runtime's
-  // length-less functions find this address recorded by get_program_data().
+  // length-less functions read the bundle while the Python caller's buffer may change.
   std::unique_ptr<uint8_t, void (*)(void*)> bytes{nullptr, nullptr};
   size_t size = 0;
   std::optional<bp::BundledProgramReader> reader;
