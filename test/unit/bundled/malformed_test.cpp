@@ -82,6 +82,21 @@ TEST(BundledMalformed, TruncatedFilesAreInvalidProgram) {
                   "flatbuffer structure is invalid");
 }
 
+// The flatbuffers Verifier asserts on a length of 2^31 - 1 or more: such a length is refused
+// before the Verifier sees it. Nothing past the real file is read (the check comes first).
+TEST(BundledMalformed, ALengthBeyondTheFlatbufferLimitIsInvalidProgram) {
+  bptest::Bytes b = mlp();
+  for (size_t len : {size_t{FLATBUFFERS_MAX_BUFFER_SIZE}, size_t{1} << 40}) {
+    test::clear_captured_logs();
+    const void* pte = nullptr;
+    size_t pte_len = 0;
+    EXPECT_EQ(bp::get_program_data(b.data(), len, &pte, &pte_len), Error::InvalidProgram);
+    EXPECT_NE(test::captured_logs().find("exceed the flatbuffer limit"), std::string::npos)
+        << test::captured_logs();
+    EXPECT_EQ(bp::BundledProgramReader::load(b.data(), len).error(), Error::InvalidProgram);
+  }
+}
+
 TEST(BundledMalformed, APlainProgramIsNotSupported) {
   bptest::Bytes pte = bptest::read_bytes("test/fixtures/zoo/mlp.pte");
   ASSERT_GT(pte.size, 8u);
