@@ -19,7 +19,7 @@ namespace bp = ::executorch::bundled_program;
 
 struct BundledFile {
   // A private aligned copy: the embedded program keeps its alignment, and the runtime's
-  // length-less functions find this address recorded by get_program_data().
+  // length-less functions read the bundle while the Python caller's buffer may change.
   std::unique_ptr<uint8_t, void (*)(void*)> bytes{nullptr, nullptr};
   size_t size = 0;
   std::optional<bp::BundledProgramReader> reader;
@@ -107,16 +107,12 @@ py::tuple verify(const BundledFile& f, MethodState& st, size_t test_case, double
   rt::Error verdict = rt::Error::Ok;
   bp::ErrorStats stats{};
   {
-    // As run_method: the GIL is released before the method's lock is taken.
-    py::gil_scoped_release nogil;
-    std::lock_guard<std::mutex> lock(st.mu);
+    // Nothing here touches Python: the GIL stays released until the lock is let go.
+    MethodLock lock(st.mu);
     LogCapture log;
     const std::string where =
         "method '" + st.name + "', bundled test case " + std::to_string(test_case);
-    auto raise = [&](rt::Error err, const char* step) {
-      py::gil_scoped_acquire gil;
-      fail(err, where + ": " + step, &log);
-    };
+    auto raise = [&](rt::Error err, const char* step) { fail(err, where + ": " + step, &log); };
     rt::Error err = bp::load_bundled_input(*st.method, f.bytes.get(), test_case);
     if (err != rt::Error::Ok) {
       raise(err, "loading its inputs");

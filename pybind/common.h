@@ -65,6 +65,8 @@ class LogCapture {
 
 // Throws RuntimeFailure: "<context>: <Error::Name> (0x..)[: <captured log lines>]".
 [[noreturn]] void fail(rt::Error code, const std::string& context, const LogCapture* log = nullptr);
+// The same with the log lines already collected (`detail`, may be empty).
+[[noreturn]] void fail(rt::Error code, const std::string& context, const std::string& detail);
 
 // The value of the runtime call `call()` (a Result<T>), or, if it failed, RuntimeFailure naming
 // `what` with the runtime's log lines about it. For metadata the bindings hand to Python: a
@@ -118,6 +120,36 @@ struct SlotInfo {
   bool written_in_place = false;
 };
 
+// A Method's mutex. Only MethodLock can take it, so no binding can wait for it while holding
+// the GIL (the compiler refuses std::lock_guard on it).
+class MethodMutex {
+ private:
+  friend class MethodLock;
+  std::mutex mu_;
+};
+
+// The one way a binding takes a Method's lock. Construct it with the GIL held: it releases the
+// GIL, then waits for the lock; leaving the scope unlocks, then takes the GIL back.
+// Why this order: the lock's owner may need the GIL before it lets go of the lock (run_method
+// converts the outputs, which alias the Method's memory, to numpy under the lock), so a thread
+// waiting for the lock with the GIL held deadlocks against it. The rule everywhere is lock
+// first, GIL second. Code inside the scope runs without the GIL; it touches Python objects only
+// inside a py::gil_scoped_acquire, and only when it must (the values it reads may change once the
+// lock is gone). Python code run there must not call back into the same Method: the mutex is not
+// recursive.
+class MethodLock {
+ public:
+  explicit MethodLock(MethodMutex& m) : lock_(m.mu_) {}
+  MethodLock(const MethodLock&) = delete;
+  MethodLock& operator=(const MethodLock&) = delete;
+
+ private:
+  // Members are built in order and destroyed in reverse: GIL released before the wait, and
+  // taken back only after the unlock.
+  py::gil_scoped_release nogil_;
+  std::lock_guard<std::mutex> lock_;
+};
+
 struct MethodState {
   std::shared_ptr<ProgramState> program;
   std::string name;
@@ -134,8 +166,8 @@ struct MethodState {
   // Set when loaded with etdump=True (etdump.cpp); debug_buffer backs its logged tensors.
   std::unique_ptr<::executorch::etdump::ETDumpGen> etdump;
   std::vector<uint8_t> debug_buffer;
-  // Serializes calls on this Method (taken with the GIL released).
-  std::mutex mu;
+  // Serializes calls on this Method; taken only through MethodLock.
+  MethodMutex mu;
 };
 
 void bind_program(py::module_& m);

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstring>
+#include <optional>
 #include <sstream>
 
 #include <pybind11/numpy.h>
@@ -455,6 +456,30 @@ std::string fixed_value(MethodState& st, size_t idx) {
   return "?";
 }
 
+// Raises the error for input `i`, which set_input refused with `err` (`detail`: the runtime's
+// log lines; `fixed`: fixed_value() of the input). Called with the GIL and without the
+// Method's lock.
+[[noreturn]] void raise_refused_input(const MethodState& st, size_t i, rt::Error err,
+                                      const std::string& detail, const std::string& fixed,
+                                      const Prepared& prepared, const py::handle& given) {
+  const SlotInfo& slot = st.inputs[i];
+  const std::string where = "input " + std::to_string(i);
+  if (slot.tag == rt::Tag::Tensor) {
+    const auto* impl = prepared.impl.get();
+    throw py::value_error(where + ": expected shape " +
+                          shape_str(slot.sizes.data(), slot.sizes.size()) +
+                          " (or one within its dynamic bound), got shape " +
+                          shape_str(impl->sizes().data(), impl->sizes().size()) + " (" +
+                          rt::to_string(err) + (detail.empty() ? "" : ": " + detail) + ")");
+  }
+  if (slot.tag == rt::Tag::Int || slot.tag == rt::Tag::Double || slot.tag == rt::Tag::Bool ||
+      slot.tag == rt::Tag::String) {
+    throw py::value_error(where + ": this input was fixed at export to " + fixed + ", got " +
+                          py::repr(given).cast<std::string>());
+  }
+  fail(err, "set_input(" + std::to_string(i) + ") of method '" + st.name + "'", detail);
+}
+
 }  // namespace
 
 py::object tensor_to_numpy(const ::executorch::aten::Tensor& t, size_t idx) {
@@ -537,9 +562,7 @@ py::object fixed_input(MethodState& st, size_t idx) {
   }
   rt::EValue v;
   {
-    // Never wait for the method's lock while holding the GIL (see run_method).
-    py::gil_scoped_release nogil;
-    std::lock_guard<std::mutex> lock(st.mu);
+    MethodLock lock(st.mu);
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
     v = st.method->get_input(idx);
@@ -566,53 +589,49 @@ py::list run_method(MethodState& st, const py::handle& inputs) {
   }
 
   py::list result;
-  // Release the GIL first, then take the method's lock, so a thread waiting for the lock
-  // never holds the GIL that the lock's owner needs to build its outputs.
+  // Set when an input is refused; the error is raised once the lock is released, as building
+  // its message runs Python code (the argument's repr).
+  std::optional<size_t> refused;
+  rt::Error refused_err = rt::Error::Ok;
+  std::string refused_detail;
+  std::string refused_fixed;
   {
-    py::gil_scoped_release nogil;
-    std::lock_guard<std::mutex> lock(st.mu);
+    MethodLock lock(st.mu);
     LogCapture log;
-    for (size_t i = 0; i < n; ++i) {
+    for (size_t i = 0; i < n && !refused; ++i) {
       rt::Error err = st.method->set_input(prepared[i].value, i);
       if (err != rt::Error::Ok) {
-        py::gil_scoped_acquire gil;
-        const SlotInfo& slot = st.inputs[i];
-        const std::string where = "input " + std::to_string(i);
-        const std::string detail = log.text();
-        if (slot.tag == rt::Tag::Tensor) {
-          const auto* impl = prepared[i].impl.get();
-          throw py::value_error(where + ": expected shape " +
-                                shape_str(slot.sizes.data(), slot.sizes.size()) +
-                                " (or one within its dynamic bound), got shape " +
-                                shape_str(impl->sizes().data(), impl->sizes().size()) + " (" +
-                                rt::to_string(err) + (detail.empty() ? "" : ": " + detail) + ")");
-        }
-        if (slot.tag == rt::Tag::Int || slot.tag == rt::Tag::Double || slot.tag == rt::Tag::Bool ||
-            slot.tag == rt::Tag::String) {
-          throw py::value_error(where + ": this input was fixed at export to " +
-                                fixed_value(st, i) + ", got " +
-                                py::repr(seq[i]).cast<std::string>());
-        }
-        fail(err, "set_input(" + std::to_string(i) + ") of method '" + st.name + "'", &log);
+        refused = i;
+        refused_err = err;
+        refused_detail = log.text();
+        // The fixed value is the Method's own: read while the lock is held.
+        refused_fixed = fixed_value(st, i);
       }
     }
-    rt::Error err = st.method->execute();
-    if (err != rt::Error::Ok) {
+    if (!refused) {
+      rt::Error err = st.method->execute();
+      if (err != rt::Error::Ok) {
+        fail(err, "executing method '" + st.name + "'", &log);
+      }
+      const size_t nout = st.method->outputs_size();
+      std::vector<rt::EValue> outs(nout);
+      // A method without outputs has nothing to read (and get_outputs refuses
+      // the null array an empty vector gives).
+      err = nout == 0 ? rt::Error::Ok : st.method->get_outputs(outs.data(), nout);
+      if (err != rt::Error::Ok) {
+        fail(err, "reading the outputs of method '" + st.name + "'", &log);
+      }
+      // The outputs alias the Method's memory, which the next call overwrites: they are copied
+      // into numpy arrays before the lock is released, so this is where the GIL is needed.
       py::gil_scoped_acquire gil;
-      fail(err, "executing method '" + st.name + "'", &log);
+      for (size_t i = 0; i < nout; ++i) {
+        result.append(output_to_python(outs[i], i));
+      }
     }
-    const size_t nout = st.method->outputs_size();
-    std::vector<rt::EValue> outs(nout);
-    // A method without outputs has nothing to read (and get_outputs refuses
-    // the null array an empty vector gives).
-    err = nout == 0 ? rt::Error::Ok : st.method->get_outputs(outs.data(), nout);
-    py::gil_scoped_acquire gil;
-    if (err != rt::Error::Ok) {
-      fail(err, "reading the outputs of method '" + st.name + "'", &log);
-    }
-    for (size_t i = 0; i < nout; ++i) {
-      result.append(output_to_python(outs[i], i));
-    }
+  }
+  if (refused) {
+    raise_refused_input(st, *refused, refused_err, refused_detail, refused_fixed,
+                        prepared[*refused], seq[*refused]);
   }
   return result;
 }

@@ -57,17 +57,18 @@ std::string LogCapture::text() const {
   return lines_;
 }
 
-void fail(rt::Error code, const std::string& context, const LogCapture* log) {
+void fail(rt::Error code, const std::string& context, const std::string& detail) {
   char hex[16];
   std::snprintf(hex, sizeof(hex), "0x%02x", static_cast<unsigned>(code));
   std::string msg = context + ": " + rt::to_string(code) + " (" + hex + ")";
-  if (log != nullptr) {
-    std::string detail = log->text();
-    if (!detail.empty()) {
-      msg += ": " + detail;
-    }
+  if (!detail.empty()) {
+    msg += ": " + detail;
   }
   throw RuntimeFailure(code, std::move(msg));
+}
+
+void fail(rt::Error code, const std::string& context, const LogCapture* log) {
+  fail(code, context, log != nullptr ? log->text() : std::string());
 }
 
 void install_log_sink() {

@@ -10,17 +10,25 @@ namespace etpy {
 
 namespace {
 
-void write_bytes(const std::string& path, const void* data, size_t size) {
+// Writes [data, data + size) to `path`; 0 or the errno of the failure. Runs without the GIL.
+int write_bytes(const std::string& path, const void* data, size_t size) {
+  errno = 0;
   FILE* f = std::fopen(path.c_str(), "wb");
   if (f == nullptr) {
-    PyErr_SetFromErrnoWithFilename(PyExc_OSError, path.c_str());
-    throw py::error_already_set();
+    return errno != 0 ? errno : EIO;
   }
   const bool ok = std::fwrite(data, 1, size, f) == size;
-  if (std::fclose(f) != 0 || !ok) {
-    PyErr_SetFromErrnoWithFilename(PyExc_OSError, path.c_str());
-    throw py::error_already_set();
+  const int write_err = ok ? 0 : (errno != 0 ? errno : EIO);
+  if (std::fclose(f) != 0 && write_err == 0) {
+    return errno != 0 ? errno : EIO;
   }
+  return write_err;
+}
+
+[[noreturn]] void raise_os_error(int err, const std::string& path) {
+  errno = err;
+  PyErr_SetFromErrnoWithFilename(PyExc_OSError, path.c_str());
+  throw py::error_already_set();
 }
 
 }  // namespace
@@ -58,22 +66,37 @@ void write_etdump(MethodState& st, const py::object& path, const py::object& deb
   if (!st.etdump) {
     throw py::value_error("method '" + st.name + "' was not loaded with etdump=True");
   }
-  std::lock_guard<std::mutex> lock(st.mu);
-  const size_t used = st.etdump->get_debug_buffer_used_bytes();
-  ::executorch::etdump::ETDumpResult dump = st.etdump->get_etdump_data();
-  if (dump.buf == nullptr) {
+  // The names are Python objects: resolved before the GIL is released.
+  const std::string dump_path = file_name(path);
+  const bool with_debug_buffer = !debug_buffer_path.is_none();
+  const std::string debug_path = with_debug_buffer ? file_name(debug_buffer_path) : std::string();
+  bool executed = true;
+  int err = 0;
+  const std::string* failed_path = nullptr;
+  {
+    // The files are written under the lock: the next execute would overwrite the debug buffer
+    // and add to the dump.
+    MethodLock lock(st.mu);
+    const size_t used = st.etdump->get_debug_buffer_used_bytes();
+    ::executorch::etdump::ETDumpResult dump = st.etdump->get_etdump_data();
+    if (dump.buf == nullptr) {
+      executed = false;
+    } else {
+      err = write_bytes(dump_path, dump.buf, dump.size);
+      std::free(dump.buf);
+      failed_path = err != 0 ? &dump_path : nullptr;
+      if (err == 0 && with_debug_buffer) {
+        err = write_bytes(debug_path, st.debug_buffer.data(), used);
+        failed_path = err != 0 ? &debug_path : nullptr;
+      }
+    }
+  }
+  if (!executed) {
     throw py::value_error("method '" + st.name + "' has not been executed since it was loaded " +
                           "or since the last write_etdump");
   }
-  struct Free {
-    void* p;
-    ~Free() {
-      std::free(p);
-    }
-  } owned{dump.buf};
-  write_bytes(file_name(path), dump.buf, dump.size);
-  if (!debug_buffer_path.is_none()) {
-    write_bytes(file_name(debug_buffer_path), st.debug_buffer.data(), used);
+  if (failed_path != nullptr) {
+    raise_os_error(err, *failed_path);
   }
 }
 

@@ -481,9 +481,14 @@ void bind_program(py::module_& m) {
             if (!s.profiler) {
               throw py::value_error("method '" + s.name + "' was not loaded with profile=True");
             }
-            std::lock_guard<std::mutex> lock(s.mu);
+            std::vector<OpProfiler::Row> copied;
+            {
+              MethodLock lock(s.mu);
+              copied = s.profiler->rows();
+            }
+            // The Python list is built from the copy, after the lock is released.
             py::list rows;
-            for (const auto& r : s.profiler->rows()) {
+            for (const auto& r : copied) {
               rows.append(py::make_tuple(r.name, r.calls, r.total_ns));
             }
             return rows;
@@ -496,9 +501,10 @@ void bind_program(py::module_& m) {
           "into weights, packed weights); 0 with prepare=False.")
       .def("reset_profile",
            [](MethodState& s) {
-             std::lock_guard<std::mutex> lock(s.mu);
-             if (s.profiler)
+             if (s.profiler) {
+               MethodLock lock(s.mu);
                s.profiler->reset();
+             }
            })
       .def("write_etdump", &write_etdump, py::arg("path"),
            py::arg("debug_buffer_path") = py::none(),

@@ -4,7 +4,7 @@
 
 #include <executorch/devtools/bundled_program/bundled_program_reader.h>
 #include <executorch/devtools/bundled_program/detail/bundle_validation.h>
-#include <executorch/devtools/bundled_program/detail/known_bundles.h>
+#include <executorch/devtools/bundled_program/detail/bundle_extent.h>
 #include <executorch/devtools/bundled_program/detail/output_compare.h>
 #include <executorch/runtime/core/event_tracer.h>
 #include <executorch/runtime/core/exec_aten/util/scalar_type_util.h>
@@ -38,18 +38,14 @@ Result<CaseRef> find_test_case(
     Method& method,
     SerializedBundledProgram* bundled_program_ptr,
     size_t testset_idx) {
-  size_t size = 0;
-  ET_CHECK_OR_RETURN_ERROR(
-      bundled_program_ptr != nullptr,
-      InvalidArgument,
-      "bundled program: null buffer");
-  ET_CHECK_OR_RETURN_ERROR(
-      detail::known_bundle_length(bundled_program_ptr, &size),
-      InvalidArgument,
-      "bundled program at %p: its length is unknown; pass the buffer to "
-      "get_program_data() first",
-      bundled_program_ptr);
-  auto reader = BundledProgramReader::load(bundled_program_ptr, size);
+  // No length comes with the pointer: the bundle's own structure gives it,
+  // and the whole of that range is verified again on every call (so a
+  // buffer changed since it was last used is caught too).
+  auto size = detail::bundle_extent(bundled_program_ptr);
+  if (!size.ok()) {
+    return size.error();
+  }
+  auto reader = BundledProgramReader::load(bundled_program_ptr, size.get());
   if (!reader.ok()) {
     return reader.error();
   }
@@ -317,14 +313,12 @@ ET_NODISCARD Error get_program_data(
   if (!reader.ok()) {
     return reader.error();
   }
-  detail::remember_bundle_length(file_data, file_data_len);
   *out_program_data = reader->program_data();
   *out_program_data_len = reader->program_size();
   return Error::Ok;
 }
 
 bool is_bundled_program(void* file_data, size_t file_data_len) {
-  // Records no length: the deprecated overload passes a guessed 128.
   return detail::has_bundle_identifier(file_data, file_data_len);
 }
 

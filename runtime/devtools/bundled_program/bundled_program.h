@@ -12,13 +12,16 @@
  * Verifier, then every index, size, dtype and shape) before using any of it,
  * and reports a problem as an Error with a log line naming it.
  *
- * Difference from upstream: the per-method functions receive the file without
- * its length, and a file cannot be checked without one. They therefore accept
- * only a buffer whose length the library has already been told, by
- * get_program_data() on that same start address (as upstream runners call it
- * first); any other pointer is refused with Error::InvalidArgument. The buffer must stay
- * alive and at that length while these functions use it. Code that holds the
- * length can use BundledProgramReader (bundled_program_reader.h) instead.
+ * The per-method functions receive the file without its length, as
+ * upstream's do. The length is taken from the file itself: the end of the
+ * furthest object its flatbuffer offsets and vector lengths reach. That whole
+ * range is then verified on every call, so nothing is remembered between
+ * calls and any buffer holding a complete bundle may be passed, whether or
+ * not get_program_data() saw it. The buffer must hold the complete file and
+ * stay alive while these functions use it: reading the structure to find its
+ * end trusts that much of the pointer, as upstream trusts all of it. Code that
+ * holds the length can use BundledProgramReader (bundled_program_reader.h),
+ * which checks against that length instead.
  */
 #pragma once
 
@@ -42,9 +45,10 @@ using ::executorch::runtime::Method;
  * Sets every input of `method` from test case `testset_idx` of the method's
  * test suite (found by the method's name).
  *
- * @retval Error::InvalidArgument unknown buffer, no test suite for the
+ * @retval Error::InvalidArgument null buffer, no test suite for the
  *     method, testset_idx out of range, or an input count, kind, dtype or
  *     rank that does not fit the method.
+ * @retval Error::NotSupported the buffer is not a bundled program.
  * @retval Error::InvalidProgram the file is malformed.
  * @returns Any error Method::set_input() reports for an input.
  */
@@ -85,7 +89,8 @@ ET_NODISCARD ET_API ErrorStats compute_method_output_error_stats(
  *     upstream); the log names the output and its max abs/rel error.
  * @retval Error::InvalidArgument the outputs cannot be compared: count,
  *     kind, dtype, shape or dim order differ, or the arguments are wrong.
- * @retval Error::NotSupported the test case has no expected outputs.
+ * @retval Error::NotSupported the test case has no expected outputs, or the
+ *     buffer is not a bundled program.
  * @retval Error::InvalidProgram the file is malformed.
  */
 ET_NODISCARD ET_API ::executorch::runtime::Error verify_method_outputs(
@@ -98,7 +103,6 @@ ET_NODISCARD ET_API ::executorch::runtime::Error verify_method_outputs(
 /**
  * Verifies the whole .bpte in `file_data` and points `out_program_data` at
  * the program inside it (suitable for BufferDataLoader and Program::load()).
- * Remembers file_data_len for the per-method functions above.
  *
  * @retval Error::NotSupported the data is not a bundled program.
  * @retval Error::InvalidProgram the file is malformed.
@@ -112,7 +116,7 @@ ET_NODISCARD ET_API ::executorch::runtime::Error get_program_data(
 
 /**
  * True if the data carries the bundled program identifier ("BP08"). Only the
- * header is looked at, so nothing is verified and no length is remembered.
+ * header is looked at, so nothing is verified.
  */
 ET_API bool is_bundled_program(void* file_data, size_t file_data_len);
 

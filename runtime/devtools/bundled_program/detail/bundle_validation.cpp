@@ -219,6 +219,14 @@ Result<const fb::BundledProgram*> verify_bundle(const void* data, size_t size) {
         fb::BundledProgramIdentifier());
     return Error::NotSupported;
   }
+  // The Verifier asserts on a size it cannot represent (an abort, not an
+  // error): such a length is refused before it gets there.
+  ET_CHECK_OR_RETURN_ERROR(
+      size < FLATBUFFERS_MAX_BUFFER_SIZE,
+      InvalidProgram,
+      "bundled program: %zu bytes exceed the flatbuffer limit of %zu",
+      size,
+      static_cast<size_t>(FLATBUFFERS_MAX_BUFFER_SIZE) - 1);
   flatbuffers::Verifier verifier(static_cast<const uint8_t*>(data), size);
   ET_CHECK_OR_RETURN_ERROR(
       fb::VerifyBundledProgramBuffer(verifier),
