@@ -60,6 +60,37 @@ class FullyConnectedStep final : public Step {
   // Set for a qdint8 input with qbint4 weights: the product runs on the integers instead.
   std::unique_ptr<Qd8Qb4wLinear> qd8;
 
+  // A filter or bias computed or passed at run time may be smaller than its exported bound
+  // (the dims are upper bounds), and run() reads n x k and n elements of them: their current
+  // shapes must be exactly what the node was planned for.
+  Error check_operands(const Graph& g) const {
+    const Value& vf = g.value(filter);
+    const size_t kk = static_cast<size_t>(k), nn = static_cast<size_t>(n);
+    const size_t rows = filter_is_kn ? kk : nn, cols = filter_is_kn ? nn : kk;
+    if (vf.dims.size() != 2 || vf.dims[0] != rows || vf.dims[1] != cols) {
+      char now[96];
+      format_dims(vf.dims, now, sizeof(now));
+      return fail(
+          Error::InvalidArgument,
+          "filter_id %u is %s, the node needs [%zu, %zu]",
+          filter,
+          now,
+          rows,
+          cols);
+    }
+    if (bias != kInvalidValueId && g.value(bias).numel != nn) {
+      char now[96];
+      format_dims(g.value(bias).dims, now, sizeof(now));
+      return fail(
+          Error::InvalidArgument,
+          "bias_id %u is %s, the node needs %zu elements",
+          bias,
+          now,
+          nn);
+    }
+    return Error::Ok;
+  }
+
   // The rows follow the input; the channels (k, n) are the filter's and cannot change.
   Error reshape(Graph& g) override {
     const Value& vin = g.value(in);
@@ -71,6 +102,10 @@ class FullyConnectedStep final : public Step {
           in,
           channels,
           static_cast<long long>(k));
+    }
+    Error err = check_operands(g);
+    if (err != Error::Ok) {
+      return err;
     }
     const size_t rows = k == 0 ? 0 : vin.numel / static_cast<size_t>(k);
     Value& vout = g.values[out];
