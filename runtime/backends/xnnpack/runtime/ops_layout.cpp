@@ -453,6 +453,19 @@ Error build_concatenate(NodeContext& ctx) {
   if (step->axis >= rank) {
     return ctx.invalid("axis %zu is not below the rank %zu", step->axis, rank);
   }
+  // plan() indexes every input by the output's dims (ranks never change after init): an input
+  // of lower rank would be read past its dims, one of higher rank copied past the output.
+  for (size_t i = 0; i < count; ++i) {
+    const size_t input_rank = ctx.graph().value(step->inputs[i]).dims.size();
+    if (input_rank != rank) {
+      return ctx.invalid(
+          "%s %u has rank %zu, the output %zu",
+          kFields[i],
+          step->inputs[i],
+          input_rank,
+          rank);
+    }
+  }
   return plan_and_accept(ctx, std::move(step));
 }
 

@@ -1,0 +1,62 @@
+// Shapes at the edges of what a payload can declare: dims whose products overflow (also next
+// to a 0 dim), ranks that differ between a node's operands, and values so large or so empty
+// that planning work by their shape would exhaust memory. Each is refused at init with a typed
+// error and a log line naming it, or loads without allocating by that shape; none aborts.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "../common/log_capture.h"
+#include "../kernels_elementwise/kernel_test_util.h"
+#include "xnn_test_util.h"
+
+using executorch::aten::ScalarType;
+using executorch::runtime::Error;
+using executorch::runtime::EValue;
+using kernel_test::OwnedTensor;
+using xnn_test::Delegate;
+using xnn_test::GraphWriter;
+using xnn_test::kNone;
+namespace fb = xnn_test::fb;
+using T = fb::XNodeUnion;
+
+namespace {
+
+// init() on g's payload fails with `want` and logs `message`.
+void expect_refused(const GraphWriter& g, Error want, const char* message) {
+  test::clear_captured_logs();
+  Delegate d(g.payload());
+  EXPECT_EQ(d.init_error, want) << test::captured_logs();
+  EXPECT_NE(test::captured_logs().find(message), std::string::npos) << test::captured_logs();
+}
+
+// y = concat(a, b) along `axis`.
+GraphWriter concat_graph(std::vector<uint32_t> a, std::vector<uint32_t> b, std::vector<uint32_t> y,
+                         uint32_t axis) {
+  GraphWriter g;
+  auto* p = new fb::_XNNCatT();
+  p->input1_id = g.value(std::move(a), 0);
+  p->input2_id = g.value(std::move(b), 1);
+  p->input3_id = p->input4_id = p->input5_id = kNone;
+  p->output_id = g.value(std::move(y), 2, true);
+  p->axis = axis;
+  g.node(T::XNNConcatenate2, p);
+  return g;
+}
+
+TEST(XnnpackShapeBounds, ConcatenateInputsOfAnotherRankThanTheOutput) {
+  // Rank 1 inputs into a rank 2 output along dim 1: dim 1 of the inputs does not exist.
+  expect_refused(concat_graph({3}, {3}, {3, 2}, 1), Error::InvalidProgram,
+                 "node 0 (XNNConcatenate2): input1_id 0 has rank 1, the output 2");
+  // Rank 3 inputs into a rank 2 output whose dims are the inputs' leading ones: 48 elements
+  // would be written into 12.
+  expect_refused(concat_graph({2, 3, 4}, {2, 3, 4}, {4, 3}, 0), Error::InvalidProgram,
+                 "node 0 (XNNConcatenate2): input1_id 0 has rank 3, the output 2");
+  // Only the second input differs.
+  expect_refused(concat_graph({2, 3}, {2, 3, 1}, {4, 3}, 0), Error::InvalidProgram,
+                 "input2_id 1 has rank 3, the output 2");
+}
+
+}  // namespace
