@@ -59,4 +59,29 @@ TEST(XnnpackShapeBounds, ConcatenateInputsOfAnotherRankThanTheOutput) {
                  "input2_id 1 has rank 3, the output 2");
 }
 
+TEST(XnnpackShapeBounds, ReshapeWhoseNewShapeProductOverflows) {
+  // 2^31 * 2^31 * 4 is 2^64: a 64-bit product wraps to 0 and the inferred dim divides by it.
+  GraphWriter g;
+  auto* rs = new fb::XNNStaticReshapeT();
+  rs->input_id = g.value({2, 3}, 0);
+  rs->output_id = g.value({6, 1, 1, 1}, 1, true);
+  rs->num_dims = 4;
+  rs->new_shape = {0, 1u << 31, 1u << 31, 4};
+  g.node(T::XNNStaticReshape, rs);
+  expect_refused(g, Error::InvalidProgram,
+                 "node 0 (XNNStaticReshape): new_shape's fixed entries overflow");
+  // Without an inferred entry the wrapped product would equal an empty input's 0 elements.
+  GraphWriter empty;
+  auto* rs2 = new fb::XNNStaticReshapeT();
+  rs2->input_id = empty.value({0, 3}, 0);
+  rs2->output_id = empty.value({0, 1, 1}, 1, true);
+  rs2->num_dims = 3;
+  rs2->new_shape = {0, 1, 1};
+  empty.node(T::XNNStaticReshape, rs2);
+  Delegate ok(empty.payload());
+  EXPECT_EQ(ok.init_error, Error::Ok);
+  rs2->new_shape = {1u << 31, 1u << 31, 4};
+  expect_refused(empty, Error::InvalidProgram, "new_shape's fixed entries overflow");
+}
+
 }  // namespace

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <memory>
 
+#include <executorch/runtime/executor/detail/checked.h>
+
 #include "node_context.h"
 
 namespace executorch {
@@ -227,8 +229,9 @@ class ReshapeStep final : public CopyStep {
     for (size_t d = 0; d < rank; ++d) {
       if (new_shape[d] == 0) {
         inferred = d;
-      } else {
-        known *= new_shape[d];
+      } else if (!runtime::detail::checked_mul(known, new_shape[d], &known)) {
+        // A wrapped product could be 0 (the division below) or match the input's count.
+        return why->set("new_shape's fixed entries overflow");
       }
       dout[d] = new_shape[d];
     }
