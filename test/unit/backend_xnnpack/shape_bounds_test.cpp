@@ -84,4 +84,15 @@ TEST(XnnpackShapeBounds, ReshapeWhoseNewShapeProductOverflows) {
   expect_refused(empty, Error::InvalidProgram, "new_shape's fixed entries overflow");
 }
 
+TEST(XnnpackShapeBounds, AZeroDimDoesNotHideAnOverflow) {
+  // 0 elements, but 2^62 once the 0 is any other size: refused where values are read.
+  GraphWriter g;
+  auto* p = new fb::XNNStaticResizeBilinear2DT();
+  p->input_id = g.value({0, 2, 2, 1}, 0);
+  p->output_id = g.value({0, 1u << 31, 1u << 31, 1}, 1, true);
+  p->new_height = p->new_width = 1u << 31;
+  g.node(T::XNNStaticResizeBilinear2D, p);
+  expect_refused(g, Error::InvalidProgram, "value 1: element count overflows (dim 2 = 2147483648)");
+}
+
 }  // namespace
