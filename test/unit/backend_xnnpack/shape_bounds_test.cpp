@@ -95,4 +95,22 @@ TEST(XnnpackShapeBounds, AZeroDimDoesNotHideAnOverflow) {
   expect_refused(g, Error::InvalidProgram, "value 1: element count overflows (dim 2 = 2147483648)");
 }
 
+TEST(XnnpackShapeBounds, AnEmptyResizePlansNothingByItsHeight) {
+  // An output of no elements but 2^31 - 1 rows: no per-row plan (51 GB of it) is made.
+  constexpr uint32_t kRows = 0x7FFFFFFF;
+  GraphWriter g;
+  auto* p = new fb::XNNStaticResizeBilinear2DT();
+  p->input_id = g.value({0, 2, 2, 1}, 0);
+  p->output_id = g.value({0, kRows, 1, 1}, 1, true);
+  p->new_height = kRows;
+  p->new_width = 1;
+  g.node(T::XNNStaticResizeBilinear2D, p);
+  Delegate d(g.payload());
+  ASSERT_EQ(d.init_error, Error::Ok);
+  OwnedTensor x(ScalarType::Float, {0, 2, 2, 1});
+  OwnedTensor y(ScalarType::Float, {0, static_cast<int32_t>(kRows), 1, 1});
+  EValue ex(x.tensor()), ey(y.tensor());
+  EXPECT_EQ(d.execute({&ex, &ey}), Error::Ok);
+}
+
 }  // namespace

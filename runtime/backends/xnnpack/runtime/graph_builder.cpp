@@ -414,6 +414,17 @@ Error NodeContext::unsupported(const char* format, ...) {
   return e;
 }
 
+Error NodeContext::out_of_memory(const char* what, size_t bytes) {
+  ET_LOG(
+      Error,
+      "XnnpackBackend: node %u (%s): no memory for %s (%zu bytes)",
+      index_,
+      type_name(),
+      what,
+      bytes);
+  return Error::MemoryAllocationFailed;
+}
+
 Error NodeContext::input(uint32_t id, const char* field, uint32_t* out) {
   if (id >= graph_.values.size() || !graph_.values[id].defined) {
     return invalid("%s %u names no value", field, id);
