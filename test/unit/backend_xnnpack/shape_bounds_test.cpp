@@ -113,4 +113,14 @@ TEST(XnnpackShapeBounds, AnEmptyResizePlansNothingByItsHeight) {
   EXPECT_EQ(d.execute({&ex, &ey}), Error::Ok);
 }
 
+TEST(XnnpackShapeBounds, BatchMatrixMultiplyPlansNoPerBatchTables) {
+  // 2^34 batches of 1 x 1 products, all of them arguments: nothing needs memory by the batch
+  // count (two tables of 2^34 offsets would be 256 GB).
+  GraphWriter g;
+  const std::vector<uint32_t> dims = {1u << 17, 1u << 17, 1, 1};
+  g.binary(T::XNNBatchMatrixMultiply, g.value(dims, 0), g.value(dims, 1), g.value(dims, 2, true));
+  Delegate d(g.payload());
+  EXPECT_EQ(d.init_error, Error::Ok);
+}
+
 }  // namespace
