@@ -123,4 +123,19 @@ TEST(XnnpackShapeBounds, BatchMatrixMultiplyPlansNoPerBatchTables) {
   EXPECT_EQ(d.init_error, Error::Ok);
 }
 
+TEST(XnnpackShapeBounds, FullyConnectedOutputSizeProductOverflow) {
+  // m = 3 * 2863311531 = 2^33 + 1 rows, n = 2^31 channels (a run-time filter): m * n wraps to
+  // 2^31, the element count of a [1, 2^31] output.
+  GraphWriter g;
+  auto* p = new fb::XNNFullyConnectedT();
+  p->input1_id = g.value({3, 2863311531u, 1}, 0);
+  p->filter_id = g.value({1u << 31, 1}, 1);
+  p->bias_id = kNone;
+  p->output_id = g.value({1, 1u << 31}, 2, true);
+  g.node(T::XNNFullyConnected, p);
+  expect_refused(g, Error::InvalidProgram,
+                 "node 0 (XNNFullyConnected): output has 2147483648 elements (last dim "
+                 "2147483648), expected 8589934593 x 2147483648");
+}
+
 }  // namespace

@@ -258,7 +258,11 @@ Error build_fully_connected(NodeContext& ctx) {
         k);
   }
   const size_t m = k == 0 ? 0 : in.numel / k;
-  if (out.dims.back() != n || out.numel != m * n) {
+  // m and n come from different values: their product is not bounded by either, and a wrapped
+  // one could match the output's element count.
+  size_t mn = 0;
+  if (out.dims.back() != n || !runtime::detail::checked_mul(m, n, &mn) ||
+      out.numel != mn) {
     return ctx.invalid(
         "output has %zu elements (last dim %zu), expected %zu x %zu",
         out.numel,
