@@ -157,10 +157,14 @@ Error read_value(
         InvalidProgram, "value %u: rank %zu exceeds %zu", id, rank, kMaxDims);
   }
   v.dims.clear();
-  size_t numel = 1;
+  // The limit applies to the product of the dims with each 0 counted as 1: a value with a 0
+  // dim holds nothing, but its other dims still size loops, plans and products of a subset of
+  // them (a resize's rows, a reshape's entries), which must stay as bounded as a full value's.
+  size_t numel = 1, extent = 1;
   for (size_t i = 0; i < rank; ++i) {
     const size_t d = dims->Get(static_cast<flatbuffers::uoffset_t>(i));
-    if (d != 0 && numel > kMaxValueElements / d) {
+    const size_t counted = d == 0 ? 1 : d;
+    if (extent > kMaxValueElements / counted) {
       XNN_FAIL(
           InvalidProgram,
           "value %u: element count overflows (dim %zu = %zu)",
@@ -168,6 +172,7 @@ Error read_value(
           i,
           d);
     }
+    extent *= counted;
     numel *= d;
     v.dims.push_back(d);
   }
@@ -407,6 +412,17 @@ Error NodeContext::unsupported(const char* format, ...) {
   Error e = report(Error::NotSupported, format, args);
   va_end(args);
   return e;
+}
+
+Error NodeContext::out_of_memory(const char* what, size_t bytes) {
+  ET_LOG(
+      Error,
+      "XnnpackBackend: node %u (%s): no memory for %s (%zu bytes)",
+      index_,
+      type_name(),
+      what,
+      bytes);
+  return Error::MemoryAllocationFailed;
 }
 
 Error NodeContext::input(uint32_t id, const char* field, uint32_t* out) {

@@ -58,6 +58,9 @@ class NodeContext {
   // Same, returning NotSupported: well formed, but not something this backend runs.
   runtime::Error unsupported(const char* format, ...)
       __attribute__((format(printf, 2, 3)));
+  // Logs "... node N (Type): no memory for <what> (<bytes> bytes)" and returns
+  // MemoryAllocationFailed: what the node plans at init does not fit.
+  runtime::Error out_of_memory(const char* what, size_t bytes);
 
   // Accepts the node: gives its outputs buffers, marks them written, records the node's
   // inputs and outputs on the step (for the reshape pass) and appends it.

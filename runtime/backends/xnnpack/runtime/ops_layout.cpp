@@ -6,6 +6,8 @@
 #include <cstring>
 #include <memory>
 
+#include <executorch/runtime/executor/detail/checked.h>
+
 #include "node_context.h"
 
 namespace executorch {
@@ -227,8 +229,9 @@ class ReshapeStep final : public CopyStep {
     for (size_t d = 0; d < rank; ++d) {
       if (new_shape[d] == 0) {
         inferred = d;
-      } else {
-        known *= new_shape[d];
+      } else if (!runtime::detail::checked_mul(known, new_shape[d], &known)) {
+        // A wrapped product could be 0 (the division below) or match the input's count.
+        return why->set("new_shape's fixed entries overflow");
       }
       dout[d] = new_shape[d];
     }
@@ -452,6 +455,19 @@ Error build_concatenate(NodeContext& ctx) {
   step->axis = p->axis();
   if (step->axis >= rank) {
     return ctx.invalid("axis %zu is not below the rank %zu", step->axis, rank);
+  }
+  // plan() indexes every input by the output's dims (ranks never change after init): an input
+  // of lower rank would be read past its dims, one of higher rank copied past the output.
+  for (size_t i = 0; i < count; ++i) {
+    const size_t input_rank = ctx.graph().value(step->inputs[i]).dims.size();
+    if (input_rank != rank) {
+      return ctx.invalid(
+          "%s %u has rank %zu, the output %zu",
+          kFields[i],
+          step->inputs[i],
+          input_rank,
+          rank);
+    }
   }
   return plan_and_accept(ctx, std::move(step));
 }

@@ -5,6 +5,7 @@
 #include <limits>
 #include <memory>
 
+#include <executorch/runtime/executor/detail/checked.h>
 #include <executorch/runtime/kernels/compute/gemm.h>
 
 #include "int8_conv.h"
@@ -60,6 +61,37 @@ class FullyConnectedStep final : public Step {
   // Set for a qdint8 input with qbint4 weights: the product runs on the integers instead.
   std::unique_ptr<Qd8Qb4wLinear> qd8;
 
+  // A filter or bias computed or passed at run time may be smaller than its exported bound
+  // (the dims are upper bounds), and run() reads n x k and n elements of them: their current
+  // shapes must be exactly what the node was planned for.
+  Error check_operands(const Graph& g) const {
+    const Value& vf = g.value(filter);
+    const size_t kk = static_cast<size_t>(k), nn = static_cast<size_t>(n);
+    const size_t rows = filter_is_kn ? kk : nn, cols = filter_is_kn ? nn : kk;
+    if (vf.dims.size() != 2 || vf.dims[0] != rows || vf.dims[1] != cols) {
+      char now[96];
+      format_dims(vf.dims, now, sizeof(now));
+      return fail(
+          Error::InvalidArgument,
+          "filter_id %u is %s, the node needs [%zu, %zu]",
+          filter,
+          now,
+          rows,
+          cols);
+    }
+    if (bias != kInvalidValueId && g.value(bias).numel != nn) {
+      char now[96];
+      format_dims(g.value(bias).dims, now, sizeof(now));
+      return fail(
+          Error::InvalidArgument,
+          "bias_id %u is %s, the node needs %zu elements",
+          bias,
+          now,
+          nn);
+    }
+    return Error::Ok;
+  }
+
   // The rows follow the input; the channels (k, n) are the filter's and cannot change.
   Error reshape(Graph& g) override {
     const Value& vin = g.value(in);
@@ -71,6 +103,10 @@ class FullyConnectedStep final : public Step {
           in,
           channels,
           static_cast<long long>(k));
+    }
+    Error err = check_operands(g);
+    if (err != Error::Ok) {
+      return err;
     }
     const size_t rows = k == 0 ? 0 : vin.numel / static_cast<size_t>(k);
     Value& vout = g.values[out];
@@ -222,7 +258,11 @@ Error build_fully_connected(NodeContext& ctx) {
         k);
   }
   const size_t m = k == 0 ? 0 : in.numel / k;
-  if (out.dims.back() != n || out.numel != m * n) {
+  // m and n come from different values: their product is not bounded by either, and a wrapped
+  // one could match the output's element count.
+  size_t mn = 0;
+  if (out.dims.back() != n || !runtime::detail::checked_mul(m, n, &mn) ||
+      out.numel != mn) {
     return ctx.invalid(
         "output has %zu elements (last dim %zu), expected %zu x %zu",
         out.numel,
@@ -309,10 +349,14 @@ class BatchMatMulStep final : public Step {
   uint32_t a = 0, b = 0, out = 0;
   int64_t m = 0, n = 0, k = 0;
   bool b_transposed = false;
-  // Element offsets of each output batch's operands (batch dims broadcast). Sized at init for
-  // the exported shapes; a reshape may use fewer.
-  std::vector<size_t> a_offsets, b_offsets;
-  size_t max_batches = SIZE_MAX;
+  // The batch loop: output batch dims and each operand's element stride along them (0 where
+  // it is broadcast). Each batch's offsets are derived from these in run(), a few divisions per
+  // GEMM: tables of them would need memory by the batch count, which the payload sets.
+  size_t batch_rank = 0, batches = 0;
+  size_t batch_dims[kMaxDims] = {};
+  size_t a_stride[kMaxDims] = {}, b_stride[kMaxDims] = {};
+  // Set once the scratch is allocated for the exported shapes: a reshape must fit in it.
+  bool scratch_sized = false;
   GemmWorkspace ws;
 
   // Computes the output dims (into dy, of rank max(rank a, rank b)) and the loop plan for
@@ -335,11 +379,11 @@ class BatchMatMulStep final : public Step {
           db[db.size() - 2],
           db.back());
     }
-    // Batch dims: right-aligned numpy broadcasting.
-    const size_t batch_rank = rank - 2;
-    size_t a_stride[kMaxDims] = {}, b_stride[kMaxDims] = {};
-    size_t sa = mm * kk, sb = kk * nn, batches = 1;
-    for (size_t i = batch_rank; i-- > 0;) {
+    // Batch dims: right-aligned numpy broadcasting. The strides are products of an operand's
+    // own dims (bounded when values are read); the batch count multiplies dims of both, which
+    // only the output's check at init bounds, so it is checked here.
+    size_t sa = mm * kk, sb = kk * nn, count = 1;
+    for (size_t i = rank - 2; i-- > 0;) {
       const size_t xa = (i + da.size() >= rank) ? da[i + da.size() - rank] : 1;
       const size_t xb = (i + db.size() >= rank) ? db[i + db.size() - rank] : 1;
       if (xa != xb && xa != 1 && xb != 1) {
@@ -351,22 +395,16 @@ class BatchMatMulStep final : public Step {
       b_stride[i] = xb == 1 ? 0 : sb;
       sa *= xa;
       sb *= xb;
-      batches *= dy[i];
+      if (!runtime::detail::checked_mul(count, dy[i], &count)) {
+        return why->set("the batch dims' product overflows");
+      }
     }
     dy[rank - 2] = mm;
     dy[rank - 1] = nn;
-    if (mm * nn == 0) {
-      batches = 0;
-    }
-    if (batches > max_batches) {
-      return why->set(
-          "%zu batches, more than the %zu exported", batches, max_batches);
-    }
-    if (sgemm_workspace_size(
-            static_cast<int64_t>(mm),
-            static_cast<int64_t>(nn),
-            static_cast<int64_t>(kk)) > ws.bytes &&
-        max_batches != SIZE_MAX) {
+    if (scratch_sized && sgemm_workspace_size(
+                             static_cast<int64_t>(mm),
+                             static_cast<int64_t>(nn),
+                             static_cast<int64_t>(kk)) > ws.bytes) {
       return why->set(
           "[%zu, %zu] x [%zu, %zu] needs more GEMM scratch than the exported "
           "shape",
@@ -375,19 +413,9 @@ class BatchMatMulStep final : public Step {
           kk,
           nn);
     }
-    a_offsets.resize(batches);
-    b_offsets.resize(batches);
-    for (size_t bi = 0; bi < batches; ++bi) {
-      size_t rem = bi, oa = 0, ob = 0;
-      for (size_t i = batch_rank; i-- > 0;) {
-        const size_t idx = rem % dy[i];
-        rem /= dy[i];
-        oa += idx * a_stride[i];
-        ob += idx * b_stride[i];
-      }
-      a_offsets[bi] = oa;
-      b_offsets[bi] = ob;
-    }
+    std::copy(dy, dy + rank - 2, batch_dims);
+    batch_rank = rank - 2;
+    batches = mm * nn == 0 ? 0 : count;
     m = static_cast<int64_t>(mm);
     n = static_cast<int64_t>(nn);
     k = static_cast<int64_t>(kk);
@@ -410,7 +438,14 @@ class BatchMatMulStep final : public Step {
     const float* pa = g.data(a);
     const float* pb = g.data(b);
     float* y = g.data(out);
-    for (size_t i = 0; i < a_offsets.size(); ++i) {
+    for (size_t i = 0; i < batches; ++i) {
+      size_t rest = i, oa = 0, ob = 0;
+      for (size_t d = batch_rank; d-- > 0;) {
+        const size_t idx = rest % batch_dims[d];
+        rest /= batch_dims[d];
+        oa += idx * a_stride[d];
+        ob += idx * b_stride[d];
+      }
       sgemm(
           Trans::kNo,
           b_transposed ? Trans::kYes : Trans::kNo,
@@ -418,9 +453,9 @@ class BatchMatMulStep final : public Step {
           n,
           k,
           1.0f,
-          pa + a_offsets[i],
+          pa + oa,
           k,
-          pb + b_offsets[i],
+          pb + ob,
           b_transposed ? k : n,
           0.0f,
           y + i * m * n,
@@ -462,11 +497,11 @@ Error build_batch_matmul(NodeContext& ctx) {
   if (err != Error::Ok) {
     return err;
   }
-  // From now on a reshape uses at most the storage planned for the exported shapes.
-  step->max_batches = step->a_offsets.size();
+  // From now on a reshape uses at most the scratch planned for the exported shapes.
   if (!step->ws.allocate(g, step->m, step->n, step->k)) {
     return Error::MemoryAllocationFailed;
   }
+  step->scratch_sized = true;
   return ctx.accept(std::move(step));
 }
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <new>
 
 #include "node_context.h"
 #include "window.h"
@@ -184,11 +185,24 @@ struct Tap {
   float frac = 0;
 };
 
+// One tap per output row or column, planned at init. Allocated without throwing: the
+// counts come from the payload (new_height, new_width).
+struct Taps {
+  std::unique_ptr<Tap[]> taps;
+  size_t count = 0;
+  const Tap* begin() const {
+    return taps.get();
+  }
+  const Tap* end() const {
+    return taps.get() + count;
+  }
+};
+
 class ResizeStep final : public Step {
  public:
   uint32_t in = 0, out = 0;
   size_t batch = 0, in_h = 0, in_w = 0, channels = 0;
-  std::vector<Tap> rows, cols;  // planned at init
+  Taps rows, cols;  // none for an empty output
 
   void run(Graph& g) override {
     const float* x = g.data(in);
@@ -212,8 +226,14 @@ class ResizeStep final : public Step {
   }
 };
 
-std::vector<Tap> plan_taps(size_t in, size_t out, uint32_t flags) {
-  std::vector<Tap> taps(out);
+// False when there is no memory for `out` taps.
+bool plan_taps(size_t in, size_t out, uint32_t flags, Taps* result) {
+  result->taps.reset(new (std::nothrow) Tap[out]);
+  if (result->taps == nullptr) {
+    return false;
+  }
+  result->count = out;
+  Tap* taps = result->taps.get();
   const bool align = (flags & kFlagAlignCorners) != 0;
   const bool legacy = (flags & kFlagTensorflowLegacyMode) != 0;
   const float scale =
@@ -228,7 +248,7 @@ std::vector<Tap> plan_taps(size_t in, size_t out, uint32_t flags) {
     const size_t i0 = std::min(static_cast<size_t>(src), in - 1);
     taps[o] = Tap{i0, std::min(i0 + 1, in - 1), src - static_cast<float>(i0)};
   }
-  return taps;
+  return true;
 }
 
 }  // namespace
@@ -265,8 +285,15 @@ Error build_resize_bilinear(NodeContext& ctx) {
   step->in_h = di[1];
   step->in_w = di[2];
   step->channels = di[3];
-  step->rows = plan_taps(di[1], dout[1], p->flags());
-  step->cols = plan_taps(di[2], dout[2], p->flags());
+  // An empty output (no images or no channels) reads nothing: its rows and columns, however
+  // many, need no plan.
+  if (ctx.graph().value(step->out).numel != 0) {
+    if (!plan_taps(di[1], dout[1], p->flags(), &step->rows) ||
+        !plan_taps(di[2], dout[2], p->flags(), &step->cols)) {
+      return ctx.out_of_memory(
+          "the resize plan", (dout[1] + dout[2]) * sizeof(Tap));
+    }
+  }
   return ctx.accept(std::move(step));
 }
 
