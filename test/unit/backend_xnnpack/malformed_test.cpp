@@ -7,6 +7,8 @@
 #include <functional>
 #include <vector>
 
+#include <sys/mman.h>
+
 #include <gtest/gtest.h>
 
 #include "../common/log_capture.h"
@@ -85,6 +87,25 @@ TEST(XnnpackMalformed, FlatbufferIdentifierAndVerifier) {
   std::vector<uint8_t> cut = linear_graph().payload();
   GraphWriter::put(cut, 14, 24, 4);
   expect_refused(cut, Error::InvalidProgram, "fails verification");
+}
+
+// flatbuffers::Verifier asserts (aborts) on a buffer of 2 GiB or more: such a payload is refused
+// before it runs.
+TEST(XnnpackMalformed, FlatbufferOfTwoGigabytesIsRefusedBeforeTheVerifier) {
+  const size_t size = size_t{1} << 31;  // zero pages, never touched
+  void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                 -1, 0);
+  ASSERT_NE(p, MAP_FAILED);
+  executorch::runtime::FreeableBuffer buffer(p, size, nullptr);
+  executorch::extension::MallocMemoryAllocator allocator;
+  executorch::runtime::BackendInitContext context(&allocator);
+  test::clear_captured_logs();
+  auto r = xnn_test::backend()->init(context, &buffer, {});
+  EXPECT_EQ(r.error(), Error::InvalidProgram);
+  EXPECT_NE(test::captured_logs().find("the XNNGraph flatbuffer is 2147483648 bytes"),
+            std::string::npos)
+      << test::captured_logs();
+  munmap(p, size);
 }
 
 TEST(XnnpackMalformed, ValueIdsAndOrder) {

@@ -558,6 +558,14 @@ Result<std::unique_ptr<Graph>> build_graph(
   if (!regions.ok()) {
     return regions.error();
   }
+  // flatbuffers::Verifier asserts (aborting the process) on a buffer of 2 GiB or more.
+  if (regions->flatbuffer_size >= FLATBUFFERS_MAX_BUFFER_SIZE) {
+    XNN_FAIL(
+        InvalidProgram,
+        "the XNNGraph flatbuffer is %zu bytes (at most %zu accepted)",
+        regions->flatbuffer_size,
+        static_cast<size_t>(FLATBUFFERS_MAX_BUFFER_SIZE) - 1);
+  }
   // The verifier checks alignment; a flatbuffer at an odd address in the payload gets an
   // aligned copy (kept only while building: the plan holds no pointer into it).
   std::unique_ptr<uint64_t[]> aligned;
