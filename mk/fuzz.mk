@@ -18,8 +18,9 @@
 #   python_call      embedded CPython: Method.__call__/execute argument conversion
 #                    (pybind/convert.cpp, dlpack.cpp) on arguments built from the bytes
 #   xnnpack          an XNNPACK delegate payload through XnnpackBackend's init and, when
-#                    accepted, one execution (seeds: the payloads of the zoo's *_xnnpack*
-#                    programs, test/fuzz/seeds/xnnpack; named constants served as zeros)
+#                    accepted, executions (seeds, test/fuzz/seeds/xnnpack: the payloads of the
+#                    zoo's *_xnnpack* programs; named constants served as filler bytes)
+#                                                                  (its own structure-aware mutator)
 #   bundled_program  a .bpte through get_program_data and BundledProgramReader, then every
 #                    test case through load_bundled_input, execute and verify_method_outputs
 #
@@ -87,7 +88,9 @@ ifeq ($(FUZZ_INNER),1)
 FUZZ_BIN := $(O)/bin
 FUZZ_COMMON_OBJS := $(O)/$(FUZZ_SRC)/fuzz_common.o
 FUZZ_MUTATOR_OBJS := $(O)/$(FUZZ_SRC)/pte_mutator.o $(O)/test/unit/program/pte_writer.o
-FUZZ_OWN_OBJS := $(FUZZ_COMMON_OBJS) $(FUZZ_MUTATOR_OBJS) \
+# The xnnpack target's own mutator (XNNGraph payloads).
+FUZZ_XNN_MUTATOR_OBJS := $(O)/$(FUZZ_SRC)/xnnpack_mutator.o
+FUZZ_OWN_OBJS := $(FUZZ_COMMON_OBJS) $(FUZZ_MUTATOR_OBJS) $(FUZZ_XNN_MUTATOR_OBJS) \
                  $(foreach t,$(FUZZ_ALL_TARGETS),$(O)/$(FUZZ_SRC)/$(t)_fuzzer.o)
 ALL_OBJS += $(FUZZ_OWN_OBJS)
 
@@ -112,7 +115,7 @@ FUZZ_OBJS_python_call := $(PY_OBJS)
 FUZZ_LIBS_python_call := $(FUZZ_EMBED)
 # The backend's objects themselves: the target calls its hidden graph builder directly. The
 # program holds the only copy, so the backend registers once.
-FUZZ_OBJS_xnnpack := $(FUZZ_COMMON_OBJS) $(XNNPACK_OBJS)
+FUZZ_OBJS_xnnpack := $(FUZZ_COMMON_OBJS) $(FUZZ_XNN_MUTATOR_OBJS) $(XNNPACK_OBJS)
 
 define fuzz_binary
 $(FUZZ_BIN)/$(1)_fuzzer: $(O)/$(FUZZ_SRC)/$(1)_fuzzer.o $$(FUZZ_OBJS_$(1)) $(RT_LIBS) $(KERNELS_LIBS) \
