@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -74,6 +75,18 @@ ScalarType argument_dtype(executorch::backends::xnnpack::FloatFormat format, uin
   }
 }
 
+// Whether a tensor of these dims can be built at all: its sizes and strides are int32, and a
+// stride multiplies the dims after it even when another dim is 0 (numel 0, strides huge).
+bool fits_a_tensor(const std::vector<size_t>& dims) {
+  size_t product = 1;
+  for (size_t d : dims) {
+    product *= d == 0 ? 1 : d;
+    if (product > static_cast<size_t>(std::numeric_limits<int32_t>::max()))
+      return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -106,14 +119,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   const Graph& g = *graph.get();
   size_t total = 0;
+  bool representable = true;
   for (const auto& v : g.values) {
-    if ((v.flags & 3u) != 0)
+    if ((v.flags & 3u) != 0) {
       total += v.numel;
+      representable = representable && fits_a_tensor(v.dims);
+    }
   }
-  if (total > kMaxArgumentElements && fuzz::tracing()) {
-    std::fprintf(stderr, "xnnpack: %zu argument elements, not executed\n", total);
+  if ((total > kMaxArgumentElements || !representable) && fuzz::tracing()) {
+    std::fprintf(stderr, "xnnpack: %zu argument elements%s, not executed\n", total,
+                 representable ? "" : " (a shape no tensor holds)");
   }
-  if (total <= kMaxArgumentElements) {
+  if (total <= kMaxArgumentElements && representable) {
     std::vector<std::vector<int32_t>> sizes(g.num_args);
     // Eight bytes an element, enough for every dtype an argument takes.
     std::vector<std::vector<uint64_t>> storage(g.num_args);
