@@ -18,8 +18,10 @@
 #   python_call      embedded CPython: Method.__call__/execute argument conversion
 #                    (pybind/convert.cpp, dlpack.cpp) on arguments built from the bytes
 #   xnnpack          an XNNPACK delegate payload through XnnpackBackend's init and, when
-#                    accepted, one execution (seeds: the payloads of the zoo's *_xnnpack*
-#                    programs, test/fuzz/seeds/xnnpack; named constants served as zeros)
+#                    accepted, executions (seeds, test/fuzz/seeds/xnnpack: the payloads of the
+#                    zoo's *_xnnpack* programs and a single-node graph per node type, the
+#                    latter from `make fuzz-xnnpack-seeds`; named constants served as filler)
+#                                                                  (its own structure-aware mutator)
 #   bundled_program  a .bpte through get_program_data and BundledProgramReader, then every
 #                    test case through load_bundled_input, execute and verify_method_outputs
 #
@@ -87,7 +89,11 @@ ifeq ($(FUZZ_INNER),1)
 FUZZ_BIN := $(O)/bin
 FUZZ_COMMON_OBJS := $(O)/$(FUZZ_SRC)/fuzz_common.o
 FUZZ_MUTATOR_OBJS := $(O)/$(FUZZ_SRC)/pte_mutator.o $(O)/test/unit/program/pte_writer.o
-FUZZ_OWN_OBJS := $(FUZZ_COMMON_OBJS) $(FUZZ_MUTATOR_OBJS) \
+# The xnnpack target's own mutator (XNNGraph payloads) and its seed generator.
+FUZZ_XNN_MUTATOR_OBJS := $(O)/$(FUZZ_SRC)/xnnpack_mutator.o
+FUZZ_XNN_SEEDGEN_OBJS := $(O)/$(FUZZ_SRC)/make_xnnpack_seeds.o
+FUZZ_OWN_OBJS := $(FUZZ_COMMON_OBJS) $(FUZZ_MUTATOR_OBJS) $(FUZZ_XNN_MUTATOR_OBJS) \
+                 $(FUZZ_XNN_SEEDGEN_OBJS) \
                  $(foreach t,$(FUZZ_ALL_TARGETS),$(O)/$(FUZZ_SRC)/$(t)_fuzzer.o)
 ALL_OBJS += $(FUZZ_OWN_OBJS)
 
@@ -112,7 +118,7 @@ FUZZ_OBJS_python_call := $(PY_OBJS)
 FUZZ_LIBS_python_call := $(FUZZ_EMBED)
 # The backend's objects themselves: the target calls its hidden graph builder directly. The
 # program holds the only copy, so the backend registers once.
-FUZZ_OBJS_xnnpack := $(FUZZ_COMMON_OBJS) $(XNNPACK_OBJS)
+FUZZ_OBJS_xnnpack := $(FUZZ_COMMON_OBJS) $(FUZZ_XNN_MUTATOR_OBJS) $(XNNPACK_OBJS)
 
 define fuzz_binary
 $(FUZZ_BIN)/$(1)_fuzzer: $(O)/$(FUZZ_SRC)/$(1)_fuzzer.o $$(FUZZ_OBJS_$(1)) $(RT_LIBS) $(KERNELS_LIBS) \
@@ -126,6 +132,16 @@ $(foreach t,$(FUZZ_ALL_TARGETS),$(eval $(call fuzz_binary,$(t))))
 
 .PHONY: fuzz-binaries
 fuzz-binaries: $(foreach t,$(FUZZ_TARGETS),$(FUZZ_BIN)/$(t)_fuzzer)
+
+# The seed generator (test/fuzz/make_xnnpack_seeds.cpp): a plain program, no libFuzzer main, that
+# checks each seed with the backend's own init before writing it, so it links the backend's
+# objects as the xnnpack fuzzer does.
+$(FUZZ_BIN)/make_xnnpack_seeds: $(FUZZ_XNN_SEEDGEN_OBJS) $(XNNPACK_OBJS) $(RT_LIBS) $(KERNELS_LIBS) \
+                                $(LINK_STAMP)
+	$(quiet) LD $@
+	@mkdir -p $(@D)
+	$(Q)$(CXX) -fsanitize=$(FUZZ_SAN) $(ET_LDFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) \
+	  $(FUZZ_SHARED_LINK) $(LDLIBS)
 
 else
 # ---- The top-level make: build through the sub-make, stage seeds, run.
@@ -166,6 +182,14 @@ $(foreach t,$(FUZZ_ALL_TARGETS),$(eval $(call fuzz_seeds,$(t))))
 fuzz_cmd = $(or $(FUZZ_ENV_$(1)),$(FUZZ_ENV)) $(FUZZ_BIN)/$(1)_fuzzer $(FUZZ_FLAGS) \
   -max_total_time=$(2) -dict=$(FUZZ_SRC)/dict/$(1).dict \
   -artifact_prefix=$(FUZZ_O)/artifacts/$(1)/ $(FUZZ_O)/corpus/$(1) $(FUZZ_O)/seeds/$(1)
+
+# The xnnpack target's single-node seeds (node-*, quant-*; the zoo payloads beside them are
+# extracted from the zoo instead): regenerated into the source tree, to be committed.
+.PHONY: fuzz-xnnpack-seeds
+fuzz-xnnpack-seeds: $(FUZZ_MAIN_TEST_OBJS) | $(DEPS_STAMP)
+	+$(Q)$(FUZZ_TREE_MAKE) $(FUZZ_BIN)/make_xnnpack_seeds
+	$(Q)rm -f $(FUZZ_SRC)/seeds/xnnpack/node-* $(FUZZ_SRC)/seeds/xnnpack/quant-*
+	$(Q)$(FUZZ_ENV) $(FUZZ_BIN)/make_xnnpack_seeds $(FUZZ_SRC)/seeds/xnnpack
 
 fuzz: fuzz-build $(foreach t,$(FUZZ_TARGETS),$(FUZZ_O)/seeds/$(t)/.stamp)
 	@for t in $(FUZZ_TARGETS); do mkdir -p $(FUZZ_O)/corpus/$$t $(FUZZ_O)/artifacts/$$t; done
