@@ -175,6 +175,25 @@ TEST_P(Qd8Qb4wTest, ClampsTheOutput) {
   check(5, 19, 64, 32, true, -0.05f, 0.04f);
 }
 
+// An infinite element makes the row's multiplier 0 and its products NaN, and a NaN element
+// stays NaN: the zero point and every element still land on the grid (a NaN on its lowest
+// point) instead of converting a NaN to an integer.
+TEST_P(Qd8Qb4wTest, RowsWithInfinitiesAndNaNsStayOnTheGrid) {
+  const compute_test::IsaScope isa_scope(GetParam());
+  for (float bad : {INFINITY, -INFINITY, NAN}) {
+    std::vector<float> x = {0.5f, -1.0f, bad, 2.0f};
+    std::vector<uint8_t> u(x.size(), 77);
+    int32_t zp = -1;
+    float scale = 0.0f;
+    compute::qd8_quantize_row(static_cast<int64_t>(x.size()), x.data(), u.data(), &zp, &scale);
+    EXPECT_GE(zp, 0) << bad;
+    EXPECT_LE(zp, 255) << bad;
+    if (std::isnan(bad)) {
+      EXPECT_EQ(u[2], 0) << "a NaN element quantizes to the grid's lowest point";
+    }
+  }
+}
+
 TEST(Qd8Qb4wShapes, InvalidShapesAreRefused) {
   std::vector<uint8_t> nibbles(64), out(4096);
   std::vector<float> scales(16, 1.0f);
