@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -46,7 +47,7 @@ struct Seed {
   GraphWriter graph;
 };
 
-// A deque-like list: the seeds are built in place (GraphWriter holds unique_ptrs).
+// Held by pointer: add() hands out a reference that must outlive the next add().
 std::vector<std::unique_ptr<Seed>> seeds;
 
 GraphWriter& add(const std::string& name) {

@@ -17,7 +17,6 @@
 // the same ids, a list grows or shrinks, a value is quantized or loses its quantization, nodes
 // are duplicated, dropped or swapped. A quarter of the calls, and every input that does not
 // decode, go to libFuzzer's own byte mutator instead (it also reaches the header).
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
