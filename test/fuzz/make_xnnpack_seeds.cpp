@@ -208,8 +208,8 @@ void make_float_seeds() {
     const char* name;
     T type;
   } binaries[] = {
-      {"add", T::XNNAdd},         {"subtract", T::XNNSubtract}, {"multiply", T::XNNMultiply},
-      {"div", T::XNNDiv},         {"minimum", T::XNNMinimum},   {"maximum", T::XNNMaximum},
+      {"add", T::XNNAdd}, {"subtract", T::XNNSubtract}, {"multiply", T::XNNMultiply},
+      {"div", T::XNNDiv}, {"minimum", T::XNNMinimum},   {"maximum", T::XNNMaximum},
   };
   // Broadcast [2, 3, 5] with [3, 1].
   for (const auto& b : binaries)
@@ -221,8 +221,7 @@ void make_float_seeds() {
                    y = g.value({1, 2, 2, 3}, 1, true);
     g.binary(T::XNNPReLU, x, slope, y);
   }
-  binary("node-batch_matrix_multiply", T::XNNBatchMatrixMultiply, {2, 3, 4}, {2, 4, 5},
-         {2, 3, 5});
+  binary("node-batch_matrix_multiply", T::XNNBatchMatrixMultiply, {2, 3, 4}, {2, 4, 5}, {2, 3, 5});
   {
     GraphWriter& g = add("node-fully_connected");
     const uint32_t x = g.value({2, 4}, 0), w = constant(g, {3, 4}), b = constant(g, {3}),
@@ -233,8 +232,8 @@ void make_float_seeds() {
   conv("node-conv2d", T::XNNConv2d, conv_params(3, 1, 1, 1, 2, 3), {1, 5, 5, 2}, {3, 3, 3, 2},
        {1, 5, 5, 3});
   // Filter [1, 3, 3, channels 2], stride 2, padding 1.
-  conv("node-depthwise_conv2d", T::XNNDepthwiseConv2d, conv_params(3, 2, 1, 2, 1, 1),
-       {1, 5, 5, 2}, {1, 3, 3, 2}, {1, 3, 3, 2});
+  conv("node-depthwise_conv2d", T::XNNDepthwiseConv2d, conv_params(3, 2, 1, 2, 1, 1), {1, 5, 5, 2},
+       {1, 3, 3, 2}, {1, 3, 3, 2});
   // [1, 3, 3, 2] up by stride 2, kernel 3, padding 1, adjustment 1: (3-1)*2-2+3+1 = 6.
   auto* transposed = conv_params(3, 2, 1, 1, 2, 3);
   transposed->adjustment_height = transposed->adjustment_width = 1;

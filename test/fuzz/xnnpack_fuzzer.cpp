@@ -147,8 +147,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       dtypes[e] = argument_dtype(v.format, e);
       // Outputs may be resized below their declared (bound) shape.
       impls[e] = std::make_unique<TensorImpl>(
-          dtypes[e], static_cast<ssize_t>(sizes[e].size()), sizes[e].data(),
-          storage[e].data(), nullptr, nullptr,
+          dtypes[e], static_cast<ssize_t>(sizes[e].size()), sizes[e].data(), storage[e].data(),
+          nullptr, nullptr,
           (v.flags & 2u) != 0 ? executorch::aten::TensorShapeDynamism::DYNAMIC_BOUND
                               : executorch::aten::TensorShapeDynamism::STATIC);
       values[e] = EValue(Tensor(impls[e].get()));

@@ -496,17 +496,16 @@ void gather_node(fb::XNodeT& n, Slots& s) {
     }
     case Family::Pool: {
       auto* p = static_cast<fb::_XNNPooling2DT*>(u.value);
-      for (uint32_t* w : {&p->padding_top, &p->padding_right, &p->padding_bottom,
-                          &p->padding_left, &p->pooling_height, &p->pooling_width,
-                          &p->stride_height, &p->stride_width, &p->dilation_height,
-                          &p->dilation_width})
+      for (uint32_t* w : {&p->padding_top, &p->padding_right, &p->padding_bottom, &p->padding_left,
+                          &p->pooling_height, &p->pooling_width, &p->stride_height,
+                          &p->stride_width, &p->dilation_height, &p->dilation_width})
         s.u32(S::Windows, D, *w);
       break;
     }
     case Family::ArgMax: {
       auto* p = static_cast<fb::XNNArgMaxPooling2dT*>(u.value);
-      for (uint32_t* w : {&p->padding_top, &p->padding_right, &p->padding_bottom,
-                          &p->padding_left, &p->pooling_height, &p->pooling_width})
+      for (uint32_t* w : {&p->padding_top, &p->padding_right, &p->padding_bottom, &p->padding_left,
+                          &p->pooling_height, &p->pooling_width})
         s.u32(S::Windows, D, *w);
       break;
     }
@@ -643,10 +642,9 @@ constexpr int64_t kInteresting[] = {
 // Dims and window sizes: small, large, and the 32-bit edges. A dim is a uint32, so a product
 // that wraps 2^32 comes from two dims: 641 * 6700417 = 2^32 + 1, 65537 * 65537 = 2^32 + 2^17 + 1.
 constexpr uint32_t kDims[] = {
-    0,           1,         2,     3,     4,     5,     7,        8,       16,
-    31,          64,        255,   256,   641,   4096,  65535,    65536,   65537,
-    6700417,     1u << 20,  1u << 24,     0x7FFFFFFFu,  0x80000000u,      0xFFFFFFFEu,
-    0xFFFFFFFFu,
+    0,       1,        2,        3,           4,           5,           7,           8,     16,
+    31,      64,       255,      256,         641,         4096,        65535,       65536, 65537,
+    6700417, 1u << 20, 1u << 24, 0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFEu, 0xFFFFFFFFu,
 };
 
 template <typename A>
@@ -769,9 +767,8 @@ void mutate_slot(const Slot& s, Rng& rng, uint32_t num_values) {
                                   : static_cast<int16_t>(pick_int(rng, load<int16_t>(s.field))));
       return;
     case Slot::U64:
-      store<uint64_t>(s.field,
-                      static_cast<uint64_t>(pick_int(rng, static_cast<int64_t>(
-                                                              load<uint64_t>(s.field)))));
+      store<uint64_t>(s.field, static_cast<uint64_t>(
+                                   pick_int(rng, static_cast<int64_t>(load<uint64_t>(s.field)))));
       return;
     case Slot::I32:
     case Slot::U32: {
@@ -872,7 +869,8 @@ void requantize(fb::XValueT& v, Rng& rng) {
       p->zero_point = static_cast<int32_t>(pick_int(rng, 0));
       q.type = fb::XNNQuantParams::PerTensorQuant;
       q.value = p;
-      dtype = rng() % 2 ? fb::XNNDatatype::xnn_datatype_qint8 : fb::XNNDatatype::xnn_datatype_quint8;
+      dtype =
+          rng() % 2 ? fb::XNNDatatype::xnn_datatype_qint8 : fb::XNNDatatype::xnn_datatype_quint8;
       break;
     }
     case 1: {
@@ -881,7 +879,8 @@ void requantize(fb::XValueT& v, Rng& rng) {
       p->channel_dim = rng() % 4 == 0 ? static_cast<int32_t>(rng() % 5) : 0;
       q.type = fb::XNNQuantParams::PerChannelQuant;
       q.value = p;
-      dtype = rng() % 2 ? fb::XNNDatatype::xnn_datatype_qcint8 : fb::XNNDatatype::xnn_datatype_qcint4;
+      dtype =
+          rng() % 2 ? fb::XNNDatatype::xnn_datatype_qcint8 : fb::XNNDatatype::xnn_datatype_qcint4;
       break;
     }
     case 2: {
