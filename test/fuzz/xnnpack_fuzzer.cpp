@@ -173,7 +173,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         continue;
       const uint32_t e = v.external_id;
       for (int32_t d : sizes[e])
-        halved[e].push_back((d + 1) / 2);
+        halved[e].push_back(d / 2 + d % 2);  // rounded up; d + 1 would overflow at INT32_MAX
       declared[e] = std::move(impls[e]);
       impls[e] = std::make_unique<TensorImpl>(dtypes[e], static_cast<ssize_t>(halved[e].size()),
                                               halved[e].data(), storage[e].data());
